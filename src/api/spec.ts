@@ -1,0 +1,37 @@
+/**
+ * Value sets fixed by the platform API specification (`shared/spec/platform-api.md`).
+ * Shared by the api client, the provider's input validation and the emulator so all three agree.
+ */
+
+/** GPU tiers accepted in `gpuIds` (spec: Resources › Serverless endpoint). */
+export const GPU_TIERS = ["AMPERE_16", "AMPERE_24", "ADA_24", "AMPERE_48", "ADA_48_PRO", "AMPERE_80", "ADA_80_PRO"] as const;
+export type GpuTier = (typeof GPU_TIERS)[number];
+
+/** Region codes accepted in `locations`; empty or null means any region (spec: Resources › Serverless endpoint). */
+export const LOCATIONS = ["CZ", "FR", "GB", "NO", "RO", "US"] as const;
+export type Location = (typeof LOCATIONS)[number];
+
+/** Endpoint types: `QB` queue-based (default), `LB` load balancing (spec: What the service does › Serverless endpoints). */
+export const ENDPOINT_TYPES = ["QB", "LB"] as const;
+export type EndpointType = (typeof ENDPOINT_TYPES)[number];
+
+/** Autoscaling strategies for `scalerType`. */
+export const SCALER_TYPES = ["QUEUE_DELAY", "REQUEST_COUNT"] as const;
+export type ScalerType = (typeof SCALER_TYPES)[number];
+
+/** Values of the GraphQL enum `fastBootType`. */
+export const FAST_BOOT_TYPES = ["FASTBOOT"] as const;
+export type FastBootType = (typeof FAST_BOOT_TYPES)[number];
+
+/** Worker log sources (spec: Resources › Log event). */
+export const LOG_SOURCES = ["container", "system"] as const;
+export type LogSource = (typeof LOG_SOURCES)[number];
+
+/** Bounds of the log stream's `tail` query parameter (spec: Limits). */
+export const TAIL_MIN = 0;
+export const TAIL_MAX = 5000;
+export const TAIL_DEFAULT = 100;
+
+/** Rate-limit windows named by `RateLimit` / `RateLimit-Policy` (spec: Errors). */
+export const RATE_LIMIT_WINDOWS = ["minute", "hour", "day"] as const;
+export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
