@@ -4,5 +4,6 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
   testTimeout: 60000,
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: { warnOnly: false } }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
+  reporters: ["default", "<rootDir>/tests/summaryReporter.js"],
 };
