@@ -20,6 +20,8 @@ export interface ClientConfig {
   timeoutMs: number;
   /** Retry policy for 429, 5xx and dropped connections. */
   retry: RetryPolicy;
+  /** Receives one line per request and retry, already redacted (optional; e.g. Pulumi `log.debug`). */
+  debug?: (line: string) => void;
 }
 
 export interface RetryPolicy {
@@ -138,6 +140,8 @@ export interface LogStreamOptions {
   follow?: boolean;
   /** Abort to end the iteration cleanly. */
   signal?: AbortSignal;
+  /** follow:false only — milliseconds without an event after which the backfill counts as delivered (default 1000). */
+  idleMs?: number;
 }
 
 export type JobStatus = "IN_QUEUE" | "IN_PROGRESS" | "COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT";
@@ -148,6 +152,30 @@ export interface Job {
   output?: unknown;
   error?: string;
   [key: string]: unknown;
+}
+
+/** Options of `waitForJob` (and the polling part of `runSync`). */
+export interface WaitForJobOptions {
+  /** Pause between status polls, in milliseconds (default 1000). */
+  pollIntervalMs?: number;
+  /** Overall limit in milliseconds (default 10 minutes); for `runSync` also the request timeout. */
+  timeoutMs?: number;
+  /** Called with every status seen. */
+  onStatus?: (job: Job) => void;
+  /** Stops waiting (AbortedError). */
+  signal?: AbortSignal;
+}
+
+/** Counters a client keeps, for reports (issue #6 summary line). */
+export interface ClientStats {
+  /** Requests put on the wire, including retries and stream reconnects. */
+  requests: number;
+  /** Attempts repeated after a retryable failure. */
+  retries: number;
+  /** Times a request was held back by rate-limit pacing. */
+  rateLimitWaits: number;
+  /** Log-stream reconnects after a dropped or closed stream. */
+  streamReconnects: number;
 }
 
 /** One parsed member of `RateLimit` (r = remaining, t = seconds to reset) and `RateLimit-Policy` (q = quota, w = window seconds). */
@@ -164,6 +192,8 @@ export interface PlatformClient {
   readonly config: Readonly<Omit<ClientConfig, "apiKey">>;
   /** Latest `RateLimit` figures seen on any REST response, per window. */
   readonly rateLimit: RateLimitState;
+  /** Request, retry and pacing counters of this client. */
+  readonly stats: Readonly<ClientStats>;
   /** `{inferenceUrl}/v2/{id}/` */
   jobUrl(endpointId: string): string;
 
@@ -172,6 +202,10 @@ export interface PlatformClient {
   deleteEndpoint(id: string): Promise<void>;
   myself(): Promise<Myself>;
   listEndpoints(): Promise<EndpointRecord[]>;
+  /** One endpoint by id, or undefined when the caller has none with that id. */
+  findEndpoint(id: string): Promise<EndpointRecord | undefined>;
+  /** Endpoints with this name (and template, when given): the lookup after a create with unknown outcome. */
+  findEndpointsByName(name: string, templateId?: string): Promise<EndpointRecord[]>;
   gpuTypes(): Promise<GpuType[]>;
 
   // REST v1
@@ -184,6 +218,8 @@ export interface PlatformClient {
 
   // Job interface
   run(endpointId: string, input: unknown): Promise<Job>;
-  runSync(endpointId: string, input: unknown): Promise<Job>;
+  runSync(endpointId: string, input: unknown, options?: WaitForJobOptions): Promise<Job>;
   jobStatus(endpointId: string, jobId: string): Promise<Job>;
+  /** Polls until the job is COMPLETED, FAILED, CANCELLED or TIMED_OUT. */
+  waitForJob(endpointId: string, jobId: string, options?: WaitForJobOptions): Promise<Job>;
 }

@@ -1,0 +1,41 @@
+/**
+ * Emulator-only routes under `/_emulator` (no auth, not counted in stats, never faulted):
+ * GET|POST /faults, GET /stats, POST /stats/reset, GET /state[?user=KEY_OR_ID], GET /health.
+ */
+import type { IncomingMessage } from "http";
+import { resolveUserId } from "./auth";
+import type { Core } from "./core";
+import { problem } from "./problem";
+import { json, type BodyReply } from "./reply";
+
+export const ADMIN_PREFIX = "/_emulator";
+
+export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: unknown): BodyReply {
+  const route = `${req.method} ${url.pathname.slice(ADMIN_PREFIX.length) || "/"}`;
+  switch (route) {
+    case "GET /health":
+      return json({ ok: true, urls: core.urls() });
+    case "GET /faults":
+      return json(core.faults.get());
+    case "POST /faults":
+      try {
+        core.faults.set((body ?? {}) as never);
+      } catch (e) {
+        return problem(400, "The fault configuration is invalid.", [(e as Error).message]);
+      }
+      return json(core.faults.get());
+    case "GET /stats":
+      return json(core.stats.snapshot());
+    case "POST /stats/reset":
+      core.stats.reset();
+      return json(core.stats.snapshot());
+    case "GET /state": {
+      const who = url.searchParams.get("user");
+      const userId = who === null ? undefined : resolveUserId(core.seed, who);
+      if (who !== null && userId === undefined) return problem(404, "No user has that id or API key.");
+      return json({ endpoints: core.platform.listEndpoints(userId) });
+    }
+    default:
+      return problem(404, `No emulator admin route ${route}.`);
+  }
+}

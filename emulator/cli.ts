@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-runpod-emulator [--port 0] [--seed FILE] [--data FILE] [--json]` — starts the emulator and prints its
+ * URLs and keys (human format ending in a `READY <origin>` line, or one JSON line with --json). Stops on
+ * SIGINT/SIGTERM.
+ */
+import { Command, InvalidArgumentError } from "commander";
+import { startEmulator } from "./index";
+import type { FaultConfig, RunningEmulator } from "./types";
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
+  return n;
+}
+
+function faults(value: string): FaultConfig {
+  try {
+    return JSON.parse(value) as FaultConfig;
+  } catch {
+    throw new InvalidArgumentError("expected a JSON object");
+  }
+}
+
+/** The human-readable banner; the last line is `READY <origin>` so scripts can wait for it. */
+export function banner(emu: RunningEmulator): string {
+  const { urls } = emu;
+  return [
+    "Platform API emulator running",
+    `  GraphQL     ${urls.graphql}   (append ?api_key=KEY)`,
+    `  REST v1     ${urls.restV1}`,
+    `  REST v2     ${urls.restV2}`,
+    `  Inference   ${urls.inference}`,
+    `  Admin       ${urls.admin}   (emulator only, no auth)`,
+    `  API key (read-write)  ${emu.apiKey}`,
+    `  API key (read-only)   ${emu.readOnlyApiKey}`,
+    `  API key (other user)  ${emu.otherUserApiKey}`,
+    `READY ${new URL(urls.graphql).origin}`,
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = new Command()
+    .name("pulumi-runpod-emulator")
+    .description("Local emulator of the serverless GPU platform API (GraphQL, REST v1, REST v2, job interface)")
+    .option("-p, --port <port>", "TCP port on 127.0.0.1 (0 = any free port)", integer, 0)
+    .option("-s, --seed <file>", "JSON seed file (users, keys, volumes, templates, GPU types, quotas)")
+    .option("-d, --data <file>", "persist state in this SQLite file (survives restarts)")
+    .option("--json", "print one JSON line {urls, apiKey, readOnlyApiKey, otherUserApiKey} instead of the banner")
+    .option("--log-interval <ms>", "log line interval of simulated workers", integer)
+    .option("--job-duration <ms>", "time a job takes from IN_QUEUE to done", integer)
+    .option("--worker-start <ms>", "time a worker takes to become READY", integer)
+    .option("--faults <json>", "initial fault injection, e.g. '{\"errorRate\":0.2,\"seed\":7}'", faults)
+    .option("-q, --quiet", "do not log internal errors to stderr")
+    .parse(argv);
+  const o = program.opts();
+  const emu = await startEmulator({
+    port: o.port,
+    seed: o.seed,
+    dataFile: o.data,
+    faults: o.faults,
+    logIntervalMs: o.logInterval,
+    jobDurationMs: o.jobDuration,
+    workerStartMs: o.workerStart,
+    quiet: o.quiet,
+  });
+  const { urls, apiKey, readOnlyApiKey, otherUserApiKey } = emu;
+  process.stdout.write(`${o.json ? JSON.stringify({ urls, apiKey, readOnlyApiKey, otherUserApiKey }) : banner(emu)}\n`);
+  const stop = () => {
+    emu.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main(process.argv).catch((e) => {
+    process.stderr.write(`emulator failed to start: ${(e as Error).message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Fault injection (contract: FaultConfig). Decisions draw from a seeded PRNG (pure-rand) so a given seed and
+ * request sequence always yields the same pattern. Kinds counted in stats: error5xx, dropBefore, dropAfter,
+ * force429, dropStream.
+ */
+import prand from "pure-rand";
+import { z } from "zod";
+import type { Stats } from "./stats";
+import type { FaultConfig } from "./types";
+
+const rate = z.number().min(0).max(1);
+/** Validates fault configurations from options and `POST {admin}/faults`; unknown keys are rejected. */
+export const faultConfigSchema = z
+  .object({
+    latencyMs: z.number().int().min(0).optional(),
+    errorRate: rate.optional(),
+    dropBeforeRate: rate.optional(),
+    dropAfterRate: rate.optional(),
+    force429: z.number().int().min(0).optional(),
+    retryAfterSeconds: z.number().int().min(0).optional(),
+    match: z.array(z.string()).optional(),
+    dropStreamAfterEvents: z.number().int().min(0).optional(),
+    seed: z.number().int().optional(),
+  })
+  .strict();
+
+/** What to do with a request before it takes effect. */
+export type BeforeFault = { kind: "force429"; retryAfter: number } | { kind: "dropBefore" } | { kind: "error5xx"; status: number } | null;
+
+const ERROR_STATUSES = [500, 502, 503];
+
+export class Faults {
+  private config: FaultConfig = {};
+  private rng = prand.xoroshiro128plus(1);
+  private remaining429 = 0;
+
+  constructor(
+    private stats: Stats,
+    initial: FaultConfig = {},
+  ) {
+    this.set(initial);
+  }
+
+  /**
+   * Replace the configuration and reseed the PRNG.
+   * @throws Error listing invalid fields.
+   */
+  set(config: FaultConfig): void {
+    const parsed = faultConfigSchema.safeParse(config ?? {});
+    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+    this.config = parsed.data;
+    this.rng = prand.xoroshiro128plus(parsed.data.seed ?? 1);
+    this.remaining429 = parsed.data.force429 ?? 0;
+  }
+
+  /** The active configuration, with `force429` showing how many forced 429s are left. */
+  get(): FaultConfig {
+    return { ...this.config, force429: this.remaining429 };
+  }
+
+  private matches(operations: string[]): boolean {
+    const match = this.config.match;
+    return match === undefined || operations.some((op) => match.includes(op));
+  }
+
+  /** true with probability `p` (one PRNG draw whenever 0 < p < 1, so patterns depend only on seed and order). */
+  private chance(p: number | undefined): boolean {
+    if (!p) return false;
+    if (p >= 1) return true;
+    return prand.unsafeUniformIntDistribution(0, 999_999, this.rng) < p * 1_000_000;
+  }
+
+  /** Added latency in milliseconds for a request with these operations. */
+  latencyFor(operations: string[]): number {
+    return this.matches(operations) ? (this.config.latencyMs ?? 0) : 0;
+  }
+
+  /** Decide a fault that hits before the request takes effect (forced 429 first, then drop, then 5xx). */
+  before(operations: string[]): BeforeFault {
+    if (!this.matches(operations)) return null;
+    if (this.remaining429 > 0) {
+      this.remaining429--;
+      this.stats.fault("force429");
+      return { kind: "force429", retryAfter: this.config.retryAfterSeconds ?? 1 };
+    }
+    if (this.chance(this.config.dropBeforeRate)) {
+      this.stats.fault("dropBefore");
+      return { kind: "dropBefore" };
+    }
+    if (this.chance(this.config.errorRate)) {
+      this.stats.fault("error5xx");
+      const status = ERROR_STATUSES[prand.unsafeUniformIntDistribution(0, ERROR_STATUSES.length - 1, this.rng)];
+      return { kind: "error5xx", status };
+    }
+    return null;
+  }
+
+  /** Whether a request that took effect loses its response (socket destroyed). */
+  dropAfter(operations: string[]): boolean {
+    if (!this.matches(operations) || !this.chance(this.config.dropAfterRate)) return false;
+    this.stats.fault("dropAfter");
+    return true;
+  }
+
+  /** Events after which a worker-log stream is destroyed, if configured. */
+  streamEventLimit(operations: string[]): number | undefined {
+    return this.matches(operations) ? this.config.dropStreamAfterEvents : undefined;
+  }
+
+  /** Record that a stream was destroyed by `dropStreamAfterEvents`. */
+  streamDropped(): void {
+    this.stats.fault("dropStream");
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The GraphQL schema (spec: Endpoints › POST {graphql_url}, Resources › Serverless endpoint). String-typed
+ * fields with closed value sets (`gpuIds`, `locations`, `type`, `scalerType`) are strings as in the spec and
+ * are checked by the resolvers; `fastBootType` is a real enum because the spec shows it unquoted.
+ */
+import { buildSchema, type GraphQLSchema } from "graphql";
+import { FAST_BOOT_TYPES } from "../../src/api/spec";
+
+export const SDL = /* GraphQL */ `
+  "Returns null; used by mutations whose success carries no data."
+  scalar Void
+
+  "Faster cold starts."
+  enum FastBootType {
+    ${FAST_BOOT_TYPES.join("\n    ")}
+  }
+
+  type Query {
+    "The caller (the owner of the API key)."
+    myself: Myself!
+    "GPU types that endpoints can be allocated on."
+    gpuTypes: [GpuType!]!
+  }
+
+  type Mutation {
+    "Creates an endpoint (no id) or modifies the caller's endpoint with that id."
+    saveEndpoint(input: EndpointInput!): Endpoint
+    "Deletes the caller's endpoint; requires workersMin = 0 and workersMax = 0."
+    deleteEndpoint(id: String!): Void
+  }
+
+  type Myself {
+    id: String!
+    email: String!
+    endpoints: [Endpoint!]!
+    serverlessDiscount: ServerlessDiscount
+  }
+
+  type ServerlessDiscount {
+    discountFactor: Float!
+    type: String!
+    expirationDate: String!
+  }
+
+  type GpuType {
+    id: String!
+    displayName: String
+    memoryInGb: Int
+  }
+
+  type Pod {
+    desiredStatus: String!
+  }
+
+  type Endpoint {
+    id: String!
+    name: String!
+    templateId: String!
+    "Comma-separated GPU tiers: AMPERE_16, AMPERE_24, ADA_24, AMPERE_48, ADA_48_PRO, AMPERE_80, ADA_80_PRO."
+    gpuIds: String!
+    "QB (queue-based) or LB (load balancing)."
+    type: String!
+    idleTimeout: Int
+    "Comma-separated regions (CZ, FR, GB, NO, RO, US); null or empty = any region."
+    locations: String
+    fastBootType: FastBootType
+    "QUEUE_DELAY or REQUEST_COUNT."
+    scalerType: String
+    scalerValue: Int
+    workersMin: Int!
+    workersMax: Int!
+    networkVolumeId: String
+    pods: [Pod!]!
+  }
+
+  input EndpointInput {
+    id: String
+    name: String!
+    templateId: String!
+    gpuIds: String!
+    type: String
+    idleTimeout: Int
+    locations: String
+    fastBootType: FastBootType
+    scalerType: String
+    scalerValue: Int
+    workersMin: Int
+    workersMax: Int
+    networkVolumeId: String
+  }
+`;
+
+let cached: GraphQLSchema | undefined;
+
+/** The executable schema (built once; resolvers are supplied as the root value). */
+export function schema(): GraphQLSchema {
+  cached ??= buildSchema(SDL);
+  return cached;
+}

@@ -1,0 +1,101 @@
+/**
+ * Local emulator of the platform API (issue #3; contract in /work/notes/emulator-contract.md).
+ *
+ *   const emu = await startEmulator({ port: 0, logIntervalMs: 20, jobDurationMs: 100 });
+ *   // emu.urls.graphql, emu.urls.restV1, emu.urls.restV2, emu.urls.inference, emu.urls.admin; emu.apiKey
+ *   await emu.close();
+ */
+import type { AddressInfo } from "net";
+import { resolveUserId } from "./auth";
+import type { Core } from "./core";
+import { Faults } from "./faults";
+import { Jobs } from "./jobs";
+import { Platform } from "./platform";
+import { RateLimiter } from "./rateLimit";
+import { loadSeed, quotasOf, type Seed } from "./seed";
+import { createEmulatorServer } from "./server";
+import { SqliteStore } from "./sqliteStore";
+import { Stats } from "./stats";
+import { MemoryStore, type Store } from "./store";
+import type { EmulatorOptions, EmulatorUrls, RunningEmulator } from "./types";
+import { WorkerPool } from "./workers";
+
+export type { EmulatorOptions, EmulatorStats, EmulatorUrls, FaultConfig, RunningEmulator } from "./types";
+export { DEFAULT_KEYS, DEFAULT_SEED, loadSeed, type Seed, type SeedInput } from "./seed";
+
+/** Keys handed out by the running handle: first user's read-write and read-only keys, second user's read-write key. */
+function pickKeys(seed: Seed): Pick<RunningEmulator, "apiKey" | "readOnlyApiKey" | "otherUserApiKey"> {
+  const now = Date.now();
+  const usable = seed.apiKeys.filter((k) => k.expiresAt === undefined || Date.parse(k.expiresAt) > now);
+  const [first, second] = seed.users;
+  return {
+    apiKey: usable.find((k) => k.userId === first.id && k.scopes.includes("write"))?.key ?? "",
+    readOnlyApiKey: usable.find((k) => k.userId === first.id && !k.scopes.includes("write"))?.key ?? "",
+    otherUserApiKey: (second && usable.find((k) => k.userId === second.id && k.scopes.includes("write"))?.key) ?? "",
+  };
+}
+
+/**
+ * Start the emulator on 127.0.0.1.
+ * @throws when the seed is invalid, the data file cannot be opened or the port is taken.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const seed = loadSeed(options.seed);
+  const store: Store = options.dataFile ? new SqliteStore(options.dataFile) : new MemoryStore();
+  const stats = new Stats();
+  const workers = new WorkerPool({ logIntervalMs: options.logIntervalMs ?? 1000, workerStartMs: options.workerStartMs ?? 500 });
+  let urls: EmulatorUrls | undefined;
+  const core: Core = {
+    seed,
+    store,
+    stats,
+    workers,
+    platform: new Platform(seed, store, workers),
+    jobs: new Jobs(store, { jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
+    faults: new Faults(stats, options.faults),
+    rateLimiter: new RateLimiter(store, (userId) => quotasOf(seed, userId)),
+    urls: () => urls!,
+    log: (message) => {
+      if (!options.quiet) console.error(`[emulator] ${message}`);
+    },
+  };
+  const server = createEmulatorServer(core);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+    });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  urls = { graphql: `${origin}/graphql`, restV1: `${origin}/rest`, restV2: `${origin}/api`, inference: `${origin}/inference`, admin: `${origin}/_emulator` };
+  core.platform.restoreWorkers();
+
+  let closing: Promise<void> | undefined;
+  return {
+    urls,
+    ...pickKeys(seed),
+    setFaults: (f) => core.faults.set(f),
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    endpoints(userKeyOrId) {
+      const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);
+      if (userKeyOrId !== undefined && userId === undefined) return [];
+      return core.platform.listEndpoints(userId);
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        workers.close();
+        core.jobs.close();
+        server.close(() => {
+          store.close();
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The emulated platform's endpoint rules, shared by GraphQL (`saveEndpoint`, `deleteEndpoint`, `myself`) and
+ * REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the deletion
+ * precondition, and keeping simulated workers in step with `workersMin`.
+ */
+import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES, FAST_BOOT_TYPES } from "../src/api/spec";
+import type { EndpointRecord, NetworkVolume, SaveEndpointInput } from "../src/api/types";
+import { DomainError } from "./domainError";
+import { randomId } from "./ids";
+import type { Seed, SeedGpuType } from "./seed";
+import type { EndpointRow, Store } from "./store";
+import type { WorkerPool } from "./workers";
+
+/** Defaults of omitted fields on create (contract: Endpoint records). */
+export const ENDPOINT_DEFAULTS = {
+  type: "QB",
+  idleTimeout: 5,
+  locations: null,
+  fastBootType: null,
+  scalerType: "QUEUE_DELAY",
+  scalerValue: 4,
+  workersMin: 0,
+  workersMax: 3,
+  networkVolumeId: null,
+} as const;
+
+/** Upper bounds the spec leaves open (documented in emulator/README.md). */
+export const LIMITS = { maxWorkers: 100, maxIdleTimeout: 3600 } as const;
+
+/** `saveEndpoint` input as received: any optional field may be absent (keep) or null (reset to default). */
+export type SaveInput = { [K in keyof SaveEndpointInput]?: SaveEndpointInput[K] | null };
+
+function splitList(value: string): string[] {
+  return value.split(",").map((s) => s.trim());
+}
+
+function checkList(field: string, value: string, allowed: readonly string[]): string {
+  const items = splitList(value);
+  const bad = items.filter((i) => !allowed.includes(i));
+  if (items.length === 0 || bad.length > 0) {
+    const what = bad.length > 0 ? `unknown value${bad.length > 1 ? "s" : ""} ${bad.map((b) => `"${b}"`).join(", ")}` : "no value";
+    throw new DomainError("BAD_USER_INPUT", `Invalid ${field} "${value}": ${what}; allowed values are ${allowed.join(", ")} (comma separated).`, field, allowed);
+  }
+  if (new Set(items).size !== items.length) {
+    throw new DomainError("BAD_USER_INPUT", `Invalid ${field} "${value}": values must not repeat.`, field, allowed);
+  }
+  return items.join(",");
+}
+
+function checkOne(field: string, value: string, allowed: readonly string[]): string {
+  if (!allowed.includes(value)) {
+    throw new DomainError("BAD_USER_INPUT", `Invalid ${field} "${value}": allowed values are ${allowed.join(", ")}.`, field, allowed);
+  }
+  return value;
+}
+
+function checkInt(field: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new DomainError("BAD_USER_INPUT", `Invalid ${field} ${value}: must be an integer from ${min} to ${max}.`, field);
+  }
+  return value;
+}
+
+export class Platform {
+  constructor(
+    private seed: Seed,
+    private store: Store,
+    private workers: WorkerPool,
+  ) {}
+
+  /** The platform record of a stored endpoint; `pods` mirrors its running workers. */
+  record(row: EndpointRow): EndpointRecord {
+    const { userId: _u, createdAt: _c, ...rest } = row;
+    return { ...rest, pods: this.workers.list(row.id).map(() => ({ desiredStatus: "RUNNING" })) };
+  }
+
+  listEndpoints(userId?: string): EndpointRecord[] {
+    return this.store.listEndpoints(userId).map((r) => this.record(r));
+  }
+
+  /** The caller's endpoint, or NOT_FOUND (another user's endpoint is indistinguishable from a missing one). */
+  ownedEndpoint(userId: string, id: string): EndpointRow {
+    const row = this.store.getEndpoint(id);
+    if (!row || row.userId !== userId) throw new DomainError("NOT_FOUND", `Endpoint "${id}" not found.`, "id");
+    return row;
+  }
+
+  gpuTypes(): SeedGpuType[] {
+    return this.seed.gpuTypes;
+  }
+
+  networkVolumes(userId: string): NetworkVolume[] {
+    return this.seed.networkVolumes.filter((v) => v.userId === userId).map(({ userId: _u, ...v }) => v);
+  }
+
+  /**
+   * Create (no `id`) or modify (`id`) an endpoint. On modify, absent fields keep their value and null resets
+   * a field to its default. Throws DomainError BAD_USER_INPUT naming the field and allowed values, or NOT_FOUND.
+   */
+  saveEndpoint(userId: string, input: SaveInput): EndpointRecord {
+    const existing = input.id != null ? this.ownedEndpoint(userId, input.id) : undefined;
+    for (const field of ["name", "templateId", "gpuIds"] as const) {
+      if (typeof input[field] !== "string" || (input[field] as string).trim() === "") {
+        const allowed = field === "gpuIds" ? GPU_TIERS : undefined;
+        const hint = allowed ? `; allowed values are ${allowed.join(", ")} (comma separated)` : "";
+        throw new DomainError("BAD_USER_INPUT", `Field "${field}" is required and must be a non-empty string${hint}.`, field, allowed);
+      }
+    }
+    const pick = <K extends keyof typeof ENDPOINT_DEFAULTS>(key: K) => {
+      const v = input[key];
+      if (v === null) return ENDPOINT_DEFAULTS[key];
+      if (v === undefined) return existing ? existing[key] : ENDPOINT_DEFAULTS[key];
+      return v;
+    };
+    const template = this.seed.templates.find((t) => t.id === input.templateId && (t.userId === null || t.userId === userId));
+    if (!template) throw new DomainError("BAD_USER_INPUT", `Template "${input.templateId}" not found.`, "templateId");
+    if (!template.isServerless) throw new DomainError("BAD_USER_INPUT", `Template "${input.templateId}" is not a serverless template.`, "templateId");
+
+    const locationsIn = pick("locations") as string | null;
+    const volumeIn = pick("networkVolumeId") as string | null;
+    if (volumeIn !== null && volumeIn !== "" && !this.networkVolumes(userId).some((v) => v.id === volumeIn)) {
+      throw new DomainError("BAD_USER_INPUT", `Network volume "${volumeIn}" not found.`, "networkVolumeId");
+    }
+    const fastBoot = pick("fastBootType") as string | null;
+    const row: EndpointRow = {
+      id: existing?.id ?? randomId(),
+      userId,
+      createdAt: existing?.createdAt ?? Date.now(),
+      name: input.name!.trim(),
+      templateId: input.templateId!,
+      gpuIds: checkList("gpuIds", input.gpuIds!, GPU_TIERS),
+      type: checkOne("type", pick("type") as string, ENDPOINT_TYPES) as EndpointRecord["type"],
+      idleTimeout: checkInt("idleTimeout", pick("idleTimeout") as number, 0, LIMITS.maxIdleTimeout),
+      // The spec: empty or null means any region; the value is kept as sent so a client's diff stays stable.
+      locations: locationsIn === null || locationsIn === "" ? locationsIn : checkList("locations", locationsIn, LOCATIONS),
+      fastBootType: fastBoot === null ? null : (checkOne("fastBootType", fastBoot, FAST_BOOT_TYPES) as EndpointRecord["fastBootType"]),
+      scalerType: checkOne("scalerType", pick("scalerType") as string, SCALER_TYPES) as EndpointRecord["scalerType"],
+      scalerValue: checkInt("scalerValue", pick("scalerValue") as number, 1, 3600),
+      workersMin: checkInt("workersMin", pick("workersMin") as number, 0, LIMITS.maxWorkers),
+      workersMax: checkInt("workersMax", pick("workersMax") as number, 0, LIMITS.maxWorkers),
+      networkVolumeId: volumeIn === "" ? null : volumeIn,
+    };
+    if (row.workersMin > row.workersMax) {
+      throw new DomainError("BAD_USER_INPUT", `workersMin (${row.workersMin}) must not exceed workersMax (${row.workersMax}).`, "workersMin");
+    }
+    this.store.putEndpoint(row);
+    if (existing) this.workers.announce(row.id, "endpoint configuration updated");
+    this.syncWorkers(row);
+    return this.record(row);
+  }
+
+  /** Delete the caller's endpoint; FAILED_PRECONDITION while workersMin or workersMax is nonzero (spec: Endpoints). */
+  deleteEndpoint(userId: string, id: string): void {
+    const row = this.ownedEndpoint(userId, id);
+    if (row.workersMin !== 0 || row.workersMax !== 0) {
+      throw new DomainError(
+        "FAILED_PRECONDITION",
+        `Endpoint "${id}" cannot be deleted while workersMin (${row.workersMin}) or workersMax (${row.workersMax}) is nonzero; set both to 0 first.`,
+        "id",
+      );
+    }
+    this.store.deleteEndpoint(id);
+    this.store.deleteJobsOf(id);
+    this.workers.remove(id);
+  }
+
+  /** Start the workers of every stored endpoint (after a restart with a data file). */
+  restoreWorkers(): void {
+    for (const row of this.store.listEndpoints()) this.syncWorkers(row);
+  }
+
+  private syncWorkers(row: EndpointRow): void {
+    this.workers.reconcile(row.id, row.workersMin, this.gpuTypeFor(row.gpuIds));
+  }
+
+  /** The GPU type a worker gets: the first seeded type of the first listed tier that has one. */
+  private gpuTypeFor(gpuIds: string): string {
+    for (const tier of splitList(gpuIds)) {
+      const type = this.seed.gpuTypes.find((g) => g.tier === tier);
+      if (type) return type.id;
+    }
+    return splitList(gpuIds)[0];
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Job interface under `{inference_url}/v2/{endpoint_id}/` (spec: POST .../run and .../runsync): `/run`,
+ * `/runsync`, `/status/{jobId}` (polling as the platform SDKs do; not shown by the spec), plus the SDKs'
+ * `/cancel/{jobId}` and `/health`. `{endpoint_id}` is the caller's queue-based endpoint or a public model.
+ * Load-balancing endpoints have no job queue: `/run` and `/runsync` answer 400.
+ */
+import { z } from "zod";
+import type { Core, Route, RouteContext } from "../core";
+import type { JobTarget } from "../jobs";
+import { ProblemError } from "../problem";
+import { json } from "../reply";
+import { issueList } from "./v1";
+
+/** Input of the public image models (spec: only prompt, width, height are shown; 1024 is the default size). */
+const imageInputSchema = z
+  .object({
+    prompt: z.string().trim().min(1).max(10_000),
+    width: z.number().int().min(256).max(2048).optional(),
+    height: z.number().int().min(256).max(2048).optional(),
+    fail: z.boolean().optional(),
+  })
+  .passthrough();
+
+const bodySchema = z.object({ input: z.record(z.unknown()) }).passthrough();
+
+function resolveTarget(core: Core, userId: string, endpointId: string): JobTarget {
+  const model = core.seed.publicEndpoints.find((m) => m.id === endpointId);
+  if (model) return { kind: "model", model };
+  const endpoint = core.platform.ownedEndpoint(userId, endpointId);
+  return { kind: "endpoint", endpointId: endpoint.id };
+}
+
+function submit(ctx: RouteContext, sync: boolean) {
+  const { core, principal, params } = ctx;
+  const target = resolveTarget(core, principal.user.id, params.endpointId);
+  if (target.kind === "endpoint" && core.store.getEndpoint(target.endpointId)!.type === "LB") {
+    throw new ProblemError(
+      400,
+      `Endpoint "${target.endpointId}" is a load-balancing (LB) endpoint; it has no job queue. Send HTTP requests to its workers instead of /run or /runsync.`,
+    );
+  }
+  const body = bodySchema.safeParse(ctx.body);
+  if (!body.success) throw new ProblemError(400, "The request body must be an object with an 'input' object.", issueList(body.error));
+  let input = body.data.input;
+  if (target.kind === "model") {
+    const parsed = imageInputSchema.safeParse(input);
+    if (!parsed.success) throw new ProblemError(400, `The input is invalid for model "${target.model.id}".`, issueList(parsed.error).map((e) => `input.${e}`));
+    input = parsed.data;
+  }
+  return core.jobs.submit(principal.user.id, target, input, sync);
+}
+
+function findJob(ctx: RouteContext) {
+  const { core, principal, params } = ctx;
+  resolveTarget(core, principal.user.id, params.endpointId);
+  const job = core.jobs.find(principal.user.id, params.endpointId, params.jobId);
+  if (!job) throw new ProblemError(404, `Job "${params.jobId}" not found on endpoint "${params.endpointId}".`);
+  return job;
+}
+
+const base = { style: "rest", auth: "bearer" } as const;
+
+export const inferenceRoutes: Route[] = [
+  {
+    ...base,
+    method: "POST",
+    path: "/inference/v2/:endpointId/run",
+    classify: { operations: ["run"], scope: "write" },
+    handle(ctx) {
+      const job = submit(ctx, false);
+      return json({ id: job.id, status: "IN_QUEUE" });
+    },
+  },
+  {
+    ...base,
+    method: "POST",
+    path: "/inference/v2/:endpointId/runsync",
+    classify: { operations: ["runsync"], scope: "write" },
+    async handle(ctx) {
+      const job = submit(ctx, true);
+      await ctx.core.jobs.waitUntilDone(job);
+      return json(ctx.core.jobs.view(ctx.core.store.getJob(job.id) ?? job));
+    },
+  },
+  {
+    ...base,
+    method: "GET",
+    path: "/inference/v2/:endpointId/status/:jobId",
+    classify: { operations: ["jobStatus"], scope: "read" },
+    handle: (ctx) => json(ctx.core.jobs.view(findJob(ctx))),
+  },
+  {
+    ...base,
+    method: "POST",
+    path: "/inference/v2/:endpointId/cancel/:jobId",
+    classify: { operations: ["cancel"], scope: "write" },
+    handle: (ctx) => json(ctx.core.jobs.cancel(findJob(ctx))),
+  },
+  {
+    ...base,
+    method: "GET",
+    path: "/inference/v2/:endpointId/health",
+    classify: { operations: ["health"], scope: "read" },
+    handle(ctx) {
+      const { core, principal, params } = ctx;
+      const target = resolveTarget(core, principal.user.id, params.endpointId);
+      const workers =
+        target.kind === "model"
+          ? { idle: 1, running: 0, initializing: 0 }
+          : (() => {
+              const list = core.workers.list(target.endpointId);
+              const ready = list.filter((w) => w.status === "READY").length;
+              return { idle: ready, running: 0, initializing: list.length - ready };
+            })();
+      return json({ jobs: core.jobs.health(params.endpointId), workers });
+    },
+  },
+  {
+    method: "GET",
+    path: "/inference/images/:file",
+    style: "rest",
+    auth: "none",
+    classify: { operations: ["image"], scope: "read" },
+    handle({ params, core }) {
+      const match = /^(.+)\.png$/.exec(params.file);
+      const job = match && core.store.getJob(match[1]);
+      if (!job || job.outcome.status !== "COMPLETED" || Date.now() < job.createdAt + job.durationMs) {
+        throw new ProblemError(404, `Image "${params.file}" not found.`);
+      }
+      return { kind: "body", status: 200, body: PNG_1X1, contentType: "image/png" };
+    },
+  },
+];
+
+/** A 1×1 PNG: the emulator does not render images, it proves the URL resolves. */
+const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);

@@ -1,0 +1,167 @@
+/**
+ * The HTTP server and the request pipeline shared by every interface:
+ *   route → body (JSON) → classify (operations, scope) → stats → latency → auth (401/403)
+ *   → injected faults (forced 429, drop, 5xx) → rate limit (429) → handler → drop-after or respond
+ * with `RateLimit`/`RateLimit-Policy` on every response of an authenticated request.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
+import { setTimeout as sleep } from "timers/promises";
+import { ADMIN_PREFIX, handleAdmin } from "./admin";
+import { authenticate, bearerToken } from "./auth";
+import type { Classification, Core, Route } from "./core";
+import { DomainError } from "./domainError";
+import { graphqlError, graphqlRoute } from "./graphql/route";
+import { problem, ProblemError } from "./problem";
+import { describeExceeded, rateLimitHeaders } from "./rateLimit";
+import { sendBody, type BodyReply, type Reply } from "./reply";
+import { inferenceRoutes } from "./rest/inference";
+import { workerLogsRoute } from "./rest/logs";
+import { restCreateEndpointRoute } from "./rest/v1";
+import { listNetworkVolumesRoute, listWorkersRoute } from "./rest/v2";
+import { findRoute } from "./router";
+
+export const ROUTES: Route[] = [
+  graphqlRoute,
+  restCreateEndpointRoute,
+  listNetworkVolumesRoute,
+  listWorkersRoute,
+  workerLogsRoute,
+  ...inferenceRoutes,
+];
+
+/** Request bodies above this size are refused with 413 (the spec does not show a limit). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyError(413, `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BodyError(400, `The request body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** An error reply in the route's style. */
+function errorReply(style: Route["style"], status: number, detail: string, code: string, errors?: string[], headers?: Record<string, string>): BodyReply {
+  return style === "graphql" ? graphqlError(status, detail, code, errors ? { errors } : {}, headers) : problem(status, detail, errors, headers);
+}
+
+const AUTH_CODES: Record<number, string> = { 401: "UNAUTHENTICATED", 403: "FORBIDDEN" };
+
+export function createEmulatorServer(core: Core): Server {
+  async function pipeline(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = req.method ?? "GET";
+
+    if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      let body: unknown;
+      try {
+        body = method === "POST" ? await readJson(req) : undefined;
+      } catch (e) {
+        return sendBody(res, problem((e as BodyError).status ?? 400, (e as Error).message));
+      }
+      return sendBody(res, handleAdmin(core, req, url, body));
+    }
+
+    const found = findRoute(ROUTES, method, url.pathname);
+    if (!found || "allowed" in found) {
+      core.stats.request([]);
+      if (found) return sendBody(res, problem(405, `${method} is not allowed on ${url.pathname}.`, undefined, { Allow: found.allowed.join(", ") }));
+      return sendBody(res, problem(404, `No route ${method} ${url.pathname}.`));
+    }
+    const { route, params } = found;
+
+    let body: unknown;
+    try {
+      body = method === "POST" ? await readJson(req) : undefined;
+    } catch (e) {
+      core.stats.request([]);
+      const err = e as BodyError;
+      return sendBody(res, errorReply(route.style, err.status ?? 400, err.message, "BAD_REQUEST"));
+    }
+
+    const classified: Classification | Reply = typeof route.classify === "function" ? route.classify(body, url) : route.classify;
+    if ("kind" in classified) {
+      core.stats.request([]);
+      return sendBody(res, classified as BodyReply);
+    }
+    const { operations, scope } = classified;
+    core.stats.request(operations);
+
+    const latency = core.faults.latencyFor(operations);
+    if (latency > 0) await sleep(latency, undefined, { ref: false });
+
+    let principal;
+    if (route.auth !== "none") {
+      const key = route.auth === "apiKeyParam" ? (url.searchParams.get("api_key") ?? bearerToken(req)) : bearerToken(req);
+      const auth = authenticate(core.seed, key, scope);
+      if (!auth.ok) return sendBody(res, errorReply(route.style, auth.status, auth.detail, AUTH_CODES[auth.status]));
+      principal = auth.principal;
+    }
+
+    const fault = core.faults.before(operations);
+    if (fault?.kind === "dropBefore") return void req.socket.destroy();
+    if (fault?.kind === "error5xx") {
+      return sendBody(res, problem(fault.status, `Injected fault: the emulator answered ${fault.status} before taking effect.`));
+    }
+    if (fault?.kind === "force429") {
+      const headers = {
+        "Retry-After": String(fault.retryAfter),
+        ...rateLimitHeaders([{ window: "minute", quota: 0, windowSeconds: 60, remaining: 0, resetSeconds: Math.max(1, fault.retryAfter) }]),
+      };
+      const detail = `Per-user rate limit exceeded for the minute window (injected); retry in ${fault.retryAfter} seconds.`;
+      return sendBody(res, errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, headers));
+    }
+
+    let limitHeaders: Record<string, string> = {};
+    if (principal) {
+      const decision = core.rateLimiter.take(principal.user.id);
+      limitHeaders = rateLimitHeaders(decision.windows);
+      if (!decision.allowed) {
+        const { detail, retryAfter } = describeExceeded(decision.exceeded);
+        return sendBody(res, errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, { ...limitHeaders, "Retry-After": String(retryAfter) }));
+      }
+    }
+
+    let reply: Reply;
+    try {
+      reply = await route.handle({ req, url, params, body, principal: principal!, operations, core });
+    } catch (e) {
+      if (e instanceof ProblemError) reply = e.toReply();
+      else if (e instanceof DomainError) reply = errorReply(route.style, e.httpStatus, e.message, e.code, [e.message]);
+      else {
+        core.log(`internal error on ${method} ${url.pathname}: ${(e as Error).stack}`);
+        reply = errorReply(route.style, 500, "Internal emulator error.", "INTERNAL_SERVER_ERROR");
+      }
+    }
+
+    if (core.faults.dropAfter(operations)) return void req.socket.destroy();
+    if (reply.kind === "stream") return reply.start(req, res, limitHeaders);
+    sendBody(res, reply, limitHeaders);
+  }
+
+  return createServer((req, res) => {
+    pipeline(req, res).catch((e) => {
+      core.log(`request failed: ${(e as Error).stack}`);
+      if (!res.headersSent) sendBody(res, problem(500, "Internal emulator error."));
+      else res.destroy();
+    });
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * SQLite-backed {@link Store} (better-sqlite3, synchronous). Rows are kept as JSON documents keyed by id;
+ * the emulator's data set is small, so simplicity wins over normalised columns.
+ */
+import Database from "better-sqlite3";
+import type { CounterRow, EndpointRow, JobRow, Store } from "./store";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS jobs_endpoint ON jobs (endpoint_id);
+CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL);
+`;
+
+export class SqliteStore implements Store {
+  private db: Database.Database;
+  private stmts;
+
+  /** Opens (creating if needed) the database file at `path`. */
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = WAL");
+    this.db.exec(SCHEMA);
+    const db = this.db;
+    this.stmts = {
+      listAll: db.prepare("SELECT doc FROM endpoints ORDER BY created_at, id"),
+      listUser: db.prepare("SELECT doc FROM endpoints WHERE user_id = ? ORDER BY created_at, id"),
+      getEndpoint: db.prepare("SELECT doc FROM endpoints WHERE id = ?"),
+      putEndpoint: db.prepare("INSERT OR REPLACE INTO endpoints (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteEndpoint: db.prepare("DELETE FROM endpoints WHERE id = ?"),
+      getJob: db.prepare("SELECT doc FROM jobs WHERE id = ?"),
+      putJob: db.prepare("INSERT OR REPLACE INTO jobs (id, endpoint_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      listJobs: db.prepare("SELECT doc FROM jobs WHERE endpoint_id = ? ORDER BY created_at, id"),
+      deleteJobs: db.prepare("DELETE FROM jobs WHERE endpoint_id = ?"),
+      getCounter: db.prepare("SELECT window_start AS windowStart, count FROM counters WHERE key = ?"),
+      putCounter: db.prepare("INSERT OR REPLACE INTO counters (key, window_start, count) VALUES (?, ?, ?)"),
+    };
+  }
+
+  listEndpoints(userId?: string): EndpointRow[] {
+    const rows = (userId === undefined ? this.stmts.listAll.all() : this.stmts.listUser.all(userId)) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc));
+  }
+  getEndpoint(id: string): EndpointRow | undefined {
+    const row = this.stmts.getEndpoint.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putEndpoint(row: EndpointRow): void {
+    this.stmts.putEndpoint.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteEndpoint(id: string): void {
+    this.stmts.deleteEndpoint.run(id);
+  }
+  getJob(id: string): JobRow | undefined {
+    const row = this.stmts.getJob.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putJob(row: JobRow): void {
+    this.stmts.putJob.run(row.id, row.endpointId, row.createdAt, JSON.stringify(row));
+  }
+  listJobs(endpointId: string): JobRow[] {
+    return (this.stmts.listJobs.all(endpointId) as { doc: string }[]).map((r) => JSON.parse(r.doc));
+  }
+  deleteJobsOf(endpointId: string): void {
+    this.stmts.deleteJobs.run(endpointId);
+  }
+  getCounter(key: string): CounterRow | undefined {
+    return this.stmts.getCounter.get(key) as CounterRow | undefined;
+  }
+  putCounter(key: string, row: CounterRow): void {
+    this.stmts.putCounter.run(key, row.windowStart, row.count);
+  }
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

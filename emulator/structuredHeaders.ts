@@ -1,0 +1,12 @@
+/**
+ * The `structured-headers` library (RFC 9651) loaded through its CommonJS build. The package's own type
+ * declarations are reachable only via its `exports` map, which `moduleResolution: node` ignores, so the types
+ * are taken from its dist folder and the runtime from the package entry.
+ */
+import type * as StructuredHeaders from "structured-headers/dist/index.js";
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const sh: typeof StructuredHeaders = require("structured-headers");
+
+export const { serializeList, parseList, Token } = sh;
+export type { List, Item, Parameters } from "structured-headers/dist/index.js";

@@ -1,0 +1,95 @@
+/**
+ * Public shapes of the emulator (see /work/notes/emulator-contract.md): start options, the running handle,
+ * fault configuration and request statistics. Other helpers code against these; only add, never change.
+ */
+import type { EndpointRecord } from "../src/api/types";
+import type { Seed, SeedInput } from "./seed";
+
+/** Options of {@link startEmulator}. All durations are milliseconds. */
+export interface EmulatorOptions {
+  /** TCP port; 0 (default) picks a free one. The host is always 127.0.0.1. */
+  port?: number;
+  /** Seed object or path to a JSON seed file; default: the built-in seed (emulator/seed.ts). */
+  seed?: Seed | SeedInput | string;
+  /** Persist endpoints, jobs and rate-limit counters in SQLite at this path; state survives a restart. */
+  dataFile?: string;
+  /** Initial fault injection. */
+  faults?: FaultConfig;
+  /** How often each simulated worker emits a container log line (default 1000). */
+  logIntervalMs?: number;
+  /** Total time a job spends IN_QUEUE then IN_PROGRESS before it finishes (default 1000). */
+  jobDurationMs?: number;
+  /** Time for a new worker to go from INITIALIZING to READY (default 500). */
+  workerStartMs?: number;
+  /** Suppress the emulator's own console output. */
+  quiet?: boolean;
+}
+
+/** Base URLs of the four interfaces plus the emulator-only admin routes. */
+export interface EmulatorUrls {
+  /** `http://127.0.0.1:P/graphql`; clients append `?api_key=KEY`. */
+  graphql: string;
+  /** `{rest_url}`: clients append `/v1/endpoints`. */
+  restV1: string;
+  /** `{base_url}`: clients append `/v2/...`. */
+  restV2: string;
+  /** `{inference_url}`: clients append `/v2/{endpointId}/run` etc. */
+  inference: string;
+  /** Emulator-only routes (no auth): `/faults`, `/stats`, `/stats/reset`, `/state`. */
+  admin: string;
+}
+
+/** Handle returned by {@link startEmulator}. */
+export interface RunningEmulator {
+  urls: EmulatorUrls;
+  /** Read-write key of the first seeded user. */
+  apiKey: string;
+  /** Read-only key of the first seeded user. */
+  readOnlyApiKey: string;
+  /** Read-write key of the second seeded user (isolation tests). */
+  otherUserApiKey: string;
+  /** Replace the fault configuration (also `POST {admin}/faults`). */
+  setFaults(f: FaultConfig): void;
+  /** Request statistics since start or the last reset (also `GET {admin}/stats`). */
+  stats(): EmulatorStats;
+  /** Zero the statistics (also `POST {admin}/stats/reset`). */
+  resetStats(): void;
+  /** Endpoint records of one user (by API key or user id) or of all users when omitted (also `GET {admin}/state`). */
+  endpoints(userKeyOrId?: string): EndpointRecord[];
+  /** Stop the server, all simulated workers and timers; closes the SQLite file. */
+  close(): Promise<void>;
+}
+
+/** Fault injection; every rate is a share between 0 and 1. */
+export interface FaultConfig {
+  /** Added to every non-admin request before it is handled. */
+  latencyMs?: number;
+  /** Share of requests answered 500/502/503 before taking effect. */
+  errorRate?: number;
+  /** Share of requests whose socket is destroyed before taking effect. */
+  dropBeforeRate?: number;
+  /** Share of requests that take effect, then lose their socket without a response. */
+  dropAfterRate?: number;
+  /** The next N matching requests answer 429 with Retry-After. */
+  force429?: number;
+  /** Retry-After of forced 429s, seconds (default 1). */
+  retryAfterSeconds?: number;
+  /** Only requests whose operation name is listed are affected; default all. */
+  match?: string[];
+  /** Worker-log SSE: destroy each connection after this many events. */
+  dropStreamAfterEvents?: number;
+  /** PRNG seed so fault patterns are reproducible (default 1). */
+  seed?: number;
+}
+
+/** Request statistics; admin routes are not counted. */
+export interface EmulatorStats {
+  /** All non-admin requests received. */
+  requests: number;
+  /** Per operation name (GraphQL top-level field names, restCreateEndpoint, listNetworkVolumes, listWorkers, workerLogs, run, runsync, jobStatus, ...). */
+  byOperation: Record<string, number>;
+  /** Total faults injected (5xx, drops, forced 429s, dropped streams). */
+  faultsInjected: number;
+  /** Per kind: error5xx, dropBefore, dropAfter, force429, dropStream. */
+  faultsByKind: Record<string, number>;
+}

@@ -1,0 +1,128 @@
+/**
+ * GraphQL transport (spec: Endpoints › POST {graphql_url}?api_key=<API_KEY>; Authentication 2).
+ *
+ * Uses graphql-request's GraphQLClient with node-fetch underneath (through `sendBuffered`, so the
+ * per-request timeout, rate-limit capture and redacted transport errors apply), sends documents
+ * with variables, and turns every GraphQL `errors` array — HTTP 200 or not — into a client error.
+ * graphql-request's own ClientError (whose message embeds the query, variables and response) is
+ * never rethrown: only redacted fields of it are kept.
+ */
+import { ClientError, GraphQLClient } from "graphql-request";
+import type { z } from "zod";
+import {
+  GraphQLRequestError,
+  PlatformError,
+  ResponseValidationError,
+  errorForStatus,
+  type GraphQLErrorEntry,
+} from "./errors";
+import { Headers, httpError, sendBuffered, type Transport } from "./http";
+import { parseRateLimitHeaders, parseRetryAfter } from "./ratelimit";
+import { parseResponse } from "./schemas";
+
+/** `extensions.code` values that name one of the status classes (the emulator's and Apollo's codes). */
+const CODE_STATUS: Record<string, number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+};
+
+/** Builds the `?api_key=` address (spec: Authentication 2). The result is a secret: never log it unredacted. */
+export function graphqlAddress(graphqlUrl: string, apiKey: string): string {
+  const url = new URL(graphqlUrl);
+  url.searchParams.set("api_key", apiKey);
+  return url.toString();
+}
+
+function toEntries(errors: unknown, redact: (s: string) => string): GraphQLErrorEntry[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.map((e) => {
+    const o = (e ?? {}) as { message?: unknown; extensions?: { code?: unknown }; path?: unknown };
+    const entry: GraphQLErrorEntry = { message: redact(typeof o.message === "string" ? o.message : JSON.stringify(o)) };
+    if (typeof o.extensions?.code === "string") entry.code = o.extensions.code;
+    if (Array.isArray(o.path)) entry.path = o.path.filter((p): p is string | number => typeof p === "string" || typeof p === "number");
+    return entry;
+  });
+}
+
+/**
+ * Chooses the error for a GraphQL answer: the HTTP status decides first (401/403/404/429/5xx);
+ * on other statuses, errors that all carry one of UNAUTHENTICATED / FORBIDDEN / NOT_FOUND /
+ * RATE_LIMITED become that status class; anything else is a GraphQLRequestError.
+ */
+function graphqlFailure(
+  t: Transport,
+  operation: string,
+  httpStatus: number,
+  entries: GraphQLErrorEntry[],
+  headers: Headers | undefined,
+  bodyText: string | undefined,
+): PlatformError {
+  if (!entries.length && headers && (httpStatus < 200 || httpStatus >= 300)) {
+    // Not a GraphQL body (e.g. a problem+json 5xx from a proxy): the REST error rules apply.
+    return httpError(t, httpStatus, headers, bodyText ?? "", operation);
+  }
+  const common = {
+    operation,
+    httpStatus,
+    graphqlErrors: entries.length ? entries : undefined,
+    rateLimit: headers ? parseRateLimitHeaders(headers) : undefined,
+    retryAfterSeconds: headers ? parseRetryAfter(headers.get("retry-after")) : undefined,
+  };
+  if ([401, 403, 404, 429].includes(httpStatus) || httpStatus >= 500) return errorForStatus({ ...common, status: httpStatus });
+  const codes = new Set(entries.map((e) => e.code));
+  if (entries.length && codes.size === 1) {
+    const status = CODE_STATUS[[...codes][0] ?? ""];
+    if (status) return errorForStatus({ ...common, status });
+  }
+  if (entries.length) return new GraphQLRequestError(entries, httpStatus, { operation });
+  return new ResponseValidationError(`${operation}: GraphQL answer has neither data nor errors`, ["data: missing"], { operation });
+}
+
+export interface GraphQLCall<S extends z.ZodTypeAny> {
+  /** Client operation name, e.g. `saveEndpoint`. */
+  operation: string;
+  /** GraphQL document; user values go in `variables`, never into this text. */
+  document: string;
+  variables?: Record<string, unknown>;
+  /** Schema of `data`. */
+  schema: S;
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends one GraphQL request (one attempt; retries are the caller's).
+ *
+ * @param graphqlUrl address without the key; the key is added as `api_key`.
+ * @returns `data` parsed by `call.schema`.
+ * @throws AuthenticationError / PermissionError / NotFoundError / RateLimitError / ServerError
+ *   (status or error code), GraphQLRequestError (other `errors`, all messages kept),
+ *   ResponseValidationError, and the transport errors of `sendBuffered`.
+ */
+export async function executeGraphQL<S extends z.ZodTypeAny>(t: Transport, graphqlUrl: string, call: GraphQLCall<S>): Promise<z.output<S>> {
+  const { operation } = call;
+  const client = new GraphQLClient(graphqlAddress(graphqlUrl, t.apiKey), {
+    // graphql-request's fetch type is cross-fetch's; ours is node-fetch with the same surface.
+    fetch: ((url: string, init: Record<string, unknown>) => sendBuffered(t, url, init, { operation, signal: call.signal })) as never,
+    errorPolicy: "all",
+    headers: { Accept: "application/json", "User-Agent": "pulumi-runpod-client/0.1" },
+  });
+  let result: { data?: unknown; errors?: unknown; status: number; headers: unknown };
+  try {
+    result = await client.rawRequest<unknown>(call.document, call.variables);
+  } catch (err) {
+    if (err instanceof PlatformError) throw err;
+    if (err instanceof ClientError) {
+      const r = err.response as { status: number; errors?: unknown; error?: unknown; headers?: Headers };
+      throw graphqlFailure(t, operation, r.status, toEntries(r.errors, t.redact), r.headers, typeof r.error === "string" ? r.error : undefined);
+    }
+    // Anything else (e.g. a JSON parse failure of a mislabelled body) keeps only its redacted message.
+    const message = t.redact(err instanceof Error ? err.message : String(err));
+    throw new ResponseValidationError(`${operation}: unreadable GraphQL answer: ${message}`, [message], { operation });
+  }
+  const entries = toEntries(result.errors, t.redact);
+  if (entries.length) throw graphqlFailure(t, operation, result.status, entries, result.headers as Headers, undefined);
+  if (result.data == null) throw graphqlFailure(t, operation, result.status, [], result.headers as Headers, undefined);
+  return parseResponse(call.schema, result.data, operation, t.redact);
+}

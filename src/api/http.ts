@@ -1,0 +1,238 @@
+/**
+ * HTTP transport shared by every interface: node-fetch with a per-request timeout (AbortController),
+ * bearer authentication, problem+json error parsing, rate-limit header capture on every answer,
+ * and translation of every failure into the client's error classes with the key redacted.
+ * Spec: Authentication (1), Errors, Limits.
+ */
+import fetch, { Headers, Response, type RequestInit } from "node-fetch";
+import {
+  AbortedError,
+  NetworkError,
+  ResponseValidationError,
+  TimeoutError,
+  errorForStatus,
+  type ApiHttpError,
+  type ProblemDetails,
+} from "./errors";
+import { parseRateLimitHeaders, parseRetryAfter, type RateLimitTracker } from "./ratelimit";
+import { redactValue, type Redactor } from "./redact";
+import { problemDetailsSchema } from "./schemas";
+import type { ClientStats } from "./types";
+
+export type { ClientStats };
+
+/** Everything a request needs from its client; built once by `createClient`. */
+export interface Transport {
+  readonly apiKey: string;
+  readonly timeoutMs: number;
+  readonly redact: Redactor;
+  readonly rateLimit: RateLimitTracker;
+  readonly stats: ClientStats;
+  /** Receives one redacted line per request, when set. */
+  readonly debug?: (line: string) => void;
+}
+
+export interface SendOptions {
+  /** Client operation name for messages, e.g. `listNetworkVolumes`. */
+  operation: string;
+  /** Caller's cancellation. */
+  signal?: AbortSignal;
+  /** Overrides the client's per-request timeout, in milliseconds. */
+  timeoutMs?: number;
+}
+
+const USER_AGENT = "pulumi-runpod-client/0.1";
+const BODY_EXCERPT = 2000;
+// System errors raised before any byte of the request could reach the server.
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "ERR_INVALID_URL"]);
+
+interface Attempt {
+  controller: AbortController;
+  timedOut: () => boolean;
+  finish: () => void;
+}
+
+/** Links the caller's signal and a timeout to one AbortController for one request. */
+function startAttempt(timeoutMs: number, signal?: AbortSignal): Attempt {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  if (signal?.aborted) controller.abort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    controller,
+    timedOut: () => timedOut,
+    finish: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/** Converts anything node-fetch throws into a redacted client error. */
+function transportError(err: unknown, attempt: Attempt, t: Transport, opts: SendOptions, timeoutMs: number, phase: "request" | "response body"): Error {
+  const e = err as { name?: string; message?: string; code?: string; errno?: string };
+  if (e?.name === "AbortError" || attempt.controller.signal.aborted) {
+    if (attempt.timedOut()) {
+      return new TimeoutError(`${opts.operation}: no complete answer within ${timeoutMs} ms; the request may have taken effect`, timeoutMs, {
+        operation: opts.operation,
+        outcomeUnknown: true,
+      });
+    }
+    return new AbortedError(`${opts.operation}: aborted by the caller`, { operation: opts.operation, outcomeUnknown: true });
+  }
+  const code = e?.code ?? e?.errno;
+  const sent = !(code && NOT_SENT_CODES.has(code));
+  const reason = t.redact(String(e?.message ?? err));
+  return new NetworkError(
+    `${opts.operation}: connection failed while reading the ${phase}${code ? ` (${code})` : ""}: ${reason}` +
+      (sent ? "; the request may have taken effect" : "; the request was not delivered"),
+    code,
+    { operation: opts.operation, outcomeUnknown: sent },
+  );
+}
+
+/**
+ * Sends one request and reads its whole body inside the timeout.
+ * Records rate-limit headers; does not judge the status.
+ *
+ * @returns a node-fetch Response whose body is the buffered text (safe to read once more).
+ * @throws TimeoutError (outcomeUnknown), AbortedError, NetworkError (outcomeUnknown unless the
+ *   connection was refused or the host unresolvable).
+ */
+export async function sendBuffered(t: Transport, url: string, init: RequestInit, opts: SendOptions): Promise<Response> {
+  const timeoutMs = opts.timeoutMs ?? t.timeoutMs;
+  const attempt = startAttempt(timeoutMs, opts.signal);
+  const method = init.method ?? "GET";
+  t.stats.requests++;
+  try {
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, signal: attempt.controller.signal as RequestInit["signal"] });
+    } catch (err) {
+      throw transportError(err, attempt, t, opts, timeoutMs, "request");
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw transportError(err, attempt, t, opts, timeoutMs, "response body");
+    }
+    t.rateLimit.update(parseRateLimitHeaders(res.headers));
+    t.debug?.(t.redact(`${opts.operation}: ${method} ${url} -> ${res.status}`));
+    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers, url: res.url });
+  } finally {
+    attempt.finish();
+  }
+}
+
+/**
+ * Opens a response whose body is read later (event streams). The timeout covers the wait for
+ * the status line and headers only; `controller` (owned by the caller) ends the body.
+ * Non-2xx answers are read whole and thrown as errors.
+ *
+ * @throws the classes of {@link sendBuffered} and {@link httpError}.
+ */
+export async function openStream(t: Transport, url: string, init: RequestInit, opts: SendOptions & { controller: AbortController }): Promise<Response> {
+  const timeoutMs = opts.timeoutMs ?? t.timeoutMs;
+  const attempt = startAttempt(timeoutMs, opts.controller.signal);
+  t.stats.requests++;
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: attempt.controller.signal as RequestInit["signal"] });
+  } catch (err) {
+    attempt.finish();
+    throw transportError(err, attempt, t, opts, timeoutMs, "request");
+  }
+  attempt.finish();
+  t.rateLimit.update(parseRateLimitHeaders(res.headers));
+  t.debug?.(t.redact(`${opts.operation}: ${init.method ?? "GET"} ${url} -> ${res.status} (stream)`));
+  if (!res.ok) {
+    let text = "";
+    try {
+      text = await res.text();
+    } catch {
+      // The status alone still classifies the error.
+    }
+    throw httpError(t, res.status, res.headers, text, opts.operation);
+  }
+  return res;
+}
+
+/**
+ * Builds the error for a non-2xx REST answer: problem details parsed and shown whole, the
+ * rate-limit windows and `Retry-After` attached, every string redacted (spec: Errors).
+ */
+export function httpError(t: Transport, status: number, headers: Headers, text: string, operation: string): ApiHttpError {
+  let problem: ProblemDetails | undefined;
+  let body: string | undefined;
+  try {
+    const parsed = problemDetailsSchema.safeParse(JSON.parse(text));
+    if (parsed.success) problem = redactValue(parsed.data as ProblemDetails, t.redact);
+  } catch {
+    // Not JSON: keep an excerpt of the text instead.
+  }
+  if (!problem && text) body = t.redact(text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text);
+  return errorForStatus({
+    status,
+    httpStatus: status,
+    operation,
+    problem,
+    body,
+    rateLimit: parseRateLimitHeaders(headers),
+    retryAfterSeconds: parseRetryAfter(headers.get("retry-after")),
+  });
+}
+
+export interface JsonRequest extends SendOptions {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  url: string;
+  /** JSON-serialisable request body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Headers of every bearer-authenticated request (spec: Authentication 1). */
+export function bearerHeaders(t: Transport, extra: Record<string, string> = {}): Record<string, string> {
+  return { Authorization: `Bearer ${t.apiKey}`, Accept: "application/json", "User-Agent": USER_AGENT, ...extra };
+}
+
+/**
+ * One bearer-authenticated JSON request (REST v1, REST v2, job interface).
+ *
+ * @returns the parsed JSON body of a 2xx answer (`undefined` for an empty body).
+ * @throws ApiHttpError subclasses for non-2xx, ResponseValidationError for a non-JSON 2xx body,
+ *   and the transport errors of {@link sendBuffered}.
+ */
+export async function requestJson(t: Transport, req: JsonRequest): Promise<unknown> {
+  const headers = bearerHeaders(t, req.body !== undefined ? { "Content-Type": "application/json", ...req.headers } : req.headers);
+  const res = await sendBuffered(
+    t,
+    req.url,
+    { method: req.method, headers, body: req.body !== undefined ? JSON.stringify(req.body) : undefined },
+    req,
+  );
+  const text = await res.text();
+  if (!res.ok) throw httpError(t, res.status, res.headers, text, req.operation);
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseValidationError(
+      `${req.operation}: HTTP ${res.status} answer is not JSON: ${t.redact(text.slice(0, 200))}`,
+      ["body: not JSON"],
+      { operation: req.operation },
+    );
+  }
+}
+
+/** Joins a base URL and path segments, encoding each segment (ids never alter the path). */
+export function joinUrl(base: string, ...segments: string[]): string {
+  return `${base.replace(/\/+$/, "")}/${segments.map((s) => encodeURIComponent(s)).join("/")}`;
+}
+
+export { Headers };

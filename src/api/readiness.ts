@@ -1,0 +1,111 @@
+/**
+ * Readiness wait for a serverless endpoint's workers, built only on `PlatformClient.listWorkers`
+ * (spec: Endpoints › GET {base_url}/v2/serverless/{id}/workers). Used by pipelines and the CLI
+ * (`pulumi-runpod workers <id> --wait N`) to know an endpoint can take jobs before a smoke test.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
+import type { PlatformClient, Worker } from "./types";
+
+/**
+ * Worker statuses that mean "can take a job". The spec does not show the worker record, so the
+ * set is deliberately small and case-insensitive: the emulator reports `READY`; `RUNNING` and
+ * `IDLE` are how the platform's console describes workers that are up.
+ */
+const READY_STATUSES = new Set(["ready", "running", "idle"]);
+
+/** True when the platform reports this worker as up and able to take jobs. */
+export function isWorkerReady(worker: Worker): boolean {
+  return typeof worker.status === "string" && READY_STATUSES.has(worker.status.toLowerCase());
+}
+
+export interface WaitForWorkersOptions {
+  /** Number of ready workers to wait for (non-negative integer; usually the endpoint's `workersMin`). */
+  count: number;
+  /** Give up after this many milliseconds. */
+  timeoutMs: number;
+  /** Pause between two listings, in milliseconds (default 1000). */
+  pollIntervalMs?: number;
+  /** Abort to stop waiting; the promise then rejects with an AbortedError. */
+  signal?: AbortSignal;
+}
+
+/** The readiness wait ran out of time (a {@link TimeoutError}); carries the figures its message names. */
+export class WorkersNotReadyError extends TimeoutError {
+  constructor(
+    readonly endpointId: string,
+    readonly expected: number,
+    readonly ready: number,
+    timeoutMs: number,
+  ) {
+    super(
+      `endpoint ${endpointId}: ${ready} of ${expected} worker${expected === 1 ? "" : "s"} ready ` +
+        `after ${formatSeconds(timeoutMs)} s (timed out waiting for readiness)`,
+      timeoutMs,
+      { operation: "waitForWorkers" },
+    );
+  }
+}
+Object.defineProperty(WorkersNotReadyError.prototype, "name", { value: "WorkersNotReadyError", configurable: true, writable: true });
+
+/**
+ * Polls the worker listing until at least `count` workers report ready.
+ *
+ * @returns the ready workers of the last listing (at least `count` of them; with `count` 0, the
+ *   ready workers of a single listing, possibly none).
+ * @throws WorkersNotReadyError when `timeoutMs` elapses first (the message names the endpoint,
+ *   the expected and ready counts, and the seconds waited); InvalidArgumentError for a bad
+ *   `count`, `timeoutMs` or `pollIntervalMs`; AbortedError when `signal` fires; any error of
+ *   `listWorkers` that the client did not retry away (401, 403, 404, ...).
+ */
+export async function waitForWorkers(
+  client: Pick<PlatformClient, "listWorkers">,
+  endpointId: string,
+  options: WaitForWorkersOptions,
+): Promise<Worker[]> {
+  const { count, timeoutMs, pollIntervalMs = 1000, signal } = options;
+  const bad = (argument: string, rule: string, value: unknown) =>
+    new InvalidArgumentError(`waitForWorkers: ${argument} must be ${rule}, got ${String(value)}`, argument, { operation: "waitForWorkers" });
+  if (!Number.isInteger(count) || count < 0) throw bad("count", "a non-negative integer", count);
+  if (!(timeoutMs >= 0) || !Number.isFinite(timeoutMs)) throw bad("timeoutMs", "a non-negative number of milliseconds", timeoutMs);
+  if (!(pollIntervalMs > 0) || !Number.isFinite(pollIntervalMs)) throw bad("pollIntervalMs", "a positive number of milliseconds", pollIntervalMs);
+  const aborted = () => new AbortedError(`waiting for workers of endpoint ${endpointId} was aborted`, { operation: "waitForWorkers" });
+  if (signal?.aborted) throw aborted();
+  if (count === 0) return (await client.listWorkers(endpointId)).filter(isWorkerReady);
+
+  // One controller ends both the pending listing race and the pause between listings, so no
+  // timer outlives the call (a left-over timer would keep a CLI process alive).
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const deadline = sleep(timeoutMs, "timeout" as const, { signal: stop.signal }).catch(() => "stopped" as const);
+  let ready = 0;
+  try {
+    for (;;) {
+      const pending = client.listWorkers(endpointId);
+      // A listing still in flight when the deadline wins must not surface as an unhandled rejection.
+      pending.catch(() => undefined);
+      const listing = await Promise.race([pending, deadline]);
+      if (listing === "timeout") break;
+      if (listing === "stopped") throw aborted();
+      const readyWorkers = listing.filter(isWorkerReady);
+      ready = readyWorkers.length;
+      if (ready >= count) return readyWorkers;
+      const paused = await Promise.race([
+        sleep(pollIntervalMs, "poll" as const, { signal: stop.signal }).catch(() => "stopped" as const),
+        deadline,
+      ]);
+      if (paused === "timeout") break;
+      if (paused === "stopped") throw aborted();
+    }
+    throw new WorkersNotReadyError(endpointId, count, ready, timeoutMs);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    stop.abort();
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return Number.isInteger(s) ? String(s) : s.toFixed(1);
+}

@@ -1,0 +1,179 @@
+/**
+ * `logs <endpointId>`: worker log lines with timestamp and source, from one worker or all of them
+ * (spec: GET {base_url}/v2/serverless/{id}/workers/{workerId}/logs, and Events).
+ *
+ * The api client's stream resumes from the last event id after a dropped connection, so the CLI
+ * never sees a duplicate or a gap. In `--follow` mode without `--worker`, the worker listing is
+ * re-read every few seconds so workers that start later are followed too, and a worker stream
+ * that failed is re-attached from its own last event id.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LogEvent, LogStreamOptions } from "../../api/types";
+import type { LogSource } from "../../api/spec";
+import type { CommandContext } from "../context";
+import { describeError, exitCodeFor } from "../errors";
+import { EXIT, type ExitCode } from "../io";
+
+export interface LogsOptions {
+  worker?: string;
+  source?: LogSource;
+  /** Historical lines per worker, 0..5000 (the platform's default is 100). */
+  tail?: number;
+  /** RFC 3339 resume point (already resolved from a relative duration by the option parser). */
+  since?: string;
+  follow?: boolean;
+  /** One JSON object per line: {worker, id, ts, source, line}. */
+  json?: boolean;
+  /** Milliseconds between worker listings in follow mode without --worker (default 5000). */
+  rescanInterval?: number;
+}
+
+interface Tagged {
+  worker: string;
+  event: LogEvent;
+}
+
+export async function logsCommand(ctx: CommandContext, endpointId: string, opts: LogsOptions): Promise<ExitCode> {
+  const { client, apiKey } = ctx.connect();
+  const print = printer(ctx, opts, opts.worker === undefined);
+  // Internal stop: the user's Ctrl-C, or a fatal error on one stream that must end the others.
+  const stop = new AbortController();
+  const onUserAbort = () => stop.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) return EXIT.OK;
+  ctx.signal.addEventListener("abort", onUserAbort, { once: true });
+
+  /** Last event id seen per worker, so a re-attached stream resumes where the old one stopped. */
+  const cursor = new Map<string, string>();
+  const pump = async (worker: string, sink: (t: Tagged) => void) => {
+    const resume = cursor.get(worker);
+    const options: LogStreamOptions = {
+      source: opts.source,
+      follow: opts.follow === true,
+      signal: stop.signal,
+      ...(resume ? { lastEventId: resume } : { tail: opts.tail, since: opts.since }),
+    };
+    try {
+      for await (const event of client.streamWorkerLogs(endpointId, worker, options)) {
+        cursor.set(worker, event.id);
+        sink({ worker, event });
+      }
+    } catch (err) {
+      if (!stop.signal.aborted) throw err;
+      // An abort surfacing as an error is the normal end of a stopped stream.
+    }
+  };
+
+  try {
+    if (opts.worker !== undefined) {
+      await pump(opts.worker, print);
+      return EXIT.OK;
+    }
+    const workers = await client.listWorkers(endpointId);
+    if (!opts.follow) {
+      if (workers.length === 0) {
+        ctx.io.stderr.write(`no workers running for endpoint ${endpointId}\n`);
+        return EXIT.OK;
+      }
+      return await collectAll(ctx, workers.map((w) => w.id), pump, print, apiKey);
+    }
+    return await followAll(ctx, endpointId, workers.map((w) => w.id), pump, print, stop, apiKey, opts.rescanInterval ?? 5000);
+  } finally {
+    ctx.signal.removeEventListener("abort", onUserAbort);
+    stop.abort();
+  }
+}
+
+/** Without --follow: read every worker's backfill, then print it merged in timestamp order. */
+async function collectAll(
+  ctx: CommandContext,
+  workerIds: string[],
+  pump: (worker: string, sink: (t: Tagged) => void) => Promise<void>,
+  print: (t: Tagged) => void,
+  apiKey: string,
+): Promise<ExitCode> {
+  const lines: Tagged[] = [];
+  const results = await Promise.allSettled(workerIds.map((id) => pump(id, (t) => lines.push(t))));
+  // Array.prototype.sort is stable, so lines with equal timestamps keep their stream order.
+  lines.sort((a, b) => Date.parse(a.event.ts) - Date.parse(b.event.ts));
+  for (const t of lines) print(t);
+  let code: ExitCode = EXIT.OK;
+  results.forEach((r, i) => {
+    if (r.status === "rejected") {
+      ctx.io.stderr.write(ctx.err.red(`worker ${workerIds[i]}: ${describeError(r.reason, apiKey)}`) + "\n");
+      code = exitCodeFor(r.reason) === EXIT.USAGE && code === EXIT.OK ? EXIT.USAGE : EXIT.FAILED;
+    }
+  });
+  return code;
+}
+
+/** With --follow: stream every worker until Ctrl-C, attaching workers that appear later. */
+async function followAll(
+  ctx: CommandContext,
+  endpointId: string,
+  initial: string[],
+  pump: (worker: string, sink: (t: Tagged) => void) => Promise<void>,
+  print: (t: Tagged) => void,
+  stop: AbortController,
+  apiKey: string,
+  rescanIntervalMs: number,
+): Promise<ExitCode> {
+  const { client } = ctx.connect();
+  const active = new Map<string, Promise<void>>();
+  let fatal: unknown;
+  const failFast = (err: unknown) => {
+    // A rejected key will not get better by retrying: end everything and report it.
+    const status = (err as { status?: unknown } | null)?.status;
+    if (status === 401 || status === 403) {
+      fatal ??= err;
+      stop.abort();
+      return true;
+    }
+    return false;
+  };
+  const attach = (worker: string) => {
+    if (active.has(worker)) return;
+    const running = pump(worker, print).then(
+      () => undefined,
+      (err) => {
+        if (!failFast(err)) ctx.io.stderr.write(ctx.err.yellow(`worker ${worker}: ${describeError(err, apiKey)}`) + "\n");
+      },
+    );
+    active.set(worker, running.finally(() => active.delete(worker)));
+  };
+
+  if (initial.length === 0) ctx.io.stderr.write(`no workers running for endpoint ${endpointId} yet; waiting for some\n`);
+  initial.forEach(attach);
+  while (!stop.signal.aborted) {
+    try {
+      await sleep(rescanIntervalMs, undefined, { signal: stop.signal });
+    } catch {
+      break;
+    }
+    try {
+      (await client.listWorkers(endpointId)).forEach((w) => attach(w.id));
+    } catch (err) {
+      if (stop.signal.aborted || failFast(err)) break;
+      ctx.io.stderr.write(ctx.err.yellow(`listing workers: ${describeError(err, apiKey)}`) + "\n");
+    }
+  }
+  await Promise.all(active.values());
+  if (fatal !== undefined) throw fatal;
+  return EXIT.OK;
+}
+
+/** Formats one event for stdout: `TS SOURCE [WORKER] LINE`, or a JSON object per line. */
+function printer(ctx: CommandContext, opts: LogsOptions, showWorker: boolean): (t: Tagged) => void {
+  const { out } = ctx;
+  if (opts.json) {
+    return ({ worker, event }) =>
+      ctx.io.stdout.write(
+        JSON.stringify({ worker, id: event.id, ts: event.ts, source: event.source, line: event.line }) + "\n",
+      );
+  }
+  return ({ worker, event }) => {
+    const source = event.source.padEnd(9);
+    const tag = event.source === "system" ? out.yellow(source) : out.cyan(source);
+    const who = showWorker ? out.magenta(worker) + " " : "";
+    ctx.io.stdout.write(`${out.dim(event.ts)} ${tag} ${who}${event.line}\n`);
+  };
+}

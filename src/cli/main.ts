@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-runpod`: after-deploy tools for a pipeline — list an endpoint's workers (optionally
+ * waiting for them to be ready), read or follow their logs, and send a smoke job.
+ *
+ * Configuration comes from the environment only, like the provider's: `RUNPOD_API_KEY` and the
+ * address variables of the api client (see `resolveClientConfig`), with `--*-url` flags as
+ * overrides. Exit codes: see `EXIT` in ./io.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { ENV_VARS } from "../api";
+import { clientFor, type AddressFlags, type CliClient } from "./client";
+import { logsCommand, type LogsOptions } from "./commands/logs";
+import { runCommand, type RunOptions } from "./commands/run";
+import { workersCommand, type WorkersOptions } from "./commands/workers";
+import type { CommandContext } from "./context";
+import { describeError, exitCodeFor } from "./errors";
+import { EXIT, type CliIo } from "./io";
+import { parseCount, parseMillis, parseSeconds, parseSince, parseSource, parseTail, parseUrl } from "./options";
+import { styleFor } from "./style";
+
+const PROGRAM = "pulumi-runpod";
+
+/**
+ * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code.
+ * Never calls `process.exit`, so tests can run it in-process with in-memory streams.
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const signal = io.signal ?? new AbortController().signal;
+  let connected: CliClient | undefined;
+  let code: number = EXIT.OK;
+
+  const program = new Command(PROGRAM)
+    .description("Workers, logs and smoke jobs for serverless endpoints deployed with the pulumi-runpod provider.")
+    .version(packageVersion(), "-V, --version")
+    .addOption(new Option("--graphql-url <url>", `GraphQL address (default: $${ENV_VARS.graphqlUrl} or production)`).argParser(parseUrl))
+    .addOption(new Option("--rest-v1-url <url>", `REST v1 address (default: $${ENV_VARS.restV1Url} or production)`).argParser(parseUrl))
+    .addOption(new Option("--rest-v2-url <url>", `REST v2 address (default: $${ENV_VARS.restV2Url} or production)`).argParser(parseUrl))
+    .addOption(new Option("--inference-url <url>", `job interface address (default: $${ENV_VARS.inferenceUrl} or production)`).argParser(parseUrl))
+    .addHelpText(
+      "after",
+      `\nThe API key is read from $${ENV_VARS.apiKey}; there is no --api-key flag (keys on a command line leak into shell history).` +
+        "\nExit codes: 0 success, 1 job failed/cancelled/timed out or platform error, 2 usage or configuration error, 130 run interrupted.",
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  const context = (): CommandContext => ({
+    io,
+    signal,
+    out: styleFor(io.stdout, io.env),
+    err: styleFor(io.stderr, io.env),
+    connect: () => (connected ??= clientFor(program.opts<AddressFlags>(), io.env)),
+  });
+  /** Runs a command, turning any error into one stderr line (key scrubbed) and an exit code. */
+  const act = (fn: (ctx: CommandContext) => Promise<number>) => async () => {
+    const ctx = context();
+    try {
+      code = await fn(ctx);
+    } catch (err) {
+      io.stderr.write(ctx.err.red(`${PROGRAM}: ${describeError(err, connected?.apiKey ?? io.env.RUNPOD_API_KEY)}`) + "\n");
+      code = exitCodeFor(err);
+    }
+  };
+
+  program
+    .command("workers")
+    .description("list an endpoint's workers as a table")
+    .argument("<endpointId>", "serverless endpoint id")
+    .option("--json", "print the listing as JSON")
+    .addOption(new Option("--wait <count>", "first wait until this many workers are ready").argParser(parseCount))
+    .addOption(new Option("--timeout <seconds>", "how long --wait may take").argParser(parseSeconds).default(300))
+    .addOption(new Option("--poll-interval <ms>", "pause between listings while waiting").argParser(parseMillis).default(1000))
+    .action((endpointId: string, opts: WorkersOptions) => act((ctx) => workersCommand(ctx, endpointId, opts))());
+
+  program
+    .command("logs")
+    .description("print worker logs (all workers unless --worker), with timestamp and source")
+    .argument("<endpointId>", "serverless endpoint id")
+    .option("--worker <id>", "only this worker (ids from `workers`)")
+    .addOption(new Option("--source <source>", "only container or system lines").argParser(parseSource))
+    .addOption(new Option("--tail <n>", "historical lines per worker before live ones, 0..5000 (platform default 100)").argParser(parseTail))
+    .addOption(new Option("--since <time>", "start at an RFC 3339 time or a duration ago (10m, 2h); overrides --tail").argParser((v) => parseSince(v)))
+    .option("-f, --follow", "keep streaming live lines until Ctrl-C (exits 0)")
+    .option("--json", "one JSON object per line: {worker, id, ts, source, line}")
+    .addOption(new Option("--rescan-interval <ms>").argParser(parseMillis).hideHelp())
+    .action((endpointId: string, opts: LogsOptions) => act((ctx) => logsCommand(ctx, endpointId, opts))());
+
+  program
+    .command("run")
+    .description("send a job to an endpoint or a public model endpoint and print its output")
+    .argument("<endpointId>", "serverless endpoint id or public model endpoint id")
+    .requiredOption("--input <json>", "job input as a JSON object, or @file.json")
+    .option("--sync", "use /runsync (the response carries the result) instead of /run and polling")
+    .addOption(new Option("--timeout <seconds>", "give up waiting after this long (exit 1)").argParser(parseSeconds).default(300))
+    .addOption(new Option("--poll-interval <ms>", "pause between status polls").argParser(parseMillis).default(1000))
+    .action((endpointId: string, opts: RunOptions) => act((ctx) => runCommand(ctx, endpointId, opts))());
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    throw err;
+  }
+  return code;
+}
+
+/** The package's version, found by walking up from this file (works from src/ and dist/src/). */
+function packageVersion(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pulumi-runpod" && pkg.version) return pkg.version;
+    } catch {
+      // not here; keep walking up
+    }
+  }
+  return "0.0.0";
+}
+
+/** The bin: real streams, Ctrl-C/SIGTERM as the stop signal, exit once stdout has drained. */
+function runBin(): void {
+  const controller = new AbortController();
+  const interrupt = () => {
+    // A second Ctrl-C while a command is winding down ends the process at once.
+    if (controller.signal.aborted) process.exit(EXIT.INTERRUPTED);
+    controller.abort();
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  // A closed pipe (`| head`) is a normal way to stop reading logs.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(EXIT.OK);
+    throw err;
+  });
+  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal }).then(
+    (code) => process.stdout.write("", () => process.exit(code)),
+    (err) => {
+      process.stderr.write(`${PROGRAM}: ${describeError(err, process.env.RUNPOD_API_KEY)}\n`);
+      process.exit(EXIT.FAILED);
+    },
+  );
+}
+
+if (require.main === module) runBin();

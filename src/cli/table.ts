@@ -1,0 +1,19 @@
+/** Plain-text table for terminal listings: left-aligned columns, two spaces apart. */
+
+/** Renders `rows` under `headers`; every cell is already a string. Ends with a newline. */
+export function renderTable(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join("\n") + "\n";
+}
+
+/** A cell for any JSON value: strings as they are, absent as "-", the rest as compact JSON. */
+export function cell(value: unknown): string {
+  if (value === undefined || value === null || value === "") return "-";
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}

@@ -1,0 +1,47 @@
+/**
+ * One call shared by concurrent callers: callers that arrive while the call is in flight, or within
+ * `windowMs` after it completed, get the same result. `invalidate()` (after a mutation made by this
+ * process) makes the next caller start a fresh call, so nobody is answered from a result that may
+ * predate this process's own last change. A failed call is never shared after it failed.
+ */
+export class CoalescedCall<T> {
+  private current?: { promise: Promise<T>; generation: number; doneAt?: number };
+  private generation = 0;
+  private started = 0;
+
+  constructor(
+    private readonly call: () => Promise<T>,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Number of underlying calls started so far. */
+  get callCount(): number {
+    return this.started;
+  }
+
+  /** The shared result; starts the call when none is fresh. Rejects with the call's error. */
+  get(): Promise<T> {
+    const c = this.current;
+    if (c && c.generation === this.generation && (c.doneAt === undefined || Date.now() - c.doneAt <= this.windowMs)) return c.promise;
+    const entry: { promise: Promise<T>; generation: number; doneAt?: number } = { generation: this.generation, promise: Promise.resolve(undefined as T) };
+    this.started += 1;
+    entry.promise = this.call().then(
+      (value) => {
+        entry.doneAt = Date.now();
+        return value;
+      },
+      (err: unknown) => {
+        if (this.current === entry) this.current = undefined;
+        throw err;
+      },
+    );
+    this.current = entry;
+    return entry.promise;
+  }
+
+  /** Drop any shared result; the next `get()` starts a new call. */
+  invalidate(): void {
+    this.generation += 1;
+    this.current = undefined;
+  }
+}

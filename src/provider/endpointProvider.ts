@@ -1,0 +1,251 @@
+/**
+ * The `Endpoint` dynamic provider's operations (issue #4; create/delete guarantees of issue #6), on top
+ * of a {@link PlatformClient}. The engine reaches them through the serializable stub (serializable.ts)
+ * and the package's provider module (index.ts); tests may construct one directly.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { EndpointRecord, NetworkVolume, PlatformClient, SaveEndpointInput } from "../api/types";
+import { CoalescedCall } from "./coalesce";
+import { diffEndpoint, type EndpointDiff } from "./endpointDiff";
+import { checkEndpointInputs, isComplete, type EndpointInputs } from "./endpointInputs";
+import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpointLookup";
+import { inputsFromRecord, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
+import { isFailedPrecondition, isNotFound, isOutcomeUnknown, messageOf } from "./errorKinds";
+import { isUnknown } from "./unknown";
+
+/**
+ * Thrown by `create` when the endpoint exists but could not be given all its settings. The dynamic
+ * provider host turns an error with `id` and `properties` into "created, but failed to initialise", so
+ * the engine records the endpoint (nothing leaks) and the next `pulumi up` updates it.
+ */
+export class EndpointInitError extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: EndpointOutputs,
+    readonly reasons: string[],
+  ) {
+    super(message);
+    this.name = "EndpointInitError";
+  }
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+
+/** Endpoint CRUD for one client. */
+export class EndpointProvider {
+  private clientInstance?: PlatformClient;
+  private directoryInstance?: EndpointDirectory;
+  private volumes?: CoalescedCall<NetworkVolume[]>;
+
+  /**
+   * @param getClient returns the client; called on first use only, so validation without network
+   *   access (check of inputs without a network volume, diff) works with no API key configured.
+   * @param options.lookupWindowMs how long one endpoint listing answers later lookups (default {@link LOOKUP_WINDOW_MS}).
+   */
+  constructor(
+    private readonly getClient: () => PlatformClient,
+    private readonly options: { lookupWindowMs?: number } = {},
+  ) {}
+
+  private get client(): PlatformClient {
+    this.clientInstance ??= this.getClient();
+    return this.clientInstance;
+  }
+
+  /** The shared endpoint listing of this provider (read, delete and create's duplicate check). */
+  get directory(): EndpointDirectory {
+    this.directoryInstance ??= new EndpointDirectory(this.client, this.options.lookupWindowMs ?? LOOKUP_WINDOW_MS);
+    return this.directoryInstance;
+  }
+
+  private listVolumes(): Promise<NetworkVolume[]> {
+    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.options.lookupWindowMs ?? LOOKUP_WINDOW_MS);
+    return this.volumes.get();
+  }
+
+  /**
+   * Validates and completes inputs (endpointInputs.ts). A `networkVolumeId` that is new or changed is
+   * also looked up among the caller's volumes (`GET /v2/network-volumes`), so an unknown id fails at
+   * preview rather than at create.
+   * @throws only when that lookup fails (e.g. no or invalid API key; the message says what to fix).
+   */
+  async check(olds: Record<string, unknown> | undefined, news: Record<string, unknown>): Promise<dynamic.CheckResult> {
+    const { inputs, failures } = checkEndpointInputs(news ?? {});
+    const volume = inputs.networkVolumeId;
+    const shapeOk = !failures.some((f) => f.property === "networkVolumeId");
+    if (typeof volume === "string" && !isUnknown(volume) && shapeOk && olds?.networkVolumeId !== volume) {
+      const volumes = await this.listVolumes();
+      if (!volumes.some((v) => v.id === volume)) {
+        const known = volumes.map((v) => `${v.id} (${v.name})`).join(", ") || "none";
+        failures.push({ property: "networkVolumeId", reason: `networkVolumeId "${volume}" is not one of your network volumes; yours: ${known}` });
+      }
+    }
+    return { inputs, failures };
+  }
+
+  /** Field-by-field diff of stored outputs against checked inputs (endpointDiff.ts). */
+  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.DiffResult & { changed: string[] }> {
+    const d: EndpointDiff = diffEndpoint(olds ?? {}, news ?? {});
+    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+  }
+
+  /**
+   * Creates the endpoint: `saveEndpoint` without `id` for `gpuIds`; for `gpuTypeIds` the REST v1 create,
+   * then `saveEndpoint` for settings the REST body lacks when the result differs from the inputs.
+   * A create whose outcome is unknown is not repeated blindly: the endpoints with the same name and
+   * template that did not exist before are looked up, and one found is adopted; otherwise it is tried
+   * once more. Spec: GraphQL › Create endpoint; POST /v1/endpoints.
+   * @returns the endpoint id and its outputs.
+   * @throws EndpointInitError when the endpoint exists but the follow-up `saveEndpoint` failed.
+   */
+  async create(news: Record<string, unknown>): Promise<dynamic.CreateResult<EndpointOutputs>> {
+    if (!isComplete(news)) throw new Error("Endpoint inputs are not all known; cannot create the endpoint yet");
+    const inputs = news as EndpointInputs;
+    let record = await this.createOnce(inputs);
+    if (inputs.gpuTypeIds) record = await this.completeRestCreate(record, inputs);
+    return { id: record.id, outs: this.outputs(record, inputs.gpuTypeIds) };
+  }
+
+  private async createOnce(inputs: EndpointInputs): Promise<EndpointRecord> {
+    const send = (): Promise<EndpointRecord> =>
+      inputs.gpuTypeIds
+        ? this.client.createEndpointRest({
+            name: inputs.name,
+            templateId: inputs.templateId,
+            gpuTypeIds: inputs.gpuTypeIds,
+            workersMin: inputs.workersMin,
+            workersMax: inputs.workersMax,
+            idleTimeout: inputs.idleTimeout,
+          })
+        : this.client.saveEndpoint(saveInputFrom(inputs, inputs.gpuIds ?? []));
+    const sameIdentity = (e: EndpointRecord) => e.name === inputs.name && e.templateId === inputs.templateId;
+    // Endpoints that already carry this name and template are never taken for the one we create.
+    const before = new Set((await this.directory.list()).filter(sameIdentity).map((e) => e.id));
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        if (!isOutcomeUnknown(err)) throw err;
+        this.directory.invalidate();
+        const created = (await this.directory.list()).filter((e) => sameIdentity(e) && !before.has(e.id));
+        if (created.length === 1) return created[0];
+        if (created.length > 1) {
+          throw new Error(
+            `Creating endpoint "${inputs.name}" had an unknown outcome and ${created.length} new endpoints with that name and template now exist (${created
+              .map((e) => e.id)
+              .join(", ")}); import the right one with the \`import\` resource option and delete the others`,
+          );
+        }
+        if (attempt >= 2) throw err;
+      } finally {
+        this.directory.invalidate();
+      }
+    }
+  }
+
+  private async completeRestCreate(record: EndpointRecord, inputs: EndpointInputs): Promise<EndpointRecord> {
+    const missing = diffEndpoint(this.outputs(record, inputs.gpuTypeIds) as unknown as Record<string, unknown>, inputs as unknown as Record<string, unknown>).changed.filter(
+      (f) => f !== "gpuTypeIds",
+    );
+    if (missing.length === 0) return record;
+    const save: SaveEndpointInput = { id: record.id, name: inputs.name, templateId: inputs.templateId, gpuIds: record.gpuIds };
+    Object.assign(save, pickSaveFields(saveInputFrom(inputs, splitList(record.gpuIds), record.id), missing));
+    try {
+      return await this.client.saveEndpoint(save);
+    } catch (err) {
+      const message = `Endpoint ${record.id} was created but setting ${missing.join(", ")} failed: ${messageOf(err)}. Run \`pulumi up\` again to finish`;
+      throw new EndpointInitError(message, record.id, this.outputs(record, inputs.gpuTypeIds), [message]);
+    } finally {
+      this.directory.invalidate();
+    }
+  }
+
+  /**
+   * Reads the endpoint's live state with one (shared) listing: refresh (drift shows as a diff on the
+   * next `up`), `Endpoint.get` and the `import` resource option (props may be empty: inputs are rebuilt
+   * from the record). An endpoint that no longer exists returns no id, so it drops from the stack.
+   * `gpuTypeIds` are not reported by the platform; they are kept from props unless the platform's tiers
+   * changed since they were last seen, in which case they are cleared so the next `up` re-creates the
+   * endpoint with its GPU type priority.
+   */
+  async read(id: string, props?: Record<string, unknown>): Promise<dynamic.ReadResult<EndpointOutputs>> {
+    const record = await this.directory.findEndpoint(id);
+    if (!record) return {};
+    const carried = props?.gpuTypeIds;
+    let gpuTypeIds: string[] | null | undefined;
+    if (isStringArray(carried)) {
+      const seenTiers = isStringArray(props?.gpuIds) ? joinList(props.gpuIds) : undefined;
+      gpuTypeIds = seenTiers !== undefined && seenTiers !== joinList(splitList(record.gpuIds)) ? null : carried;
+    } else if (carried === null) {
+      gpuTypeIds = null;
+    }
+    const outs = this.outputs(record, gpuTypeIds);
+    return { id: record.id, props: outs, inputs: inputsFromRecord(record, gpuTypeIds) as unknown as EndpointOutputs };
+  }
+
+  /**
+   * Applies in-place changes with `saveEndpoint` carrying `id`, `name`, `templateId`, `gpuIds` and the
+   * changed fields (spec: GraphQL › Modify endpoint).
+   * @throws when the endpoint no longer exists (run `pulumi refresh`) or the platform refuses a value.
+   */
+  async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.UpdateResult<EndpointOutputs>> {
+    if (!isComplete(news)) throw new Error("Endpoint inputs are not all known; cannot update the endpoint yet");
+    const inputs = news as EndpointInputs;
+    const d = diffEndpoint(olds, news);
+    const tiers = inputs.gpuIds ?? splitList(olds.gpuIds as string[] | string | null);
+    const full = saveInputFrom(inputs, tiers, id);
+    const save: SaveEndpointInput = { id, name: full.name, templateId: full.templateId, gpuIds: full.gpuIds };
+    Object.assign(save, pickSaveFields(full, d.changed));
+    let record: EndpointRecord;
+    try {
+      record = await this.client.saveEndpoint(save);
+    } catch (err) {
+      if (isNotFound(err)) throw new Error(`Endpoint ${id} no longer exists on the platform; run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+      throw err;
+    } finally {
+      this.directory.invalidate();
+    }
+    return { outs: this.outputs(record, inputs.gpuTypeIds) };
+  }
+
+  /**
+   * Deletes the endpoint: scale to `workersMin = 0`, `workersMax = 0` (skipped when already there), then
+   * `deleteEndpoint` (spec: the deletion precondition). Each step is idempotent, so a destroy interrupted
+   * between them finishes on the next run; an endpoint already gone counts as deleted at either step.
+   * If workers were raised between the steps, the scale-down is repeated once.
+   */
+  async delete(id: string, _props?: Record<string, unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const record = await this.directory.findEndpoint(id);
+      if (!record) return;
+      try {
+        if (record.workersMin !== 0 || record.workersMax !== 0) {
+          await this.client.saveEndpoint({ id, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds, workersMin: 0, workersMax: 0 });
+        }
+        await this.client.deleteEndpoint(id);
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isFailedPrecondition(err) || attempt >= 2) throw err;
+      } finally {
+        this.directory.invalidate();
+      }
+    }
+  }
+
+  private outputs(record: EndpointRecord, gpuTypeIds: string[] | null | undefined): EndpointOutputs {
+    return outputsFromRecord(record, gpuTypeIds, this.client.jobUrl(record.id));
+  }
+}
+
+/** The `saveEndpoint` fields of `full` that carry the given changed input fields. */
+function pickSaveFields(full: SaveEndpointInput, changed: readonly string[]): Partial<SaveEndpointInput> {
+  const out: Record<string, unknown> = {};
+  for (const field of changed) {
+    if (field === "gpuTypeIds" || field === "gpuIds" || field === "name" || field === "templateId") continue;
+    if (field in full) out[field] = full[field as keyof SaveEndpointInput];
+  }
+  return out as Partial<SaveEndpointInput>;
+}

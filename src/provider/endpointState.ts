@@ -1,0 +1,124 @@
+/**
+ * Conversions between the platform's endpoint record and what Pulumi stores: the resource's outputs
+ * and, for import / `Endpoint.get`, inputs rebuilt from the record.
+ */
+import type { EndpointRecord, SaveEndpointInput } from "../api/types";
+import { ENDPOINT_DEFAULTS } from "./endpointDefaults";
+import type { EndpointInputs } from "./endpointInputs";
+
+/** Outputs of an `Endpoint`: the platform's record with list-valued fields parsed, plus `jobUrl`. */
+export interface EndpointOutputs {
+  /** The endpoint id (also the resource id). */
+  endpointId: string;
+  name: string;
+  templateId: string;
+  /** GPU tiers as the platform reports them, in its order. */
+  gpuIds: string[];
+  /** The GPU type names the endpoint was created with; the platform does not report them (absent when tiers were given). */
+  gpuTypeIds?: string[] | null;
+  type: string;
+  /** Seconds. */
+  idleTimeout: number;
+  /** Regions; empty = any. */
+  locations: string[];
+  /** True when `fastBootType` is `FASTBOOT`. */
+  fastBoot: boolean;
+  fastBootType: string | null;
+  scalerType: string;
+  scalerValue: number;
+  workersMin: number;
+  workersMax: number;
+  networkVolumeId: string | null;
+  /** `{inferenceUrl}/v2/{endpointId}/`. */
+  jobUrl: string;
+}
+
+/** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
+export function splitList(value: string | string[] | null | undefined): string[] {
+  if (Array.isArray(value)) return value;
+  if (!value) return [];
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Joins a list the way the platform expects it (`gpuIds`, `locations`). */
+export function joinList(values: readonly string[]): string {
+  return values.join(",");
+}
+
+/**
+ * Builds the outputs from a platform record.
+ * @param gpuTypeIds the GPU type names to carry over (the platform does not report them).
+ * @param jobUrl the endpoint's job URL (`client.jobUrl(id)`).
+ */
+export function outputsFromRecord(record: EndpointRecord, gpuTypeIds: string[] | null | undefined, jobUrl: string): EndpointOutputs {
+  const fastBootType = record.fastBootType ?? null;
+  const outputs: EndpointOutputs = {
+    endpointId: record.id,
+    name: record.name,
+    templateId: record.templateId,
+    gpuIds: splitList(record.gpuIds),
+    type: record.type ?? ENDPOINT_DEFAULTS.type,
+    idleTimeout: record.idleTimeout ?? ENDPOINT_DEFAULTS.idleTimeout,
+    locations: splitList(record.locations),
+    fastBoot: fastBootType === "FASTBOOT",
+    fastBootType,
+    scalerType: record.scalerType ?? ENDPOINT_DEFAULTS.scalerType,
+    scalerValue: record.scalerValue ?? ENDPOINT_DEFAULTS.scalerValue,
+    workersMin: record.workersMin,
+    workersMax: record.workersMax,
+    networkVolumeId: record.networkVolumeId ?? null,
+    jobUrl,
+  };
+  if (gpuTypeIds !== undefined) outputs.gpuTypeIds = gpuTypeIds;
+  return outputs;
+}
+
+/**
+ * Inputs equivalent to a platform record (import and `Endpoint.get`, where the program's inputs may be
+ * empty). Tiers are given as `gpuIds` unless `gpuTypeIds` are known from earlier state.
+ */
+export function inputsFromRecord(record: EndpointRecord, gpuTypeIds?: string[] | null): EndpointInputs {
+  const o = outputsFromRecord(record, undefined, "");
+  const inputs: EndpointInputs = {
+    name: o.name,
+    templateId: o.templateId,
+    type: o.type as EndpointInputs["type"],
+    idleTimeout: o.idleTimeout,
+    locations: o.locations as EndpointInputs["locations"],
+    fastBootType: o.fastBootType as EndpointInputs["fastBootType"],
+    scalerType: o.scalerType as EndpointInputs["scalerType"],
+    scalerValue: o.scalerValue,
+    workersMin: o.workersMin,
+    workersMax: o.workersMax,
+    networkVolumeId: o.networkVolumeId,
+  };
+  if (gpuTypeIds && gpuTypeIds.length > 0) inputs.gpuTypeIds = gpuTypeIds;
+  else inputs.gpuIds = o.gpuIds as EndpointInputs["gpuIds"];
+  return inputs;
+}
+
+/**
+ * The full `saveEndpoint` input for complete inputs: every field explicit, so the platform ends up
+ * exactly as declared. `gpuIds` is the comma-separated tier list (spec: GraphQL › saveEndpoint).
+ */
+export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[], id?: string): SaveEndpointInput {
+  const save: SaveEndpointInput = {
+    name: inputs.name,
+    templateId: inputs.templateId,
+    gpuIds: joinList(gpuIds),
+    type: inputs.type,
+    idleTimeout: inputs.idleTimeout,
+    locations: inputs.locations.length > 0 ? joinList(inputs.locations) : null,
+    fastBootType: inputs.fastBootType,
+    scalerType: inputs.scalerType,
+    scalerValue: inputs.scalerValue,
+    workersMin: inputs.workersMin,
+    workersMax: inputs.workersMax,
+    networkVolumeId: inputs.networkVolumeId,
+  };
+  if (id !== undefined) save.id = id;
+  return save;
+}

@@ -1,0 +1,129 @@
+/**
+ * The public `Endpoint` resource: a serverless endpoint of the platform (spec: Resources › Serverless
+ * endpoint; What the service does › Serverless endpoints), managed by a Pulumi dynamic provider.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
+import { endpointProviderStub } from "../provider/serializable";
+
+/**
+ * Arguments of an {@link Endpoint}. Give exactly one of `gpuIds` and `gpuTypeIds`. Unset optional
+ * fields take the platform's defaults (shown per field), which is also what `pulumi preview` shows.
+ * Invalid values fail at preview with one message per field naming the accepted values or range.
+ */
+export interface EndpointArgs {
+  /** Endpoint name: non-empty, at most 191 characters, no leading or trailing spaces. Updated in place. */
+  name: pulumi.Input<string>;
+  /** Serverless template to run (an id like `tpl_vllm`). Updated in place. */
+  templateId: pulumi.Input<string>;
+  /**
+   * GPU tiers in priority order, e.g. `["ADA_24", "AMPERE_24"]` (sent as the comma-separated string the
+   * platform expects). One of `AMPERE_16`, `AMPERE_24`, `ADA_24`, `AMPERE_48`, `ADA_48_PRO`, `AMPERE_80`,
+   * `ADA_80_PRO`; no repeats. Order matters; changes (also switching from `gpuTypeIds`) update in place.
+   */
+  gpuIds?: pulumi.Input<pulumi.Input<GpuTier>[]>;
+  /**
+   * GPU type names in priority order, e.g. `["NVIDIA GeForce RTX 4090"]`: the first available is
+   * allocated, otherwise the next. Only the REST v1 create accepts them, so any change replaces the endpoint.
+   */
+  gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** `QB` queue-based (default) or `LB` load balancing. Changing it replaces the endpoint. */
+  type?: pulumi.Input<EndpointType>;
+  /** Seconds before idle workers shut down, 0 to 3600. Default 5. */
+  idleTimeout?: pulumi.Input<number>;
+  /** Regions the workers may run in (`CZ`, `FR`, `GB`, `NO`, `RO`, `US`); empty or unset = any. Order does not matter. */
+  locations?: pulumi.Input<pulumi.Input<Location>[]>;
+  /** Faster cold starts; the same as `fastBootType: "FASTBOOT"`. Default false. */
+  fastBoot?: pulumi.Input<boolean>;
+  /** `FASTBOOT` for faster cold starts; unset for none. */
+  fastBootType?: pulumi.Input<FastBootType>;
+  /** Autoscaling strategy: `QUEUE_DELAY` (default) or `REQUEST_COUNT`. */
+  scalerType?: pulumi.Input<ScalerType>;
+  /** Scaler target (e.g. queue delay in seconds), 1 to 3600. Default 4. */
+  scalerValue?: pulumi.Input<number>;
+  /** Minimum active workers, 0 (scale to zero, default) to 100; at most `workersMax`. */
+  workersMin?: pulumi.Input<number>;
+  /** Maximum concurrent workers, 0 to 100. Default 3, or `workersMin` when larger. */
+  workersMax?: pulumi.Input<number>;
+  /** Network volume to mount, e.g. `getNetworkVolumeOutput({ name: "models" }).id`; unset = none. Checked at preview. */
+  networkVolumeId?: pulumi.Input<string>;
+}
+
+/** Property names the resource exposes as outputs (registered as such with the engine). */
+const OUTPUT_NAMES = [
+  "endpointId",
+  "name",
+  "templateId",
+  "gpuIds",
+  "gpuTypeIds",
+  "type",
+  "idleTimeout",
+  "locations",
+  "fastBoot",
+  "fastBootType",
+  "scalerType",
+  "scalerValue",
+  "workersMin",
+  "workersMax",
+  "networkVolumeId",
+  "jobUrl",
+] as const;
+
+/**
+ * A serverless endpoint.
+ *
+ * Create: `saveEndpoint` (tiers) or REST v1 `POST /v1/endpoints` (GPU type names) — a create whose
+ * outcome is unknown is never blindly repeated. Update: `saveEndpoint` with the id (see the README's
+ * update-vs-replace table). Delete: scale to zero workers, then `deleteEndpoint`; an endpoint already
+ * gone counts as deleted. Refresh reads the platform's record (drift shows as a diff; an endpoint deleted
+ * outside Pulumi leaves the stack). Adopt an existing endpoint with the `import` resource option or
+ * look one up with {@link Endpoint.get}.
+ *
+ * The API key comes from the stack config `runpod:apiKey` (secret) or `RUNPOD_API_KEY`; it is never an
+ * input or output. Errors name the field or say what to fix (key, permissions, missing endpoint).
+ * `customTimeouts` are not applied: the dynamic provider host does not hand them to providers.
+ */
+export class Endpoint extends pulumi.dynamic.Resource {
+  /** The endpoint id (same as `id`). */
+  declare public readonly endpointId: pulumi.Output<string>;
+  declare public readonly name: pulumi.Output<string>;
+  declare public readonly templateId: pulumi.Output<string>;
+  /** GPU tiers as the platform reports them, in its order (also when created from `gpuTypeIds`). */
+  declare public readonly gpuIds: pulumi.Output<GpuTier[]>;
+  /** The GPU type names the endpoint was created with; absent when created with tiers (the platform does not report them). */
+  declare public readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
+  declare public readonly type: pulumi.Output<EndpointType>;
+  /** Seconds. */
+  declare public readonly idleTimeout: pulumi.Output<number>;
+  /** Regions; empty = any. */
+  declare public readonly locations: pulumi.Output<Location[]>;
+  declare public readonly fastBoot: pulumi.Output<boolean>;
+  declare public readonly fastBootType: pulumi.Output<FastBootType | null>;
+  declare public readonly scalerType: pulumi.Output<ScalerType>;
+  declare public readonly scalerValue: pulumi.Output<number>;
+  declare public readonly workersMin: pulumi.Output<number>;
+  declare public readonly workersMax: pulumi.Output<number>;
+  declare public readonly networkVolumeId: pulumi.Output<string | null>;
+  /** Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface). */
+  declare public readonly jobUrl: pulumi.Output<string>;
+
+  /**
+   * @param name the Pulumi resource name (not the endpoint's name, which is `args.name`).
+   * @param args see {@link EndpointArgs}.
+   * @param opts resource options; `import: "<endpoint id>"` adopts an existing endpoint.
+   */
+  constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = {};
+    for (const key of OUTPUT_NAMES) props[key] = undefined;
+    Object.assign(props, args ?? {});
+    super(endpointProviderStub, name, props, opts, "runpod", "Endpoint");
+  }
+
+  /**
+   * Looks up an existing endpoint by id without managing it: its outputs are the platform's record.
+   * @throws (at deployment) when no endpoint with that id exists for the configured API key.
+   */
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Endpoint {
+    return new Endpoint(name, {} as EndpointArgs, { ...opts, id });
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Read-only lookups of network volumes (spec: GET {base_url}/v2/network-volumes; Resources › Network
+ * volume), Pulumi style: a promise form for plain code and an `...Output` form for wiring into resources,
+ * e.g. `new Endpoint("e", { ..., networkVolumeId: getNetworkVolumeOutput({ name: "models" }).id })`.
+ *
+ * They run in the Pulumi program's process (also during preview), with the API key and addresses from
+ * the stack config `runpod:*` (via `pulumi.Config("runpod")`), falling back to RUNPOD_API_KEY and the
+ * other RUNPOD_* variables.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { createClient, resolveClientConfig } from "../api";
+import type { NetworkVolume, PlatformClient } from "../api/types";
+import { clientInputFromConfig } from "../provider/providerConfig";
+
+export type { NetworkVolume } from "../api/types";
+
+/** Which volume to look up: by its id, or by its name (which must match exactly one volume). */
+export type GetNetworkVolumeArgs = { id: string; name?: undefined } | { name: string; id?: undefined };
+
+let cached: { key: string; client: PlatformClient } | undefined;
+
+/** The client for the program's configuration; rebuilt only when that configuration changes. */
+function programClient(): PlatformClient {
+  const config = new pulumi.Config("runpod");
+  const input = clientInputFromConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
+  const key = JSON.stringify(input);
+  if (!cached || cached.key !== key) cached = { key, client: createClient(resolveClientConfig(input, process.env)) };
+  return cached.client;
+}
+
+const describe = (volumes: NetworkVolume[]): string =>
+  volumes.length === 0 ? "you have no network volumes" : `yours: ${volumes.map((v) => `${v.id} ("${v.name}", ${v.dataCenter})`).join(", ")}`;
+
+/**
+ * All network volumes of the configured account.
+ * @returns records `{ id, name, size, dataCenter, type }` (`size` in GB as the console shows it; the spec does not state the unit).
+ * @throws ConfigurationError without an API key; AuthenticationError (401) / PermissionError (403) for a bad key.
+ */
+export function getNetworkVolumes(): Promise<NetworkVolume[]> {
+  return programClient().listNetworkVolumes();
+}
+
+/** {@link getNetworkVolumes} as an Output. */
+export function getNetworkVolumesOutput(): pulumi.Output<NetworkVolume[]> {
+  return pulumi.output(getNetworkVolumes());
+}
+
+/**
+ * One network volume, by `id` or by `name`.
+ * @throws Error when no volume has that id or name, or several share the name; the message lists the
+ *   account's volumes. Also the errors of {@link getNetworkVolumes}.
+ */
+export async function getNetworkVolume(args: GetNetworkVolumeArgs): Promise<NetworkVolume> {
+  const byId = args?.id !== undefined;
+  if (byId === (args?.name !== undefined)) throw new Error("getNetworkVolume needs exactly one of `id` and `name`");
+  const volumes = await getNetworkVolumes();
+  const matches = byId ? volumes.filter((v) => v.id === args.id) : volumes.filter((v) => v.name === args.name);
+  const what = byId ? `id "${args.id}"` : `name "${args.name}"`;
+  if (matches.length === 0) throw new Error(`No network volume with ${what}; ${describe(volumes)}`);
+  if (matches.length > 1) throw new Error(`${matches.length} network volumes have ${what}; look one up by id instead: ${describe(matches)}`);
+  return matches[0];
+}
+
+/** {@link getNetworkVolume} as an Output; `args` may hold Outputs. */
+export function getNetworkVolumeOutput(args: pulumi.Input<{ id: pulumi.Input<string> } | { name: pulumi.Input<string> }>): pulumi.Output<NetworkVolume> {
+  return pulumi.output(args).apply((a) => getNetworkVolume(a as GetNetworkVolumeArgs));
+}

@@ -1,0 +1,77 @@
+/** The packaged bin: compiled with tsc (emulator sources only), then run as `node dist/emulator/cli.js`. */
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "child_process";
+import { mkdtempSync, rmSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+
+const ROOT = join(__dirname, "..", "..");
+const BIN = join(ROOT, "dist", "emulator", "cli.js");
+
+beforeAll(() => {
+  execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(__dirname, "tsconfig.cli.json")], { cwd: ROOT, stdio: "pipe" });
+});
+
+function run(args: string[]): { child: ChildProcessWithoutNullStreams; firstLines: (n: number) => Promise<string[]>; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+  let out = "";
+  const waiters: (() => void)[] = [];
+  child.stdout.on("data", (d) => {
+    out += d;
+    waiters.splice(0).forEach((w) => w());
+  });
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const firstLines = async (n: number) => {
+    while (out.split("\n").length <= n) await new Promise<void>((r) => waiters.push(r));
+    return out.split("\n").slice(0, n);
+  };
+  return { child, firstLines, exit };
+}
+
+test("--json prints one line with the URLs and keys; the server answers; SIGTERM stops it", async () => {
+  const { child, firstLines, exit } = run(["--port", "0", "--json"]);
+  try {
+    const [line] = await firstLines(1);
+    const info = JSON.parse(line);
+    expect(Object.keys(info.urls).sort()).toEqual(["admin", "graphql", "inference", "restV1", "restV2"]);
+    expect(info.urls.graphql).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
+    expect(info.apiKey).toBeTruthy();
+    expect(info.readOnlyApiKey).toBeTruthy();
+    const res = await fetch(`${info.urls.restV2}/v2/network-volumes`, { headers: { authorization: `Bearer ${info.apiKey}` } });
+    expect(res.status).toBe(200);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await exit).toBe(0);
+});
+
+test("the banner lists the four URLs, admin, keys, and ends with READY (with --data)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "emulator-cli-"));
+  const { child, firstLines, exit } = run(["--port", "0", "--data", join(dir, "db.sqlite")]);
+  try {
+    const lines = await firstLines(10);
+    const text = lines.join("\n");
+    for (const label of ["GraphQL", "REST v1", "REST v2", "Inference", "Admin", "read-write", "read-only"]) expect(text).toContain(label);
+    const ready = /^READY (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[9]);
+    expect(ready).not.toBeNull();
+    const key = /read-write\)\s+(\S+)/.exec(text)![1];
+    const res = await fetch(`${ready![1]}/graphql?api_key=${key}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ myself { id } }" }),
+    });
+    expect((await res.json()).data.myself.id).toBe("user_1");
+  } finally {
+    child.kill("SIGINT");
+  }
+  expect(await exit).toBe(0);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("an unreadable seed file exits 1 with a message", async () => {
+  const child = spawn(process.execPath, [BIN, "--seed", "/nonexistent/seed.json"], { cwd: ROOT });
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const code = await new Promise((resolve) => child.on("exit", resolve));
+  expect(code).toBe(1);
+  expect(err).toMatch(/cannot read seed file/);
+});

@@ -1,0 +1,197 @@
+/** Unit tests of the Endpoint provider's `check`: validation, defaults, unknowns (issue #4, issue #6 "Bad input"). */
+import * as pulumi from "@pulumi/pulumi";
+import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../src/api/spec";
+import { ENDPOINT_DEFAULTS } from "../../src/provider/endpointDefaults";
+import { ENDPOINT_ARG_FIELDS, checkEndpointInputs, isComplete } from "../../src/provider/endpointInputs";
+import { UNKNOWN } from "../../src/provider/unknown";
+
+const base = { name: "my-endpoint", templateId: "tpl_vllm", gpuIds: ["ADA_24"] };
+
+describe("unknown sentinel", () => {
+  it("is the value the Pulumi SDK uses for unknown inputs", () => {
+    expect(UNKNOWN).toBe(pulumi.runtime.unknownValue);
+  });
+});
+
+describe("checkEndpointInputs: valid inputs", () => {
+  it("fills every default so stored inputs match what the platform reports", () => {
+    const r = checkEndpointInputs({ ...base, __provider: "serialized" });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs).toEqual({
+      name: "my-endpoint",
+      templateId: "tpl_vllm",
+      gpuIds: ["ADA_24"],
+      type: ENDPOINT_DEFAULTS.type,
+      idleTimeout: ENDPOINT_DEFAULTS.idleTimeout,
+      locations: [],
+      fastBootType: null,
+      scalerType: ENDPOINT_DEFAULTS.scalerType,
+      scalerValue: ENDPOINT_DEFAULTS.scalerValue,
+      workersMin: ENDPOINT_DEFAULTS.workersMin,
+      workersMax: ENDPOINT_DEFAULTS.workersMax,
+      networkVolumeId: null,
+    });
+    expect(r.inputs).not.toHaveProperty("__provider");
+    expect(isComplete(r.inputs)).toBe(true);
+  });
+
+  it("the defaults are the platform's: QB, 5 s idle, QUEUE_DELAY 4, 0..3 workers, any region, no fast boot, no volume", () => {
+    expect(ENDPOINT_DEFAULTS).toEqual({
+      type: "QB",
+      idleTimeout: 5,
+      locations: [],
+      fastBootType: null,
+      scalerType: "QUEUE_DELAY",
+      scalerValue: 4,
+      workersMin: 0,
+      workersMax: 3,
+      networkVolumeId: null,
+    });
+  });
+
+  it("keeps every explicitly given value", () => {
+    const given = {
+      name: "full",
+      templateId: "tpl-comfy_2",
+      gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA A100 80GB PCIe"],
+      type: "LB",
+      idleTimeout: 0,
+      locations: ["US", "FR"],
+      fastBootType: "FASTBOOT",
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 3600,
+      workersMin: 2,
+      workersMax: 100,
+      networkVolumeId: "nv_models01",
+    };
+    const r = checkEndpointInputs(given);
+    expect(r.failures).toEqual([]);
+    expect(r.inputs).toEqual(given);
+  });
+
+  it("accepts every GPU tier, region, type and scaler type of the spec", () => {
+    const r = checkEndpointInputs({ ...base, gpuIds: [...GPU_TIERS], locations: [...LOCATIONS] });
+    expect(r.failures).toEqual([]);
+    for (const type of ENDPOINT_TYPES) expect(checkEndpointInputs({ ...base, type }).failures).toEqual([]);
+    for (const scalerType of SCALER_TYPES) expect(checkEndpointInputs({ ...base, scalerType }).failures).toEqual([]);
+  });
+
+  it("treats null as unset", () => {
+    const r = checkEndpointInputs({ ...base, networkVolumeId: null, idleTimeout: null, locations: null, gpuTypeIds: null });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.idleTimeout).toBe(5);
+    expect(r.inputs.locations).toEqual([]);
+    expect(r.inputs).not.toHaveProperty("gpuTypeIds");
+  });
+
+  it("raises the default workersMax to workersMin when that is larger", () => {
+    expect(checkEndpointInputs({ ...base, workersMin: 7 }).inputs.workersMax).toBe(7);
+    expect(checkEndpointInputs({ ...base, workersMin: 2 }).inputs.workersMax).toBe(3);
+  });
+
+  it("folds fastBoot into fastBootType", () => {
+    expect(checkEndpointInputs({ ...base, fastBoot: true }).inputs.fastBootType).toBe("FASTBOOT");
+    expect(checkEndpointInputs({ ...base, fastBoot: false }).inputs.fastBootType).toBeNull();
+    expect(checkEndpointInputs({ ...base, fastBoot: true, fastBootType: "FASTBOOT" }).failures).toEqual([]);
+    expect(checkEndpointInputs({ ...base, fastBoot: true }).inputs).not.toHaveProperty("fastBoot");
+  });
+});
+
+/** [description, inputs, field that must be named, text the reason must contain] */
+const BAD: [string, Record<string, unknown>, string, string][] = [
+  ["name missing", { templateId: "tpl_vllm", gpuIds: ["ADA_24"] }, "name", "required"],
+  ["name empty", { ...base, name: "" }, "name", "non-empty"],
+  ["name blank", { ...base, name: "   " }, "name", "non-empty"],
+  ["name with surrounding spaces", { ...base, name: " x " }, "name", "leading or trailing"],
+  ["name too long", { ...base, name: "x".repeat(192) }, "name", "at most 191"],
+  ["name a number", { ...base, name: 42 }, "name", "string"],
+  ["templateId missing", { name: "n", gpuIds: ["ADA_24"] }, "templateId", "required"],
+  ["templateId malformed", { ...base, templateId: "tpl vllm!" }, "templateId", "letters, digits"],
+  ["templateId empty", { ...base, templateId: "" }, "templateId", "template id"],
+  ["templateId too long", { ...base, templateId: "t".repeat(65) }, "templateId", "1 to 64"],
+  ["gpuIds unknown tier", { ...base, gpuIds: ["AMPERE_99"] }, "gpuIds", "ADA_80_PRO"],
+  ["gpuIds empty list", { ...base, gpuIds: [] }, "gpuIds", "non-empty"],
+  ["gpuIds a string", { ...base, gpuIds: "ADA_24" }, "gpuIds", "list"],
+  ["gpuIds repeated tier", { ...base, gpuIds: ["ADA_24", "ADA_24"] }, "gpuIds", "distinct"],
+  ["gpuIds lower case", { ...base, gpuIds: ["ada_24"] }, "gpuIds", "AMPERE_16"],
+  ["both gpuIds and gpuTypeIds", { ...base, gpuTypeIds: ["NVIDIA GeForce RTX 4090"] }, "gpuTypeIds", "exactly one"],
+  ["neither gpuIds nor gpuTypeIds", { name: "n", templateId: "tpl_vllm" }, "gpuIds", "gpuTypeIds"],
+  ["gpuTypeIds empty list", { name: "n", templateId: "tpl_vllm", gpuTypeIds: [] }, "gpuTypeIds", "non-empty"],
+  ["gpuTypeIds empty name", { name: "n", templateId: "tpl_vllm", gpuTypeIds: [""] }, "gpuTypeIds", "GPU type names"],
+  ["gpuTypeIds repeated", { name: "n", templateId: "tpl_vllm", gpuTypeIds: ["A", "A"] }, "gpuTypeIds", "distinct"],
+  ["type unknown", { ...base, type: "SERVERLESS" }, "type", "QB, LB"],
+  ["type lower case", { ...base, type: "qb" }, "type", "QB, LB"],
+  ["idleTimeout negative", { ...base, idleTimeout: -1 }, "idleTimeout", "0 to 3600"],
+  ["idleTimeout fractional", { ...base, idleTimeout: 1.5 }, "idleTimeout", "integer"],
+  ["idleTimeout too large", { ...base, idleTimeout: 3601 }, "idleTimeout", "0 to 3600"],
+  ["idleTimeout a string", { ...base, idleTimeout: "5" }, "idleTimeout", "integer"],
+  ["locations unknown region", { ...base, locations: ["DE"] }, "locations", "CZ, FR, GB, NO, RO, US"],
+  ["locations a string", { ...base, locations: "US" }, "locations", "list"],
+  ["locations repeated", { ...base, locations: ["US", "US"] }, "locations", "distinct"],
+  ["fastBoot a string", { ...base, fastBoot: "yes" }, "fastBoot", "true or false"],
+  ["fastBootType unknown", { ...base, fastBootType: "TURBO" }, "fastBootType", "FASTBOOT"],
+  ["fastBoot contradicts fastBootType", { ...base, fastBoot: false, fastBootType: "FASTBOOT" }, "fastBoot", "contradicts"],
+  ["scalerType unknown", { ...base, scalerType: "CPU" }, "scalerType", "QUEUE_DELAY, REQUEST_COUNT"],
+  ["scalerValue zero", { ...base, scalerValue: 0 }, "scalerValue", "1 to 3600"],
+  ["scalerValue fractional", { ...base, scalerValue: 2.5 }, "scalerValue", "integer"],
+  ["workersMin negative", { ...base, workersMin: -1 }, "workersMin", "0 to 100"],
+  ["workersMin fractional", { ...base, workersMin: 0.5 }, "workersMin", "integer"],
+  ["workersMax negative", { ...base, workersMax: -3 }, "workersMax", "0 to 100"],
+  ["workersMax too large", { ...base, workersMax: 101 }, "workersMax", "0 to 100"],
+  ["workersMax NaN-like string", { ...base, workersMax: "three" }, "workersMax", "integer"],
+  ["workersMin > workersMax", { ...base, workersMin: 4, workersMax: 2 }, "workersMin", "must not exceed workersMax (2)"],
+  ["networkVolumeId malformed", { ...base, networkVolumeId: "../etc" }, "networkVolumeId", "network volume"],
+  ["networkVolumeId a number", { ...base, networkVolumeId: 7 }, "networkVolumeId", "network volume"],
+  ["misspelt property", { ...base, workerMax: 3 }, "workerMax", "unknown property"],
+];
+
+describe("checkEndpointInputs: bad inputs", () => {
+  it.each(BAD)("%s → one failure naming the field", (_desc, inputs, field, text) => {
+    const r = checkEndpointInputs(inputs);
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0].property).toBe(field);
+    expect(r.failures[0].reason).toContain(field);
+    expect(r.failures[0].reason).toContain(text);
+  });
+
+  it("reports every bad field at once, one failure each", () => {
+    const r = checkEndpointInputs({ name: "", templateId: "!", gpuIds: ["X"], type: "Z", workersMin: -1, workersMax: 1.5, locations: ["ZZ"] });
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["gpuIds", "locations", "name", "templateId", "type", "workersMax", "workersMin"]);
+  });
+
+  it("shows the received value in the reason", () => {
+    expect(checkEndpointInputs({ ...base, workersMin: -7 }).failures[0].reason).toContain("got -7");
+  });
+});
+
+describe("checkEndpointInputs: values unknown during preview", () => {
+  it.each(ENDPOINT_ARG_FIELDS.filter((f) => f !== "gpuTypeIds"))("skips %s when unknown and keeps the sentinel", (field) => {
+    const r = checkEndpointInputs({ ...base, [field]: UNKNOWN });
+    expect(r.failures).toEqual([]);
+    if (field === "fastBoot") expect(r.inputs.fastBootType).toBe(UNKNOWN);
+    else expect(r.inputs[field]).toBe(UNKNOWN);
+    expect(isComplete(r.inputs)).toBe(false);
+  });
+
+  it("skips unknown gpuTypeIds", () => {
+    const r = checkEndpointInputs({ name: "n", templateId: "tpl_vllm", gpuTypeIds: UNKNOWN });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.gpuTypeIds).toBe(UNKNOWN);
+  });
+
+  it("accepts unknown elements inside lists but still checks the known ones", () => {
+    expect(checkEndpointInputs({ ...base, gpuIds: ["ADA_24", UNKNOWN, UNKNOWN], locations: [UNKNOWN, "US"] }).failures).toEqual([]);
+    const r = checkEndpointInputs({ ...base, locations: [UNKNOWN, "XX"] });
+    expect(r.failures.map((f) => f.property)).toEqual(["locations"]);
+  });
+
+  it("leaves workersMax unknown when it defaults from an unknown workersMin", () => {
+    const r = checkEndpointInputs({ ...base, workersMin: UNKNOWN });
+    expect(r.inputs.workersMax).toBe(UNKNOWN);
+    expect(r.failures).toEqual([]);
+  });
+
+  it("does not compare workersMin with an unknown workersMax", () => {
+    expect(checkEndpointInputs({ ...base, workersMin: 50, workersMax: UNKNOWN }).failures).toEqual([]);
+  });
+});

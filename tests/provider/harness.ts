@@ -1,0 +1,20 @@
+/** Shared setup of the provider tests: an in-process emulator on a free port and clients pointed at it. */
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { createClient, resolveClientConfig } from "../../src/api";
+import type { ClientConfig, PlatformClient } from "../../src/api/types";
+
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });
+}
+
+/** The `runpod:*` settings that point a client at the emulator (without the key). */
+export function emulatorAddresses(emu: RunningEmulator): Pick<ClientConfig, "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl"> {
+  return { graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference };
+}
+
+/** A client of the emulator with quick retries (tests stay fast under injected faults). */
+export function emulatorClient(emu: RunningEmulator, apiKey: string = emu.apiKey): PlatformClient {
+  return createClient(
+    resolveClientConfig({ apiKey, ...emulatorAddresses(emu), timeoutMs: 5000, retry: { retries: 3, minDelayMs: 5, maxDelayMs: 20, deadlineMs: 5000 } }, {}),
+  );
+}
