@@ -123,8 +123,7 @@ class Client implements PlatformClient {
  * @throws ConfigurationError when the key is missing or a setting is invalid.
  */
 export function createClient(config: ClientConfig): PlatformClient {
-  const resolved = resolveClientConfig(config, {});
-  return new Client({ ...resolved, debug: config.debug });
+  return new Client(resolveClientConfig(config, {}));
 }
 
 /**
@@ -134,6 +133,5 @@ export function createClient(config: ClientConfig): PlatformClient {
  * @throws ConfigurationError naming `runpod:apiKey` and `RUNPOD_API_KEY` when no key is found.
  */
 export function createClientFromEnv(partial: ClientConfigInput = {}, env: NodeJS.ProcessEnv = process.env): PlatformClient {
-  const resolved = resolveClientConfig(partial, env);
-  return new Client({ ...resolved, debug: partial.debug });
+  return new Client(resolveClientConfig(partial, env));
 }

@@ -8,6 +8,7 @@
  */
 import type { ClientConfig, RetryPolicy } from "./types";
 import { ConfigurationError } from "./errors";
+import { createRedactor, type Redactor } from "./redact";
 
 /** Production addresses, as the platform's official clients use them (spec: What the service does). */
 export const DEFAULT_URLS = {
@@ -62,12 +63,13 @@ function nonEmpty(v: string | undefined): string | undefined {
   return t ? t : undefined;
 }
 
-function normalizeUrl(key: UrlKey, raw: string, from: string): string {
+function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor): string {
   let parsed: URL;
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigurationError(`${from} is not a valid URL: ${JSON.stringify(raw)}`, key);
+    // The value is echoed to help fix it, minus the key in case it was pasted there.
+    throw new ConfigurationError(`${from} is not a valid URL: ${redact(JSON.stringify(raw))}`, key);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new ConfigurationError(`${from} must be an http(s) URL, got ${parsed.protocol}`, key);
@@ -111,11 +113,12 @@ export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS
       PULUMI_CONFIG_KEYS.apiKey,
     );
   }
+  const redact = createRedactor(apiKey);
   const url = (key: UrlKey): string => {
     const given = nonEmpty(partial[key]);
-    if (given) return normalizeUrl(key, given, `${PULUMI_CONFIG_KEYS[key]} / ${key}`);
+    if (given) return normalizeUrl(key, given, `${PULUMI_CONFIG_KEYS[key]} / ${key}`, redact);
     const fromEnv = nonEmpty(env[ENV_VARS[key]]);
-    if (fromEnv) return normalizeUrl(key, fromEnv, `environment variable ${ENV_VARS[key]}`);
+    if (fromEnv) return normalizeUrl(key, fromEnv, `environment variable ${ENV_VARS[key]}`, redact);
     return DEFAULT_URLS[key];
   };
   const retryIn = partial.retry ?? {};
@@ -136,5 +139,6 @@ export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS
     inferenceUrl: url("inferenceUrl"),
     timeoutMs: positiveInt(partial.timeoutMs ?? DEFAULT_TIMEOUT_MS, PULUMI_CONFIG_KEYS.timeoutMs),
     retry,
+    ...(partial.debug ? { debug: partial.debug } : {}),
   };
 }

@@ -139,16 +139,23 @@ export async function sendBuffered(t: Transport, url: string, init: RequestInit,
  */
 export async function openStream(t: Transport, url: string, init: RequestInit, opts: SendOptions & { controller: AbortController }): Promise<Response> {
   const timeoutMs = opts.timeoutMs ?? t.timeoutMs;
-  const attempt = startAttempt(timeoutMs, opts.controller.signal);
+  const { controller } = opts;
+  // The caller's controller drives the request and, later, the body; the timeout only guards the headers.
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const attempt: Attempt = { controller, timedOut: () => timedOut, finish: () => clearTimeout(timer) };
   t.stats.requests++;
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: attempt.controller.signal as RequestInit["signal"] });
+    res = await fetch(url, { ...init, signal: controller.signal as RequestInit["signal"] });
   } catch (err) {
-    attempt.finish();
     throw transportError(err, attempt, t, opts, timeoutMs, "request");
+  } finally {
+    attempt.finish();
   }
-  attempt.finish();
   t.rateLimit.update(parseRateLimitHeaders(res.headers));
   t.debug?.(t.redact(`${opts.operation}: ${init.method ?? "GET"} ${url} -> ${res.status} (stream)`));
   if (!res.ok) {

@@ -11,7 +11,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Response } from "node-fetch";
 import { callWithRetry, type ClientContext } from "./context";
-import { AbortedError, InvalidArgumentError, NetworkError, ResponseValidationError } from "./errors";
+import { InvalidArgumentError, NetworkError, ResponseValidationError } from "./errors";
 import { bearerHeaders, joinUrl, openStream } from "./http";
 import { sleep } from "./ratelimit";
 import { logEventDataSchema, parseResponse } from "./schemas";
@@ -111,23 +111,37 @@ async function* iterate(ctx: ClientContext, endpointId: string, workerId: string
   const state: StreamState = { lastId: options.lastEventId, seen: new RecentIds(SEEN_IDS), delivered: 0 };
   let fruitless = 0; // consecutive connections that delivered nothing new
 
-  for (let connection = 0; ; connection++) {
-    if (signal?.aborted) return;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const sentAt = Date.now();
-    try {
+  let controller: AbortController | undefined;
+  const onAbort = () => controller?.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    for (;;) {
+      if (signal?.aborted) return;
+      let sentAt = Date.now();
       let res: Response;
       try {
-        res = await callWithRetry(ctx, operation, true, () => openStream(ctx.transport, streamUrl(ctx, endpointId, workerId, options, state.lastId), { method: "GET", headers: streamHeaders(ctx, state.lastId) }, { operation, controller }), signal);
+        res = await callWithRetry(
+          ctx,
+          operation,
+          true,
+          () => {
+            // A fresh controller per attempt: a timed-out attempt must not doom the next one.
+            controller = new AbortController();
+            if (signal?.aborted) controller.abort();
+            sentAt = Date.now();
+            const url = streamUrl(ctx, endpointId, workerId, options, state.lastId);
+            return openStream(ctx.transport, url, { method: "GET", headers: streamHeaders(ctx, state.lastId) }, { operation, controller });
+          },
+          signal,
+        );
       } catch (err) {
-        if (signal?.aborted && (err instanceof AbortedError || controller.signal.aborted)) return;
+        if (signal?.aborted) return;
         throw err;
       }
       if (!follow && state.liveAfter === undefined) state.liveAfter = backfillCutoff(sentAt, res.headers.get("date"));
       const before = state.delivered;
-      const outcome: ReadOutcome = yield* readEvents(ctx, res, controller, state, follow, options.idleMs ?? DEFAULT_LOG_IDLE_MS);
+      const outcome: ReadOutcome = yield* readEvents(ctx, res, controller as AbortController, state, follow, options.idleMs ?? DEFAULT_LOG_IDLE_MS);
+      controller?.abort();
       if (outcome === "aborted" || outcome === "complete") return;
       // A clean close ends a snapshot; while following it ends the stream only when it brought
       // nothing new (e.g. the worker stopped), otherwise one more connection checks for more.
@@ -140,10 +154,10 @@ async function* iterate(ctx: ClientContext, endpointId: string, workerId: string
       ctx.transport.stats.streamReconnects++;
       ctx.transport.debug?.(`${operation}: stream ${outcome}; reconnecting after ${state.lastId ? "the last event" : "the start"}`);
       if (fruitless > 0) await sleep(Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (fruitless - 1) * (1 + Math.random())), signal);
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-      controller.abort();
     }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    controller?.abort();
   }
 }
 

@@ -94,5 +94,3 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
     },
   );
 }
-
-export { sleep };

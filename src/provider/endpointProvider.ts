@@ -39,8 +39,8 @@ export class EndpointProvider {
   private volumes?: CoalescedCall<NetworkVolume[]>;
 
   /**
-   * @param getClient returns the client; called on first use only, so validation without network
-   *   access (check of inputs without a network volume, diff) works with no API key configured.
+   * @param getClient returns the client (throws ConfigurationError when the key or an address is
+   *   missing or invalid); called once, at the first operation that needs it (`check` does).
    * @param options.lookupWindowMs how long one endpoint listing answers later lookups (default {@link LOOKUP_WINDOW_MS}).
    */
   constructor(
@@ -68,9 +68,13 @@ export class EndpointProvider {
    * Validates and completes inputs (endpointInputs.ts). A `networkVolumeId` that is new or changed is
    * also looked up among the caller's volumes (`GET /v2/network-volumes`), so an unknown id fails at
    * preview rather than at create.
-   * @throws only when that lookup fails (e.g. no or invalid API key; the message says what to fix).
+   * The client configuration is resolved here too (no request), so a missing API key or a malformed
+   * address stops `pulumi preview` instead of the first create.
+   * @throws ConfigurationError (names `runpod:apiKey` / RUNPOD_API_KEY or the bad setting), or the
+   *   volume lookup's error (e.g. 401 for an invalid key; the message says what to fix).
    */
   async check(olds: Record<string, unknown> | undefined, news: Record<string, unknown>): Promise<dynamic.CheckResult> {
+    void this.client;
     const { inputs, failures } = checkEndpointInputs(news ?? {});
     const volume = inputs.networkVolumeId;
     const shapeOk = !failures.some((f) => f.property === "networkVolumeId");
@@ -129,13 +133,13 @@ export class EndpointProvider {
       } catch (err) {
         if (!isOutcomeUnknown(err)) throw err;
         this.directory.invalidate();
-        const created = (await this.directory.list()).filter((e) => sameIdentity(e) && !before.has(e.id));
+        const created = (await this.listAfterUnknownCreate(inputs.name, err)).filter((e) => sameIdentity(e) && !before.has(e.id));
         if (created.length === 1) return created[0];
         if (created.length > 1) {
+          const ids = created.map((e) => e.id).join(", ");
           throw new Error(
-            `Creating endpoint "${inputs.name}" had an unknown outcome and ${created.length} new endpoints with that name and template now exist (${created
-              .map((e) => e.id)
-              .join(", ")}); import the right one with the \`import\` resource option and delete the others`,
+            `Creating endpoint "${inputs.name}" had an unknown outcome and ${created.length} new endpoints with that name and template now exist (${ids}); ` +
+              "adopt the right one with the `import` resource option and delete the others",
           );
         }
         if (attempt >= 2) throw err;
@@ -145,10 +149,21 @@ export class EndpointProvider {
     }
   }
 
+  /** The listing that decides whether an unanswered create took effect; its failure says what is at stake. */
+  private async listAfterUnknownCreate(name: string, createError: unknown): Promise<EndpointRecord[]> {
+    try {
+      return await this.directory.list();
+    } catch (err) {
+      throw new Error(
+        `Creating endpoint "${name}" got no answer (${messageOf(createError)}) and looking for it failed too (${messageOf(err)}); ` +
+          "it may exist on the platform without being in the stack: check the endpoint list and adopt it with the `import` resource option",
+      );
+    }
+  }
+
   private async completeRestCreate(record: EndpointRecord, inputs: EndpointInputs): Promise<EndpointRecord> {
-    const missing = diffEndpoint(this.outputs(record, inputs.gpuTypeIds) as unknown as Record<string, unknown>, inputs as unknown as Record<string, unknown>).changed.filter(
-      (f) => f !== "gpuTypeIds",
-    );
+    const answered = this.outputs(record, inputs.gpuTypeIds) as unknown as Record<string, unknown>;
+    const missing = diffEndpoint(answered, inputs as unknown as Record<string, unknown>).changed.filter((f) => f !== "gpuTypeIds");
     if (missing.length === 0) return record;
     const save: SaveEndpointInput = { id: record.id, name: inputs.name, templateId: inputs.templateId, gpuIds: record.gpuIds };
     Object.assign(save, pickSaveFields(saveInputFrom(inputs, splitList(record.gpuIds), record.id), missing));

@@ -14,7 +14,7 @@ export interface EndpointOutputs {
   templateId: string;
   /** GPU tiers as the platform reports them, in its order. */
   gpuIds: string[];
-  /** The GPU type names the endpoint was created with; the platform does not report them (absent when tiers were given). */
+  /** The GPU type names the endpoint was created with (the platform does not report them): absent when tiers were given, null once a refresh saw the tiers changed outside Pulumi. */
   gpuTypeIds?: string[] | null;
   type: string;
   /** Seconds. */

@@ -13,7 +13,7 @@ let stackConfig: ClientConfigInput = {};
 let endpointProvider = newEndpointProvider();
 
 function newEndpointProvider(): EndpointProvider {
-  // The client is built on first use: `check` without a network volume and `diff` need no API key.
+  // Built on first use, i.e. after `configure`, which the host always calls before any operation.
   return new EndpointProvider(() => createClient(resolveClientConfig(stackConfig, process.env)));
 }
 
@@ -22,7 +22,15 @@ function newEndpointProvider(): EndpointProvider {
  * included) in this process only; it never reaches inputs, outputs or the serialized provider.
  */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
-  stackConfig = clientInputFromConfig(req.config);
+  // A host that was given no configuration at all cannot look keys up; that means "nothing set".
+  const get = (key: string): string | undefined => {
+    try {
+      return req?.config?.get(key);
+    } catch {
+      return undefined;
+    }
+  };
+  stackConfig = clientInputFromConfig({ get });
   endpointProvider = newEndpointProvider();
 }
 

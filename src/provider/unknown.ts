@@ -2,7 +2,7 @@
  * The value the Pulumi engine puts in place of an input that is not known yet (during `pulumi preview`,
  * an output of a resource that does not exist yet). Dynamic providers see it as this plain string
  * (`@pulumi/pulumi/runtime/rpc.js` `unknownValue`); it is repeated here so the provider module does not
- * load the whole Pulumi SDK. tests/provider/unknown.test.ts keeps the two equal.
+ * load the whole Pulumi SDK. tests/provider/endpointInputs.test.ts keeps the two equal.
  */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

@@ -71,10 +71,10 @@ describe("429", () => {
   });
 
   it("a create rejected with 429 is retried (it never took effect) and yields exactly one endpoint", async () => {
-    emu.setFaults({ force429: 2, retryAfterSeconds: 0, match: ["saveEndpoint"] });
-    const ep = await client.saveEndpoint({ ...ENDPOINT_INPUT, name: "r-429-create" });
+    emu.setFaults({ force429: 1, retryAfterSeconds: 0, match: ["saveEndpoint"] });
+    const ep = await clientFor(emu).saveEndpoint({ ...ENDPOINT_INPUT, name: "r-429-create" });
     expect(named("r-429-create").map((e) => e.id)).toEqual([ep.id]);
-    expect(ops("saveEndpoint")).toBe(3);
+    expect(ops("saveEndpoint")).toBe(2);
   });
 
   it("GraphQL 429 is a RateLimitError too", async () => {
@@ -83,6 +83,20 @@ describe("429", () => {
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfterSeconds).toBe(3);
     expect((err as RateLimitError).windows.minute?.remaining).toBe(0);
+  });
+
+  it("paces: after a 429 the next call waits for the window's reset instead of meeting another 429", async () => {
+    emu.setFaults({ force429: 1, retryAfterSeconds: 1, match: ["listNetworkVolumes"] });
+    const c = clientFor(emu, { retry: { retries: 0 } });
+    expect(await thrown(() => c.listNetworkVolumes())).toBeInstanceOf(RateLimitError);
+    expect(c.rateLimit.minute?.remaining).toBe(0);
+    emu.setFaults({});
+    const started = Date.now();
+    await c.listNetworkVolumes();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500); // held back until the reported reset
+    expect(c.stats.rateLimitWaits).toBe(1);
+    expect(ops("listNetworkVolumes")).toBe(2);
+    expect(emu.stats().faultsByKind.force429).toBe(1);
   });
 
   it("a wait longer than the deadline is not attempted", async () => {
@@ -262,5 +276,10 @@ describe("rate-limit parsing and pacing", () => {
     // A deadline shorter than the reset: no wait, the request goes out (and meets the platform's 429).
     await t.beforeSend(Date.now() + 10);
     expect(t.waits).toBe(0);
+    // With a reset inside the deadline it waits, and the window counts as unknown afterwards.
+    t.update({ minute: { remaining: 0, resetSeconds: 0.05 } });
+    await t.beforeSend(Date.now() + 5000);
+    expect(t.waits).toBe(1);
+    expect(t.delayMs()).toBe(0);
   });
 });

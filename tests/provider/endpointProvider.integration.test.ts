@@ -5,7 +5,8 @@
 import type { RunningEmulator } from "../../emulator";
 import type { EndpointRecord, PlatformClient } from "../../src/api/types";
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpointProvider";
-import { emulatorClient, startTestEmulator } from "./harness";
+import { createClient, resolveClientConfig } from "../../src/api";
+import { emulatorAddresses, emulatorClient, startTestEmulator } from "./harness";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -200,6 +201,21 @@ describe("Endpoint provider: create is not blindly repeated", () => {
     await provider.delete(older.id, {});
   });
 
+  it("when the look for it fails too, the error says the endpoint may exist and how to adopt it", async () => {
+    provider = new EndpointProvider(() => client, { lookupWindowMs: 60_000 });
+    const name = uniqueName("lost");
+    const checked = await provider.check(undefined, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
+    await provider.directory.list();
+    emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint", "myself"] });
+    const err = (await provider.create(checked.inputs).catch((e: unknown) => e)) as Error;
+    emu.setFaults({});
+    expect(err.message).toMatch(new RegExp(`"${name}" got no answer.*looking for it failed too.*import`));
+    expect(err.message).not.toContain(emu.apiKey);
+    const left = emu.endpoints(emu.apiKey).filter((e) => e.name === name);
+    expect(left).toHaveLength(1);
+    await provider.delete(left[0].id, {});
+  });
+
   it("a create dropped before taking effect is tried once more → one endpoint", async () => {
     const name = uniqueName("drop-before");
     const checked = await provider.check(undefined, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
@@ -325,6 +341,15 @@ describe("Endpoint provider: check against the platform", () => {
 });
 
 describe("Endpoint provider: authentication", () => {
+  it("no API key: check (preview) fails naming runpod:apiKey and RUNPOD_API_KEY; nothing is sent", async () => {
+    const keyless = new EndpointProvider(() => createClient(resolveClientConfig({ ...emulatorAddresses(emu) }, {})));
+    emu.resetStats();
+    const err = (await keyless.check(undefined, { name: "n", templateId: "tpl_vllm", gpuIds: ["ADA_24"] }).catch((e: unknown) => e)) as Error;
+    expect(err.name).toBe("ConfigurationError");
+    expect(err.message).toMatch(/runpod:apiKey.*RUNPOD_API_KEY/);
+    expect(emu.stats().requests).toBe(0);
+  });
+
   it("a read-only key: create fails with a 403 that says what to fix, nothing is created", async () => {
     const ro = new EndpointProvider(() => emulatorClient(emu, emu.readOnlyApiKey));
     const name = uniqueName("readonly");

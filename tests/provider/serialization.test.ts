@@ -12,7 +12,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import type { RunningEmulator } from "../../emulator";
-import { emulatorAddresses, startTestEmulator } from "./harness";
+import { emulatorAddresses, emulatorClient, startTestEmulator } from "./harness";
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const grpc = require("@grpc/grpc-js");
@@ -131,6 +131,24 @@ describe("Pulumi's dynamic provider host running the serialized provider", () =>
   it("check reports bad inputs at preview, one failure per field", async () => {
     const { failures } = await check({ name: "x", templateId: "tpl_vllm", gpuIds: ["NOPE"], workersMin: -1 });
     expect(failures.map((f: { property: string }) => f.property).sort()).toEqual(["gpuIds", "workersMin"]);
+  });
+
+  it("check skips values unknown during preview", async () => {
+    const { failures, inputs } = await check({ name: "x", templateId: pulumi.runtime.unknownValue, gpuIds: ["ADA_24"], workersMin: pulumi.runtime.unknownValue });
+    expect(failures).toEqual([]);
+    expect(inputs.templateId).toBe(pulumi.runtime.unknownValue);
+  });
+
+  it("Endpoint.get: a read with only the program's inputs (no stored properties) finds the endpoint", async () => {
+    const rec = await emulatorClient(emu).saveEndpoint({ name: "got-by-id", templateId: "tpl_comfy", gpuIds: "AMPERE_16" });
+    const read = new provproto.ReadRequest();
+    read.setId(rec.id);
+    read.setUrn(URN);
+    read.setInputs(struct({ __provider: registered.__provider }));
+    const resp = await call("read", read);
+    expect(resp.getId()).toBe(rec.id);
+    expect(resp.getProperties().toJavaScript()).toMatchObject({ endpointId: rec.id, name: "got-by-id", gpuIds: ["AMPERE_16"] });
+    expect(resp.getInputs().toJavaScript()).toMatchObject({ name: "got-by-id", templateId: "tpl_comfy", gpuIds: ["AMPERE_16"] });
   });
 
   it("create → read → diff → update → delete, configured only through Configure", async () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
     {
       newResource: async (args) => {
         registrations.push(args);
-        const id = args.id ?? `id-of-${args.name}`;
+        const id = args.id || `id-of-${args.name}`;
         // The engine answers with the provider's outputs; these mimic them for the class's wiring.
         return { id, state: { ...args.inputs, endpointId: id, jobUrl: `http://inference/v2/${id}/`, gpuIds: args.inputs.gpuIds ?? ["ADA_24"] } };
       },

@@ -1,0 +1,266 @@
+/**
+ * Throwaway Pulumi stacks of a program in this repository, pointed at the local emulator: what the
+ * demo (scripts/demo.ts), the end-to-end tests (tests/e2e) and the benchmark share.
+ *
+ * A stack lives in a file backend of its own (no cloud login), with passphrase secrets, the
+ * project-local CLI from scripts/install-pulumi.sh and no plugin downloads (see scripts/pulumiCli.ts).
+ * Every command names its stack explicitly, so stacks of one program can run side by side.
+ *
+ * How a program finds the provider package: Pulumi breaks when a program loads two copies of
+ * `@pulumi/pulumi`, so programs use the repository's own `node_modules` and reach this package
+ * through a `node_modules/pulumi-runpod` symlink to the repository root ({@link linkRepoPackage}).
+ * Node resolves symlinks to real paths, so the program, this package and the dynamic provider host
+ * all load the one `@pulumi/pulumi` in `<repo>/node_modules`. The dynamic provider host runs in the
+ * program directory and loads `pulumi-runpod/provider` from there (src/provider/serializable.ts).
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { DEFAULT_PASSPHRASE, pulumiBinary, pulumiEnv, pulumiInstalled, repoRoot, runPulumi, type RunPulumiResult } from "./pulumiCli";
+
+/** Type token of `Endpoint` resources in Pulumi state (a dynamic resource of module `runpod`). */
+export const ENDPOINT_TYPE = "pulumi-nodejs:dynamic/runpod:Endpoint";
+
+/** This package's name, as programs import it. */
+export const PACKAGE_NAME = "pulumi-runpod";
+
+/** Where the platform's four interfaces are, e.g. `RunningEmulator.urls` of the emulator. */
+export interface PlatformAddresses {
+  graphql: string;
+  restV1: string;
+  restV2: string;
+  inference: string;
+}
+
+/** Environment variables that would point the provider somewhere else; removed from the CLI's environment. */
+const RUNPOD_ENV_VARS = ["RUNPOD_API_KEY", "RUNPOD_GRAPHQL_URL", "RUNPOD_API_URL", "RUNPOD_REST_V2_URL", "RUNPOD_INVOKE_URL"];
+
+/**
+ * Makes `require("pulumi-runpod")` work in `programDir` (a directory inside this repository) by
+ * creating `programDir/node_modules/pulumi-runpod`, a relative symlink to the repository root.
+ * Idempotent; a wrong symlink is replaced.
+ * @throws Error when `node_modules/pulumi-runpod` exists and is not a symlink (e.g. an installed
+ *   copy, which would bring a second `@pulumi/pulumi`): the message says to remove it.
+ */
+export function linkRepoPackage(programDir: string): void {
+  const modules = path.join(programDir, "node_modules");
+  const link = path.join(modules, PACKAGE_NAME);
+  const target = path.relative(modules, repoRoot()) || ".";
+  fs.mkdirSync(modules, { recursive: true });
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(link);
+  } catch {
+    stat = undefined;
+  }
+  if (stat && !stat.isSymbolicLink()) {
+    throw new Error(`${link} is not a symlink to this repository; remove it (a second copy of @pulumi/pulumi breaks Pulumi)`);
+  }
+  if (stat && fs.readlinkSync(link) === target) return;
+  if (stat) fs.unlinkSync(link);
+  fs.symlinkSync(target, link, "dir");
+}
+
+/**
+ * Copies the Pulumi program in `srcDir` (its files, not `node_modules`) to `destDir` outside the
+ * repository and gives it a `node_modules` holding absolute symlinks to this package and to the
+ * repository's `@pulumi` scope, so the copy runs like a program inside the repository.
+ * @returns `destDir`.
+ */
+export function copyProgram(srcDir: string, destDir: string): string {
+  fs.mkdirSync(destDir, { recursive: true });
+  for (const entry of fs.readdirSync(srcDir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || /^Pulumi\..+\.yaml$/.test(entry.name)) continue;
+    fs.cpSync(path.join(srcDir, entry.name), path.join(destDir, entry.name), { recursive: true });
+  }
+  const modules = path.join(destDir, "node_modules");
+  fs.mkdirSync(modules, { recursive: true });
+  fs.symlinkSync(repoRoot(), path.join(modules, PACKAGE_NAME), "dir");
+  fs.symlinkSync(path.join(repoRoot(), "node_modules", "@pulumi"), path.join(modules, "@pulumi"), "dir");
+  return destDir;
+}
+
+/** A `pulumi` command that exited with an unexpected code; the message carries its output. */
+export class PulumiCommandError extends Error {
+  constructor(
+    public readonly args: string[],
+    public readonly result: RunPulumiResult,
+  ) {
+    super(`pulumi ${args.join(" ")} exited with code ${result.code}${result.signal ? ` (${result.signal})` : ""}\n${result.stdout}\n${result.stderr}`);
+    this.name = "PulumiCommandError";
+  }
+}
+
+export interface LocalStackOptions {
+  /** Pulumi project directory (holds Pulumi.yaml). */
+  programDir: string;
+  /** Stack name, e.g. `demo-3f9a`; the stack is created by {@link LocalStack.create}. */
+  stackName: string;
+  /** Directory of the stack's file backend (created if missing). */
+  stateDir: string;
+  /** Secrets passphrase (default: scripts/pulumiCli.ts DEFAULT_PASSPHRASE). */
+  passphrase?: string;
+  /** Extra environment for every CLI run (e.g. `PULUMI_NODEJS_TRANSPILE_ONLY`). */
+  env?: Record<string, string>;
+  /** Receives CLI output as it arrives (e.g. to stream it to the terminal). */
+  onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
+  /** Per-command limit in milliseconds (default 10 minutes). */
+  timeoutMs?: number;
+}
+
+export interface RunOptions {
+  /** Exit codes that count as success (default `[0]`). */
+  expectCodes?: number[];
+  /** Written to the CLI's stdin (e.g. a secret value, so it is not on the command line). */
+  input?: string;
+  /** Do not pass this run's output to `onOutput`. */
+  quiet?: boolean;
+}
+
+/** One resource of an exported deployment (`pulumi stack export`), as far as callers need it. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * A stack of a local program in a file backend of its own. Every command runs with
+ * `--non-interactive` and `--stack <name>`.
+ */
+export class LocalStack {
+  readonly env: NodeJS.ProcessEnv;
+
+  private constructor(private readonly opts: LocalStackOptions) {
+    const env = pulumiEnv({ stateDir: opts.stateDir, passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE });
+    for (const k of RUNPOD_ENV_VARS) delete env[k];
+    this.env = { ...env, ...opts.env };
+  }
+
+  /**
+   * Creates the stack (`pulumi stack init`).
+   * @throws Error when the CLI is not installed (run `npm run setup`); PulumiCommandError when init fails.
+   */
+  static async create(opts: LocalStackOptions): Promise<LocalStack> {
+    if (!pulumiInstalled()) {
+      throw new Error(`the Pulumi CLI is not installed in ${path.dirname(pulumiBinary())}: run \`npm run setup\` (or \`bash scripts/install-pulumi.sh\`)`);
+    }
+    const stack = new LocalStack(opts);
+    await stack.run(["stack", "init", opts.stackName], { quiet: true });
+    return stack;
+  }
+
+  get name(): string {
+    return this.opts.stackName;
+  }
+
+  get programDir(): string {
+    return this.opts.programDir;
+  }
+
+  get stateDir(): string {
+    return path.resolve(this.opts.stateDir);
+  }
+
+  /** The stack's config file in the program directory (`Pulumi.<stack>.yaml`). */
+  get configFile(): string {
+    return path.join(this.opts.programDir, `Pulumi.${this.opts.stackName}.yaml`);
+  }
+
+  /**
+   * Runs `pulumi <args> --stack <name> --non-interactive` in the program directory.
+   * @returns the result when the exit code is expected.
+   * @throws PulumiCommandError otherwise.
+   */
+  async run(args: string[], options: RunOptions = {}): Promise<RunPulumiResult> {
+    const full = [...args, "--stack", this.opts.stackName, "--non-interactive"];
+    const result = await runPulumi(full, {
+      cwd: this.opts.programDir,
+      env: this.env,
+      input: options.input,
+      timeoutMs: this.opts.timeoutMs ?? 600_000,
+      onOutput: options.quiet ? undefined : this.opts.onOutput,
+    });
+    if (!(options.expectCodes ?? [0]).includes(result.code)) throw new PulumiCommandError(args, result);
+    return result;
+  }
+
+  /**
+   * `pulumi config set <key> <value>`; a secret goes through stdin (never on a command line).
+   * `value` must not start with `-` (it would be read as a flag).
+   */
+  async setConfig(key: string, value: string, options: { secret?: boolean } = {}): Promise<void> {
+    if (options.secret) {
+      await this.run(["config", "set", "--secret", key], { input: value, quiet: true });
+    } else {
+      await this.run(["config", "set", key, value], { quiet: true });
+    }
+  }
+
+  /** `pulumi config rm <key>`. */
+  async removeConfig(key: string): Promise<void> {
+    await this.run(["config", "rm", key], { quiet: true });
+  }
+
+  /**
+   * Points the provider at `addresses` (`runpod:graphqlUrl`, `runpod:restV1Url`, `runpod:restV2Url`,
+   * `runpod:inferenceUrl`) and stores `apiKey` as the secret `runpod:apiKey`.
+   */
+  async usePlatform(addresses: PlatformAddresses, apiKey: string): Promise<void> {
+    await this.setConfig("runpod:graphqlUrl", addresses.graphql);
+    await this.setConfig("runpod:restV1Url", addresses.restV1);
+    await this.setConfig("runpod:restV2Url", addresses.restV2);
+    await this.setConfig("runpod:inferenceUrl", addresses.inference);
+    await this.setConfig("runpod:apiKey", apiKey, { secret: true });
+  }
+
+  /** `pulumi stack output --json` (secrets shown as `[secret]`). */
+  async outputs(): Promise<Record<string, unknown>> {
+    const r = await this.run(["stack", "output", "--json"], { quiet: true });
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  }
+
+  /** The raw text of `pulumi stack export` (with `--show-secrets` when asked). */
+  async exportText(options: { showSecrets?: boolean } = {}): Promise<string> {
+    const r = await this.run(["stack", "export", ...(options.showSecrets ? ["--show-secrets"] : [])], { quiet: true });
+    return r.stdout;
+  }
+
+  /** Resources of the current deployment, optionally only those of one type (e.g. {@link ENDPOINT_TYPE}). */
+  async resources(type?: string): Promise<StateResource[]> {
+    const state = JSON.parse(await this.exportText()) as { deployment?: { resources?: StateResource[] } };
+    const all = state.deployment?.resources ?? [];
+    return type ? all.filter((r) => r.type === type) : all;
+  }
+
+  /** The `Endpoint` resource named `name` in the current deployment, if any. */
+  async endpoint(name: string): Promise<StateResource | undefined> {
+    return (await this.resources(ENDPOINT_TYPE)).find((r) => r.urn.endsWith(`::${name}`));
+  }
+
+  /**
+   * Removes the stack and its config file (`pulumi stack rm --yes`; `force` also drops a stack that
+   * still has resources, leaving them on the platform).
+   */
+  async remove(options: { force?: boolean } = {}): Promise<void> {
+    await this.run(["stack", "rm", "--yes", ...(options.force ? ["--force"] : [])], { quiet: true });
+  }
+}
+
+/** A fresh directory under the system temp dir, e.g. for a stack's state (`prefix` like `pulumi-runpod-demo-`). */
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A short random suffix for stack names, e.g. `k3f9a`. */
+export function randomSuffix(): string {
+  return Math.random().toString(36).slice(2, 7);
+}
+
+/** `examples/basic` of this repository. */
+export function basicExampleDir(): string {
+  return path.join(repoRoot(), "examples", "basic");
+}
