@@ -149,7 +149,7 @@ export class LocalStack {
       throw new Error(`the Pulumi CLI is not installed in ${path.dirname(pulumiBinary())}: run \`npm run setup\` (or \`bash scripts/install-pulumi.sh\`)`);
     }
     const stack = new LocalStack(opts);
-    await stack.run(["stack", "init", opts.stackName], { quiet: true });
+    await stack.run(["stack", "init"], { quiet: true });
     return stack;
   }
 

@@ -1,5 +1,5 @@
 import type { RunningEmulator } from "../../emulator";
-import { InvalidArgumentError, NotFoundError, type LogEvent, type LogStreamOptions, type PlatformClient } from "../../src/api";
+import { InvalidArgumentError, NetworkError, NotFoundError, type LogEvent, type LogStreamOptions, type PlatformClient } from "../../src/api";
 import { ENDPOINT_INPUT, clientFor, eventually, startFastEmulator, thrown } from "./helpers";
 
 let emu: RunningEmulator;
@@ -137,6 +137,17 @@ describe("worker log stream", () => {
       if (events.length === 3) controller.abort();
     }
     expect(events).toHaveLength(3);
+  });
+
+  it("a 429 on connect is waited out; a stream that never delivers gives up with a NetworkError", async () => {
+    emu.setFaults({ force429: 1, retryAfterSeconds: 0, match: ["workerLogs"] });
+    expect(await collect({ tail: 3 }, 3)).toHaveLength(3);
+    emu.setFaults({ dropStreamAfterEvents: 0, match: ["workerLogs"] });
+    const c = clientFor(emu, { retry: { retries: 2 } });
+    emu.resetStats();
+    const err = await thrown(() => collect({ tail: 3 }, 3, c));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(emu.stats().byOperation.workerLogs).toBe(3);
   });
 
   it("an unknown worker is a NotFoundError", async () => {

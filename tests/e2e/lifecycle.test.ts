@@ -1,0 +1,302 @@
+/**
+ * End to end: the real Pulumi CLI and engine run a program using this package (built in dist/)
+ * against the emulator over HTTP. One stack goes through its whole life in order — each test builds
+ * on the state the previous one left — because every Pulumi operation costs seconds.
+ *
+ * The program (tests/e2e/fixture/index.js) declares whatever the `endpoints` config holds, so each
+ * scenario is a config change. The emulator is the witness: what exists there, and which operations
+ * it received, is what the assertions check. Needs `npm run setup` (Pulumi CLI) and a build.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv } from "../../src/api";
+import type { EndpointRecord, PlatformClient } from "../../src/api";
+import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import type { RunPulumiResult } from "../../scripts/pulumiCli";
+
+jest.setTimeout(240_000);
+
+const FIXTURE = path.join(__dirname, "fixture");
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+let work: string;
+let stack: LocalStack;
+/** Everything the CLI printed in this file, for the secret scan at the end. */
+const transcript: string[] = [];
+
+type Spec = Record<string, unknown>;
+let endpoints: Record<string, Spec> = {};
+
+const API: Spec = {
+  name: "e2e-api",
+  templateId: "tpl_vllm",
+  gpuIds: ["ADA_24", "AMPERE_24"],
+  locations: ["RO", "CZ"],
+  scalerType: "QUEUE_DELAY",
+  scalerValue: 4,
+  idleTimeout: 30,
+  workersMax: 3,
+  fastBoot: true,
+  networkVolumeName: "models",
+};
+const IMAGES: Spec = {
+  name: "e2e-images",
+  templateId: "tpl_comfy",
+  gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A6000"],
+  workersMax: 2,
+  idleTimeout: 10,
+};
+
+async function declare(next: Record<string, Spec>, imports?: Record<string, string>): Promise<void> {
+  endpoints = next;
+  await stack.setConfig("endpoints", JSON.stringify(next));
+  if (imports) await stack.setConfig("imports", JSON.stringify(imports));
+}
+
+async function pulumi(args: string[], expectCodes = [0]): Promise<RunPulumiResult> {
+  const r = await stack.run(args, { expectCodes });
+  transcript.push(r.stdout, r.stderr);
+  return r;
+}
+
+function onEmulator(id: string): EndpointRecord | undefined {
+  return emu.endpoints().find((e) => e.id === id);
+}
+
+/** Mutating operations the emulator received since the last `emu.resetStats()`. */
+function mutations(): Record<string, number> {
+  const ops = emu.stats().byOperation;
+  const out: Record<string, number> = {};
+  for (const op of ["saveEndpoint", "restCreateEndpoint", "deleteEndpoint"]) if (ops[op]) out[op] = ops[op];
+  return out;
+}
+
+async function stateId(name: string): Promise<string> {
+  const r = await stack.endpoint(name);
+  if (!r?.id) throw new Error(`no endpoint ${name} in the stack state`);
+  return r.id;
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  client = createClientFromEnv(
+    { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+    {},
+  );
+  work = tempDir("pulumi-runpod-e2e-");
+  const programDir = copyProgram(FIXTURE, path.join(work, "program"));
+  stack = await LocalStack.create({ programDir, stackName: "e2e", stateDir: path.join(work, "state") });
+  await stack.usePlatform(emu.urls, emu.apiKey);
+});
+
+afterAll(async () => {
+  // Best effort: leave nothing behind even when a test failed half-way.
+  if (stack) await stack.run(["destroy", "--yes"], { expectCodes: [0, 255], quiet: true }).catch(() => undefined);
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("preview of two endpoints plans them and creates nothing", async () => {
+  await declare({ api: API, images: IMAGES });
+  const r = await pulumi(["preview"]);
+  expect(r.stdout).toMatch(/\+ 3 to create/); // the stack and two endpoints
+  expect(emu.endpoints()).toEqual([]);
+  expect(mutations()).toEqual({});
+});
+
+test("up creates both endpoints as declared, with job URLs and the looked-up volume", async () => {
+  const r = await pulumi(["up", "--yes"]);
+  expect(r.stdout).toMatch(/\+ 3 created/);
+  const out = (await stack.outputs()) as Record<string, { id: string; jobUrl: string; networkVolumeId: string | null }>;
+
+  const api = onEmulator(out.api.id);
+  expect(api).toMatchObject({
+    name: "e2e-api",
+    templateId: "tpl_vllm",
+    gpuIds: "ADA_24,AMPERE_24",
+    scalerType: "QUEUE_DELAY",
+    scalerValue: 4,
+    idleTimeout: 30,
+    workersMin: 0,
+    workersMax: 3,
+    fastBootType: "FASTBOOT",
+    networkVolumeId: "nv_models01",
+  });
+  expect(api!.locations!.split(",").sort()).toEqual(["CZ", "RO"]);
+  expect(out.api.networkVolumeId).toBe("nv_models01");
+  expect(out.api.jobUrl).toBe(`${emu.urls.inference}/v2/${out.api.id}/`);
+
+  const images = onEmulator(out.images.id);
+  expect(images).toMatchObject({ name: "e2e-images", templateId: "tpl_comfy", workersMax: 2, idleTimeout: 10, type: "QB" });
+  expect(out.images.jobUrl).toBe(`${emu.urls.inference}/v2/${out.images.id}/`);
+  expect(emu.endpoints()).toHaveLength(2);
+  expect(emu.stats().byOperation.restCreateEndpoint).toBe(1); // gpuTypeIds go through REST v1
+});
+
+test("a second up is a no-op: no diff, no write to the platform", async () => {
+  emu.resetStats();
+  await pulumi(["preview", "--expect-no-changes"]);
+  const r = await pulumi(["up", "--yes", "--expect-no-changes"]);
+  expect(r.stdout).toMatch(/3 unchanged/);
+  expect(mutations()).toEqual({});
+});
+
+test("reordering locations is no change; a worker-count change updates in place", async () => {
+  const apiId = await stateId("api");
+  await declare({ ...endpoints, api: { ...API, locations: ["CZ", "RO"] } });
+  await pulumi(["preview", "--expect-no-changes"]);
+
+  await declare({ ...endpoints, api: { ...API, locations: ["CZ", "RO"], workersMin: 1, workersMax: 5 } });
+  emu.resetStats();
+  const r = await pulumi(["up", "--yes", "--diff"]);
+  expect(r.stdout).toMatch(/~ 1 updated/);
+  expect(r.stdout).toMatch(/workersMax\s*:\s*3 => 5/);
+  expect(await stateId("api")).toBe(apiId);
+  expect(onEmulator(apiId)).toMatchObject({ workersMin: 1, workersMax: 5 });
+  expect(mutations()).toEqual({ saveEndpoint: 1 });
+  expect(emu.endpoints()).toHaveLength(2);
+});
+
+test("a replace-forcing change (type QB -> LB) creates a new endpoint and deletes the old one", async () => {
+  const oldId = await stateId("images");
+  await declare({ ...endpoints, images: { ...IMAGES, type: "LB" } });
+  const preview = await pulumi(["preview", "--diff"]);
+  expect(preview.stdout).toMatch(/\+-1 to replace/);
+
+  const r = await pulumi(["up", "--yes"]);
+  expect(r.stdout).toMatch(/\+-1 replaced/);
+  const newId = await stateId("images");
+  expect(newId).not.toBe(oldId);
+  expect(onEmulator(oldId)).toBeUndefined();
+  expect(onEmulator(newId)).toMatchObject({ name: "e2e-images", type: "LB", workersMax: 2 });
+  expect(emu.endpoints()).toHaveLength(2);
+  await pulumi(["preview", "--expect-no-changes"]);
+});
+
+test("refresh detects a change made outside Pulumi, and up converges back", async () => {
+  const apiId = await stateId("api");
+  const record = onEmulator(apiId)!;
+  await client.saveEndpoint({ id: apiId, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds, workersMax: 9 });
+  expect(onEmulator(apiId)!.workersMax).toBe(9);
+
+  const refresh = await pulumi(["refresh", "--yes"]);
+  expect(refresh.stdout).toMatch(/~ 1 updated/);
+  expect((await stack.endpoint("api"))!.outputs!.workersMax).toBe(9);
+
+  const drift = await pulumi(["preview", "--expect-no-changes", "--diff"], [255]);
+  expect(drift.stdout).toMatch(/workersMax\s*:\s*9 => 5/);
+
+  await pulumi(["up", "--yes"]);
+  expect(onEmulator(apiId)!.workersMax).toBe(5);
+  await pulumi(["preview", "--expect-no-changes"]);
+});
+
+test("refresh drops an endpoint deleted outside Pulumi; up creates it again", async () => {
+  const oldId = await stateId("images");
+  const record = onEmulator(oldId)!;
+  await client.saveEndpoint({ id: oldId, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds, workersMin: 0, workersMax: 0 });
+  await client.deleteEndpoint(oldId);
+  expect(onEmulator(oldId)).toBeUndefined();
+
+  await pulumi(["refresh", "--yes"]);
+  expect(await stack.endpoint("images")).toBeUndefined();
+
+  await pulumi(["up", "--yes"]);
+  const newId = await stateId("images");
+  expect(newId).not.toBe(oldId);
+  expect(onEmulator(newId)).toMatchObject({ name: "e2e-images", type: "LB" });
+});
+
+test("invalid inputs fail at preview naming each field, and nothing is created", async () => {
+  const before = emu.endpoints().map((e) => e.id).sort();
+  const valid = endpoints;
+  await declare({
+    ...valid,
+    badTier: { name: "e2e-bad-tier", templateId: "tpl_vllm", gpuIds: ["H100_80"] },
+    badWorkers: { name: "e2e-bad-workers", templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMin: 4, workersMax: 2 },
+  });
+  emu.resetStats();
+  const preview = await pulumi(["preview"], [255]);
+  const text = preview.stdout + preview.stderr;
+  expect(text).toMatch(/gpuIds/);
+  expect(text).toMatch(/H100_80/);
+  expect(text).toMatch(/workersMin/);
+
+  const up = await pulumi(["up", "--yes"], [255]);
+  expect(up.stdout + up.stderr).toMatch(/workersMin/);
+  expect(emu.endpoints().map((e) => e.id).sort()).toEqual(before);
+  expect(mutations()).toEqual({});
+
+  await declare(valid);
+  await pulumi(["preview", "--expect-no-changes"]);
+});
+
+test("the import resource option adopts an existing endpoint without creating one", async () => {
+  const existing = await client.saveEndpoint({
+    name: "e2e-adopted",
+    templateId: "tpl_vllm",
+    gpuIds: "AMPERE_16,AMPERE_24",
+    idleTimeout: 20,
+    workersMax: 2,
+  });
+  const adopted: Spec = { name: "e2e-adopted", templateId: "tpl_vllm", gpuIds: ["AMPERE_16", "AMPERE_24"], idleTimeout: 20, workersMax: 2 };
+  await declare({ ...endpoints, adopted }, { adopted: existing.id });
+  emu.resetStats();
+  const r = await pulumi(["up", "--yes"]);
+  expect(r.stdout).toMatch(/= 1 imported/);
+  expect(await stateId("adopted")).toBe(existing.id);
+  expect(mutations()).toEqual({});
+  expect(emu.endpoints()).toHaveLength(3);
+
+  // Once adopted, the import option can go and the endpoint is managed like any other.
+  await stack.removeConfig("imports");
+  await pulumi(["preview", "--expect-no-changes"]);
+  await declare({ ...endpoints, adopted: { ...adopted, workersMax: 4 } });
+  await pulumi(["up", "--yes"]);
+  expect(onEmulator(existing.id)!.workersMax).toBe(4);
+});
+
+test("the API key is nowhere in the state, exported with or without --show-secrets, nor in state files", async () => {
+  const plain = await stack.exportText();
+  const shown = await stack.exportText({ showSecrets: true });
+  expect(JSON.parse(plain).deployment.resources.filter((r: { type: string }) => r.type === ENDPOINT_TYPE)).toHaveLength(3);
+  expect(plain).not.toContain(emu.apiKey);
+  expect(shown).not.toContain(emu.apiKey);
+  for (const file of listFiles(stack.stateDir)) {
+    expect({ file, leaks: fs.readFileSync(file, "utf8").includes(emu.apiKey) }).toEqual({ file, leaks: false });
+  }
+});
+
+test("verbose engine logs of a refresh and an update do not contain the API key", async () => {
+  const apiId = await stateId("api");
+  await declare({ ...endpoints, api: { ...(endpoints.api as Spec), workersMax: 6 } });
+  const logFlags = ["--verbose=9", "--logtostderr", "--logflow", "--debug"];
+  const refresh = await pulumi(["refresh", "--yes", ...logFlags]);
+  const up = await pulumi(["up", "--yes", ...logFlags]);
+  expect(onEmulator(apiId)!.workersMax).toBe(6);
+  const logs = refresh.stderr + up.stderr;
+  expect(logs.length).toBeGreaterThan(10_000); // the logs really are verbose
+  expect(logs).toMatch(/runpod:apiKey/); // the engine did handle the key's config entry...
+  expect(logs).not.toContain(emu.apiKey); // ...without printing its value
+});
+
+test("destroy scales every endpoint to zero, deletes it, and leaves none on the emulator", async () => {
+  expect(onEmulator(await stateId("api"))!.workersMin).toBe(1); // deletion needs scale-to-zero first
+  emu.resetStats();
+  const r = await pulumi(["destroy", "--yes"]);
+  expect(r.stdout).toMatch(/- 4 deleted/); // three endpoints and the stack
+  expect(emu.endpoints()).toEqual([]);
+  expect(emu.stats().byOperation.deleteEndpoint).toBe(3);
+  expect(await stack.resources()).toEqual([]);
+});
+
+test("no CLI output of this file contains the API key", () => {
+  expect(transcript.length).toBeGreaterThan(20);
+  expect(transcript.join("\n")).not.toContain(emu.apiKey);
+});
+
+function listFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+}
