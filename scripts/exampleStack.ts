@@ -111,6 +111,8 @@ export interface LocalStackOptions {
 export interface RunOptions {
   /** Exit codes that count as success (default `[0]`). */
   expectCodes?: number[];
+  /** The command is expected to fail: any non-zero exit code counts as success, 0 throws. */
+  expectFailure?: boolean;
   /** Written to the CLI's stdin (e.g. a secret value, so it is not on the command line). */
   input?: string;
   /** Do not pass this run's output to `onOutput`. */
@@ -172,7 +174,7 @@ export class LocalStack {
 
   /**
    * Runs `pulumi <args> --stack <name> --non-interactive` in the program directory.
-   * @returns the result when the exit code is expected.
+   * @returns the result when the exit code is expected (see {@link RunOptions}).
    * @throws PulumiCommandError otherwise.
    */
   async run(args: string[], options: RunOptions = {}): Promise<RunPulumiResult> {
@@ -184,7 +186,8 @@ export class LocalStack {
       timeoutMs: this.opts.timeoutMs ?? 600_000,
       onOutput: options.quiet ? undefined : this.opts.onOutput,
     });
-    if (!(options.expectCodes ?? [0]).includes(result.code)) throw new PulumiCommandError(args, result);
+    const ok = options.expectFailure ? result.code !== 0 : (options.expectCodes ?? [0]).includes(result.code);
+    if (!ok) throw new PulumiCommandError(args, result);
     return result;
   }
 

@@ -18,7 +18,7 @@
 # 3.x release it does serve; the 3.x engine/SDK protocol is compatible across minors).
 # The official `pulumi-language-nodejs` module is not served at all, so when it is
 # missing we build scripts/pulumi-language-nodejs/main.go, a small host written for
-# this project against the same SDK.
+# this project against the same SDK (plus its preload.js, a Node.js bug workaround).
 #
 # Built binaries are also kept in a cache outside the work tree (keyed by version, Go
 # version and host source) so a fresh clone on the same machine only copies them.
@@ -34,7 +34,7 @@ PULUMI_DIR="$ROOT/.pulumi"
 BIN="$PULUMI_DIR/bin"
 BUILD="$PULUMI_DIR/build"
 STAMP="$BIN/.install-stamp"
-LANGHOST_SRC="$ROOT/scripts/pulumi-language-nodejs/main.go"
+LANGHOST_DIR="$ROOT/scripts/pulumi-language-nodejs"
 SDK_PKG_JSON="$ROOT/node_modules/@pulumi/pulumi/package.json"
 FALLBACK_VERSION="${PULUMI_CLI_FALLBACK_VERSION:-3.259.0}"
 BUILD_CACHE="${PULUMI_CLI_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cli-build}"
@@ -53,11 +53,12 @@ version_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" = "$2" ];
 # cli_version PATH: the version a pulumi binary reports, without the leading "v"; empty on failure.
 cli_version() { "$1" version 2>/dev/null | head -n1 | sed -e 's/^v//' || true; }
 
-sha_of() { sha256sum "$1" | cut -c1-16; }
+sha_of() { cat "$@" | sha256sum | cut -c1-16; }
 
 [ -f "$SDK_PKG_JSON" ] || die "node_modules/@pulumi/pulumi is missing: run 'npm ci' first"
 TARGET="$(node -p 'require(process.argv[1]).version' "$SDK_PKG_JSON")"
-LANGHOST_HASH="$(sha_of "$LANGHOST_SRC")"
+LANGHOST_HASH="$(sha_of "$LANGHOST_DIR/main.go" "$LANGHOST_DIR/preload.js")"
+PRELOAD="pulumi-language-nodejs-preload.js"
 mkdir -p "$BIN" "$PULUMI_HOME"
 
 # The stamp says which source produced .pulumi/bin for which target; a matching stamp
@@ -70,12 +71,18 @@ stamp_ok() {
   langhost="$(sed -n 's/^langhost=//p' "$STAMP")"
   [ "$target" = "$TARGET" ] || return 1
   case "$langhost" in
-    minimal:*) [ "$langhost" = "minimal:$LANGHOST_HASH" ] || return 1 ;;
+    minimal:*) [ "$langhost" = "minimal:$LANGHOST_HASH" ] && [ -f "$BIN/$PRELOAD" ] || return 1 ;;
   esac
   for f in pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs; do
     [ -x "$BIN/$f" ] || return 1
   done
-  [ "$(cli_version "$BIN/pulumi")" = "$cli" ]
+  [ "$(cli_version "$BIN/pulumi")" = "$cli" ] || return 1
+  # A fallback build older than the SDK gives way to a recent enough CLI that appeared on PATH.
+  if ! version_ge "$cli" "$TARGET"; then
+    local other
+    other="$(PATH="$(path_without_bin)" command -v pulumi || true)"
+    if [ -n "$other" ] && version_ge "$(cli_version "$other")" "$TARGET"; then return 1; fi
+  fi
 }
 
 write_stamp() { # source cli-version langhost-kind
@@ -102,6 +109,7 @@ EOF
 # link_from DIR: use the CLI (and its bundled plugins, when present) found in DIR.
 link_from() {
   local dir="$1" f
+  rm -f "$BIN/$PRELOAD" # only the minimal host uses it
   for f in pulumi pulumi-language-nodejs; do
     local src="$dir/$f"
     [ -x "$src" ] || src="$(PATH="$(path_without_bin)" command -v "$f" || true)"
@@ -210,7 +218,7 @@ build_from_proxy() {
     log "reusing Pulumi CLI v$version built earlier ($cached)"
   else
     log "building Pulumi CLI v$version (@pulumi/pulumi is $TARGET) and the Node.js language host ($langhost_kind) with $(go env GOVERSION)"
-    log "first build downloads ~300 modules and compiles for several minutes; later runs reuse the Go caches"
+    log "with empty Go caches this downloads ~300 modules and compiles for several minutes"
     local wrap="$BUILD/wrapper"
     rm -rf "$wrap"
     mkdir -p "$wrap"
@@ -230,7 +238,7 @@ build_from_proxy() {
         gomods+=("$(printf '%s' "$lang_json" | json_field GoMod)")
       else
         mkdir -p langhost
-        cp "$LANGHOST_SRC" langhost/main.go
+        cp "$LANGHOST_DIR/main.go" langhost/main.go
       fi
       local flags
       mapfile -t flags < <(replace_flags "${gomods[@]}" | sort -u)
@@ -255,6 +263,8 @@ build_from_proxy() {
     cp "$cached/$f" "$BIN/$f.tmp"
     mv "$BIN/$f.tmp" "$BIN/$f"
   done
+  rm -f "$BIN/$PRELOAD"
+  [ -n "$lang_json" ] || cp "$LANGHOST_DIR/preload.js" "$BIN/$PRELOAD"
   write_dynamic_provider_launcher
   [ "$(cli_version "$BIN/pulumi")" = "$version" ] || die "built pulumi does not report v$version"
   write_stamp "go-proxy" "$version" "$langhost_kind"

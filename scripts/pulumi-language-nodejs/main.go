@@ -12,6 +12,8 @@
 // (GenerateProgram & co.) is not implemented, so use `pulumi import
 // --generate-code=false`. Synchronous invokes (the legacy file-pipe channel)
 // are not supported; async invokes go straight to the engine's monitor.
+// Programs are started with preload.js (installed beside this binary as
+// pulumi-language-nodejs-preload.js), a workaround for a Node.js bug; see that file.
 package main
 
 import (
@@ -245,6 +247,10 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	}
 
 	var args []string
+	if preload := preloadScript(); preload != "" {
+		// `--require=<path>` as one argument: the SDK treats a bare `--require` as a custom loader.
+		args = append(args, "--require="+preload)
+	}
 	if nodeargs, ok := opts["nodeargs"].(string); ok {
 		args = append(args, strings.Fields(nodeargs)...)
 	}
@@ -308,6 +314,20 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 		}, nil
 	}
 	return &pulumirpc.RunResponse{Error: "Program exited unexpectedly: " + waitErr.Error()}, nil
+}
+
+// preloadScript is the workaround for a Node.js util.inspect bug that stalls failing programs for
+// tens of seconds (see preload.js); install-pulumi.sh puts it next to this binary.
+func preloadScript() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), "pulumi-language-nodejs-preload.js")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
 }
 
 func (h *languageHost) track(cmd *exec.Cmd, add bool) {

@@ -1,17 +1,20 @@
 /**
- * One call shared by concurrent callers: callers that arrive while the call is in flight, or within
- * `windowMs` after it completed, get the same result. `invalidate()` (after a mutation made by this
- * process) makes the next caller start a fresh call, so nobody is answered from a result that may
- * predate this process's own last change. A failed call is never shared after it failed.
+ * One call shared by concurrent callers: callers that arrive while the call is in flight, or soon
+ * after it completed, get the same result. "Soon" is a burst: a completed result keeps answering as
+ * long as callers keep coming no more than `windowMs` apart, and never once it is older than
+ * `maxAgeMs` (default `windowMs`, i.e. a plain window after completion). `invalidate()` (after a
+ * mutation made by this process) makes the next caller start a fresh call, so nobody is answered from
+ * a result that may predate this process's own last change. A failed call is never shared after it failed.
  */
 export class CoalescedCall<T> {
-  private current?: { promise: Promise<T>; generation: number; doneAt?: number };
+  private current?: { promise: Promise<T>; generation: number; doneAt?: number; lastUsedAt?: number };
   private generation = 0;
   private started = 0;
 
   constructor(
     private readonly call: () => Promise<T>,
     private readonly windowMs: number,
+    private readonly maxAgeMs: number = windowMs,
   ) {}
 
   /** Number of underlying calls started so far. */
@@ -22,8 +25,15 @@ export class CoalescedCall<T> {
   /** The shared result; starts the call when none is fresh. Rejects with the call's error. */
   get(): Promise<T> {
     const c = this.current;
-    if (c && c.generation === this.generation && (c.doneAt === undefined || Date.now() - c.doneAt <= this.windowMs)) return c.promise;
-    const entry: { promise: Promise<T>; generation: number; doneAt?: number } = { generation: this.generation, promise: Promise.resolve(undefined as T) };
+    const now = Date.now();
+    if (c && c.generation === this.generation) {
+      if (c.doneAt === undefined) return c.promise;
+      if (now - (c.lastUsedAt ?? c.doneAt) <= this.windowMs && now - c.doneAt <= this.maxAgeMs) {
+        c.lastUsedAt = now;
+        return c.promise;
+      }
+    }
+    const entry: { promise: Promise<T>; generation: number; doneAt?: number; lastUsedAt?: number } = { generation: this.generation, promise: Promise.resolve(undefined as T) };
     this.started += 1;
     entry.promise = this.call().then(
       (value) => {

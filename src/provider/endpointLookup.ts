@@ -1,22 +1,36 @@
 /**
  * Finding endpoints by id with one shared listing: the platform has no "get endpoint" call, only
- * `myself { endpoints }` (spec: GraphQL › List endpoints), so a `pulumi refresh` of N endpoints would
- * otherwise list them all N times. Lookups that arrive while a listing is in flight, or within
- * {@link LOOKUP_WINDOW_MS} after one completed, share it; every mutation made through this process
- * invalidates it (see coalesce.ts).
+ * `myself { endpoints }` (spec: GraphQL › List endpoints), so a `pulumi refresh` or `pulumi destroy`
+ * of N endpoints would otherwise list them all N times.
+ *
+ * Lookups share one listing while it is in flight and through a burst of lookups that follow it
+ * (each within {@link LOOKUP_WINDOW_MS} of the previous, up to {@link LOOKUP_MAX_AGE_MS} after the
+ * listing completed) — the engine's reads and deletes of one operation arrive as such a burst, so an
+ * operation on N endpoints costs O(1) listings. The provider reports every endpoint it changes
+ * ({@link EndpointDirectory.changed}); a lookup of a changed endpoint, or of the whole list, takes a
+ * new listing, so nobody is answered from a listing that predates this process's own change to what
+ * they ask about. Other endpoints' records in the listing stay valid.
  */
 import type { EndpointRecord, PlatformClient } from "../api/types";
 import { CoalescedCall } from "./coalesce";
 
-/** How long a completed listing may answer later lookups, in milliseconds. */
-export const LOOKUP_WINDOW_MS = 100;
+/** Largest gap between two lookups of one burst that still share a listing, in milliseconds. */
+export const LOOKUP_WINDOW_MS = 1000;
+/** Oldest a listing may be and still answer a lookup, in milliseconds (at least the window). */
+export const LOOKUP_MAX_AGE_MS = 30_000;
 
 /** A coalescing view of the caller's endpoints for one client. */
 export class EndpointDirectory {
   private readonly listing: CoalescedCall<EndpointRecord[]>;
+  /** Endpoints this process changed since the shared listing was started. */
+  private readonly changedIds = new Set<string>();
 
-  constructor(client: Pick<PlatformClient, "listEndpoints">, windowMs: number = LOOKUP_WINDOW_MS) {
-    this.listing = new CoalescedCall(() => client.listEndpoints(), windowMs);
+  /**
+   * @param windowMs largest gap between lookups sharing one listing (default {@link LOOKUP_WINDOW_MS}).
+   * @param maxAgeMs oldest listing that may answer (default {@link LOOKUP_MAX_AGE_MS}, never below `windowMs`).
+   */
+  constructor(client: Pick<PlatformClient, "listEndpoints">, windowMs: number = LOOKUP_WINDOW_MS, maxAgeMs: number = LOOKUP_MAX_AGE_MS) {
+    this.listing = new CoalescedCall(() => client.listEndpoints(), windowMs, Math.max(windowMs, maxAgeMs));
   }
 
   /** Number of `listEndpoints` calls made so far. */
@@ -25,23 +39,34 @@ export class EndpointDirectory {
   }
 
   /**
-   * All of the caller's endpoints, from a shared listing when one is fresh.
+   * All of the caller's endpoints, from a shared listing when one is fresh and no endpoint changed
+   * by this process since it was started.
    * @throws whatever `client.listEndpoints` throws.
    */
   list(): Promise<EndpointRecord[]> {
+    if (this.changedIds.size > 0) this.invalidate();
     return this.listing.get();
   }
 
   /**
-   * The endpoint with `id`, or undefined when the caller has none with that id (deleted, or never existed).
+   * The endpoint with `id`, or undefined when the caller has none with that id (deleted, or never
+   * existed). Answered from the shared listing unless this process changed `id` since it was started.
    * @throws listing errors (authentication, network, ...), never for a missing endpoint.
    */
   async findEndpoint(id: string): Promise<EndpointRecord | undefined> {
-    return (await this.list()).find((e) => e.id === id);
+    if (this.changedIds.has(id)) this.invalidate();
+    return (await this.listing.get()).find((e) => e.id === id);
   }
 
-  /** Forget the shared listing; called after every mutation made through this process. */
+  /** Reports a change this process made to endpoint `id` (created, updated, deleted, or tried to). */
+  changed(id: string): void {
+    this.changedIds.add(id);
+  }
+
+  /** Forget the shared listing (e.g. after a create whose outcome, and so whose id, is unknown). */
   invalidate(): void {
+    // A listing started from now on reflects every change reported so far.
+    this.changedIds.clear();
     this.listing.invalidate();
   }
 }

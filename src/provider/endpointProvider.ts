@@ -9,6 +9,7 @@ import { CoalescedCall } from "./coalesce";
 import { diffEndpoint, type EndpointDiff } from "./endpointDiff";
 import { checkEndpointInputs, isComplete, type EndpointInputs } from "./endpointInputs";
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpointLookup";
+import { KeyedSerial } from "./keyedSerial";
 import { inputsFromRecord, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
 import { isFailedPrecondition, isNotFound, isOutcomeUnknown, messageOf } from "./errorKinds";
 import { isUnknown } from "./unknown";
@@ -37,11 +38,18 @@ export class EndpointProvider {
   private clientInstance?: PlatformClient;
   private directoryInstance?: EndpointDirectory;
   private volumes?: CoalescedCall<NetworkVolume[]>;
+  /** Ids of the endpoints that existed before this provider's first create (one listing, shared by every create). */
+  private preexisting?: Promise<ReadonlySet<string>>;
+  /** Endpoints this provider's creates made or adopted. */
+  private readonly claimed = new Set<string>();
+  /** Creates of one name and template, one at a time. */
+  private readonly createsByIdentity = new KeyedSerial();
 
   /**
    * @param getClient returns the client (throws ConfigurationError when the key or an address is
    *   missing or invalid); called once, at the first operation that needs it (`check` does).
-   * @param options.lookupWindowMs how long one endpoint listing answers later lookups (default {@link LOOKUP_WINDOW_MS}).
+   * @param options.lookupWindowMs largest gap between lookups that share one endpoint listing (default
+   *   {@link LOOKUP_WINDOW_MS}; see endpointLookup.ts).
    */
   constructor(
     private readonly getClient: () => PlatformClient,
@@ -99,7 +107,9 @@ export class EndpointProvider {
    * then `saveEndpoint` for settings the REST body lacks when the result differs from the inputs.
    * A create whose outcome is unknown is not repeated blindly: the endpoints with the same name and
    * template that did not exist before are looked up, and one found is adopted; otherwise it is tried
-   * once more. Spec: GraphQL › Create endpoint; POST /v1/endpoints.
+   * once more. "Existed before" is one listing taken before this provider's first create and shared by
+   * all of them, plus every endpoint this provider created or adopted since — so N creates cost N
+   * requests and one listing, not N listings. Spec: GraphQL › Create endpoint; POST /v1/endpoints.
    * @returns the endpoint id and its outputs.
    * @throws EndpointInitError when the endpoint exists but the follow-up `saveEndpoint` failed.
    */
@@ -124,29 +134,49 @@ export class EndpointProvider {
           })
         : this.client.saveEndpoint(saveInputFrom(inputs, inputs.gpuIds ?? []));
     const sameIdentity = (e: EndpointRecord) => e.name === inputs.name && e.templateId === inputs.templateId;
-    // Endpoints that already carry this name and template are never taken for the one we create.
-    const before = new Set((await this.directory.list()).filter(sameIdentity).map((e) => e.id));
-
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await send();
-      } catch (err) {
-        if (!isOutcomeUnknown(err)) throw err;
-        this.directory.invalidate();
-        const created = (await this.listAfterUnknownCreate(inputs.name, err)).filter((e) => sameIdentity(e) && !before.has(e.id));
-        if (created.length === 1) return created[0];
-        if (created.length > 1) {
-          const ids = created.map((e) => e.id).join(", ");
-          throw new Error(
-            `Creating endpoint "${inputs.name}" had an unknown outcome and ${created.length} new endpoints with that name and template now exist (${ids}); ` +
-              "adopt the right one with the `import` resource option and delete the others",
-          );
+    // One at a time per name and template: a create settling an unknown outcome then never meets a
+    // sibling's endpoint that is not claimed yet.
+    return this.createsByIdentity.run(JSON.stringify([inputs.name, inputs.templateId]), async () => {
+      // Endpoints that existed before are never taken for the one we create.
+      const before = await this.endpointsBeforeCreates();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return this.claim(await send());
+        } catch (err) {
+          if (!isOutcomeUnknown(err)) throw err;
+          this.directory.invalidate();
+          const created = (await this.listAfterUnknownCreate(inputs.name, err)).filter((e) => sameIdentity(e) && !before.has(e.id) && !this.claimed.has(e.id));
+          if (created.length === 1) return this.claim(created[0]);
+          if (created.length > 1) {
+            const ids = created.map((e) => e.id).join(", ");
+            throw new Error(
+              `Creating endpoint "${inputs.name}" had an unknown outcome and ${created.length} new endpoints with that name and template now exist (${ids}); ` +
+                "adopt the right one with the `import` resource option and delete the others",
+            );
+          }
+          if (attempt >= 2) throw err;
         }
-        if (attempt >= 2) throw err;
-      } finally {
-        this.directory.invalidate();
       }
+    });
+  }
+
+  /** The ids listed before this provider's first create; taken once, retried after a failed listing. */
+  private endpointsBeforeCreates(): Promise<ReadonlySet<string>> {
+    if (!this.preexisting) {
+      const taking = this.directory.list().then((all) => new Set(all.map((e) => e.id)));
+      taking.catch(() => {
+        if (this.preexisting === taking) this.preexisting = undefined;
+      });
+      this.preexisting = taking;
     }
+    return this.preexisting;
+  }
+
+  /** Records an endpoint this provider created or adopted. */
+  private claim(record: EndpointRecord): EndpointRecord {
+    this.claimed.add(record.id);
+    this.directory.changed(record.id);
+    return record;
   }
 
   /** The listing that decides whether an unanswered create took effect; its failure says what is at stake. */
@@ -173,7 +203,7 @@ export class EndpointProvider {
       const message = `Endpoint ${record.id} was created but setting ${missing.join(", ")} failed: ${messageOf(err)}. Run \`pulumi up\` again to finish`;
       throw new EndpointInitError(message, record.id, this.outputs(record, inputs.gpuTypeIds), [message]);
     } finally {
-      this.directory.invalidate();
+      this.directory.changed(record.id);
     }
   }
 
@@ -220,7 +250,7 @@ export class EndpointProvider {
       if (isNotFound(err)) throw new Error(`Endpoint ${id} no longer exists on the platform; run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
       throw err;
     } finally {
-      this.directory.invalidate();
+      this.directory.changed(id);
     }
     return { outs: this.outputs(record, inputs.gpuTypeIds) };
   }
@@ -229,7 +259,8 @@ export class EndpointProvider {
    * Deletes the endpoint: scale to `workersMin = 0`, `workersMax = 0` (skipped when already there), then
    * `deleteEndpoint` (spec: the deletion precondition). Each step is idempotent, so a destroy interrupted
    * between them finishes on the next run; an endpoint already gone counts as deleted at either step.
-   * If workers were raised between the steps, the scale-down is repeated once.
+   * If workers were raised between the steps, the scale-down is repeated once. The live record comes
+   * from the shared listing (endpointLookup.ts), so a destroy of N endpoints lists them about once.
    */
   async delete(id: string, _props?: Record<string, unknown>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -245,7 +276,7 @@ export class EndpointProvider {
         if (isNotFound(err)) return;
         if (!isFailedPrecondition(err) || attempt >= 2) throw err;
       } finally {
-        this.directory.invalidate();
+        this.directory.changed(id);
       }
     }
   }

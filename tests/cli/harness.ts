@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator";
 import type { EmulatorOptions, RunningEmulator } from "../../emulator/types";
 import { createClient, resolveClientConfig } from "../../src/api";
-import type { PlatformClient } from "../../src/api/types";
+import type { EndpointRecord, LogEvent, LogStreamOptions, PlatformClient } from "../../src/api/types";
 import { main } from "../../src/cli/main";
 import type { TextSink } from "../../src/cli/io";
 
@@ -85,13 +85,16 @@ export async function runInProcess(argv: string[], opts: InProcessOptions): Prom
 
 /**
  * Runs the compiled bin as a child process (needs `npx tsc -p tsconfig.json` first; `npm test`
- * builds before running jest). `onStdout` may send the child a signal once enough has arrived.
+ * builds before running jest). The watchers may send the child a signal once enough has arrived.
  */
 export function runBin(
   argv: string[],
   env: Record<string, string | undefined>,
-  onStdout?: (all: string, child: ReturnType<typeof spawn>) => void,
-): Promise<CliResult> {
+  watch: {
+    onStdout?: (all: string, child: ReturnType<typeof spawn>) => void;
+    onStderr?: (all: string, child: ReturnType<typeof spawn>) => void;
+  } = {},
+): Promise<CliResult & { signal: NodeJS.Signals | null }> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build first with \`npx tsc -p tsconfig.json\``);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], {
@@ -102,25 +105,27 @@ export function runBin(
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       stdout += d;
-      onStdout?.(stdout, child);
+      watch.onStdout?.(stdout, child);
     });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      watch.onStderr?.(stderr, child);
+    });
     child.on("error", reject);
-    child.on("close", (code, sig) => resolve({ code: code ?? (sig ? 128 : -1), stdout, stderr }));
+    child.on("close", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
   });
 }
 
 let counter = 0;
 /** Creates an endpoint with `workersMin` workers through the api client. */
-export async function createEndpoint(client: PlatformClient, workersMin: number): Promise<string> {
-  const record = await client.saveEndpoint({
+export async function createEndpoint(client: PlatformClient, workersMin: number): Promise<EndpointRecord> {
+  return client.saveEndpoint({
     name: `cli-test-${process.pid}-${++counter}`,
     templateId: "tpl_vllm",
     gpuIds: "AMPERE_24",
     workersMin,
     workersMax: Math.max(workersMin, 3),
   });
-  return record.id;
 }
 
 /** Resolves once `predicate` holds, checking every 10 ms (no timing assertion: jest's timeout bounds it). */
@@ -133,4 +138,31 @@ export function seqOf(id: string): number {
   const m = /\/(\d{12})$/.exec(id);
   if (!m) throw new Error(`unexpected event id ${id}`);
   return Number(m[1]);
+}
+
+/** A worker's lines up to now, read with the api client (reference data for the CLI's output). */
+export async function history(client: PlatformClient, endpointId: string, workerId: string, options: LogStreamOptions): Promise<LogEvent[]> {
+  const out: LogEvent[] = [];
+  for await (const e of client.streamWorkerLogs(endpointId, workerId, { ...options, follow: false })) out.push(e);
+  return out;
+}
+
+/** The CLI's `--json` log output, one object per line. */
+export interface JsonLine {
+  worker: string;
+  id: string;
+  ts: string;
+  source: string;
+  line: string;
+}
+export function jsonLines(stdout: string): JsonLine[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as JsonLine);
+}
+
+/** Number of complete lines written so far. */
+export function lineCount(text: string): number {
+  return text.split("\n").length - 1;
 }

@@ -96,11 +96,13 @@ async function collectAll(
   // Array.prototype.sort is stable, so lines with equal timestamps keep their stream order.
   lines.sort((a, b) => Date.parse(a.event.ts) - Date.parse(b.event.ts));
   for (const t of lines) print(t);
+  // Lines of the workers that answered are printed; each failure gets its own line, and the
+  // first one sets the exit code.
   let code: ExitCode = EXIT.OK;
   results.forEach((r, i) => {
     if (r.status === "rejected") {
       ctx.io.stderr.write(ctx.err.red(`worker ${workerIds[i]}: ${describeError(r.reason, apiKey)}`) + "\n");
-      code = exitCodeFor(r.reason) === EXIT.USAGE && code === EXIT.OK ? EXIT.USAGE : EXIT.FAILED;
+      if (code === EXIT.OK) code = exitCodeFor(r.reason);
     }
   });
   return code;

@@ -1,0 +1,98 @@
+/**
+ * The benchmark (issue #8): for each N, the Endpoint stack's create, refresh, one-field update and
+ * destroy against the emulator with a fixed added latency, next to the engine's floor (the same stack
+ * with a no-op dynamic resource) and the API's floor (the minimum requests, issued directly with the
+ * api client at the same parallelism). Plus the provider's start-up in a fresh process.
+ */
+import * as os from "os";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { createClient, resolveClientConfig, type PlatformClient } from "../src/api";
+import { randomSuffix, type PlatformAddresses } from "../scripts/exampleStack";
+import { pulumiVersion } from "./cliInfo";
+import { runApiFloor, UPDATED_IDLE_TIMEOUT } from "./apiFloor";
+import { resultRow, type BenchResults, type ResultRow } from "./report";
+import { OPERATIONS, measure, requestsNeeded, type BenchOperation, type Measurement } from "./requests";
+import { measureStartup } from "./startup";
+import { BenchStack, type BenchProgram } from "./stacks";
+
+export interface BenchOptions {
+  /** Endpoint counts, e.g. [10, 50, 200]. */
+  ns: number[];
+  /** Added to every emulator request, ms. */
+  latencyMs: number;
+  /** `--parallel` for every Pulumi command and the API floor's concurrency. */
+  parallelism: number;
+  /** Fresh processes for the start-up median; 0 skips it. */
+  startupRuns: number;
+  /** Progress lines. */
+  log: (line: string) => void;
+}
+
+/** The four `runpod:*` addresses of a running emulator. */
+function addressesOf(emu: RunningEmulator): PlatformAddresses {
+  return { graphql: emu.urls.graphql, restV1: emu.urls.restV1, restV2: emu.urls.restV2, inference: emu.urls.inference };
+}
+
+/** Stops the benchmark when the platform does not hold what an operation should have left. */
+function expectOnPlatform(emu: RunningEmulator, prefix: string, op: BenchOperation, n: number): void {
+  const mine = emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(`${prefix}-`));
+  const want = op === "destroy" ? 0 : n;
+  if (mine.length !== want) throw new Error(`after ${op} of N=${n}: ${mine.length} endpoints named ${prefix}-* on the emulator, expected ${want}`);
+  const wantIdle = op === "update" ? UPDATED_IDLE_TIMEOUT : 30;
+  const off = mine.filter((e) => e.idleTimeout !== wantIdle);
+  if (off.length > 0) throw new Error(`after ${op} of N=${n}: ${off.length} endpoints have idleTimeout != ${wantIdle}`);
+}
+
+/** Runs the four operations on a fresh stack of `program`; the stack is removed afterwards. */
+async function runStack(program: BenchProgram, emu: RunningEmulator, n: number, opts: BenchOptions, onCreated?: (stack: BenchStack) => Promise<void>): Promise<Record<BenchOperation, Measurement>> {
+  const prefix = `bench-${program}-${n}-${randomSuffix()}`;
+  const stack = await BenchStack.create({ program, n, parallelism: opts.parallelism, namePrefix: prefix, platform: { addresses: addressesOf(emu), apiKey: emu.apiKey } });
+  try {
+    const out = {} as Record<BenchOperation, Measurement>;
+    for (const op of OPERATIONS) {
+      await stack.prepare(op);
+      out[op] = await measure(emu, () => stack.run(op));
+      opts.log(`  ${program.padEnd(9)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}`);
+      if (program === "endpoints") expectOnPlatform(emu, prefix, op, n);
+      if (op === "create" && onCreated) await onCreated(stack);
+    }
+    return out;
+  } finally {
+    await stack.dispose();
+  }
+}
+
+/**
+ * Runs the whole benchmark against a fresh in-process emulator.
+ * @returns every row plus the settings and the start-up measurement.
+ * @throws when the Pulumi CLI is missing, a command fails, or the emulator does not hold what an
+ *   operation should have left (the error names the operation and N).
+ */
+export async function runBench(opts: BenchOptions): Promise<BenchResults> {
+  const emu = await startEmulator({ port: 0, quiet: true, faults: { latencyMs: opts.latencyMs } });
+  const rows: ResultRow[] = [];
+  let startup: BenchResults["startup"];
+  try {
+    const client: PlatformClient = createClient(resolveClientConfig({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference }, {}));
+    for (const n of opts.ns) {
+      opts.log(`N=${n}`);
+      const ours = await runStack("endpoints", emu, n, opts, async (stack) => {
+        if (startup || opts.startupRuns <= 0) return;
+        const a = addressesOf(emu);
+        startup = await measureStartup(stack.programDir, { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": a.graphql, "runpod:restV1Url": a.restV1, "runpod:restV2Url": a.restV2, "runpod:inferenceUrl": a.inference }, opts.startupRuns);
+      });
+      const engine = await runStack("noop", emu, n, opts);
+      const api = await runApiFloor(client, emu, { n, parallelism: opts.parallelism, prefix: `floor-${n}-${randomSuffix()}` });
+      opts.log(`  api floor: ${OPERATIONS.map((op) => `${op} ${(api[op].ms / 1000).toFixed(2)} s / ${api[op].requests} req`).join(", ")}`);
+      for (const op of OPERATIONS) rows.push(resultRow(op, n, ours[op], engine[op], api[op], requestsNeeded(op, n)));
+    }
+  } finally {
+    await emu.close();
+  }
+  return {
+    generatedAt: new Date().toISOString(),
+    settings: { ns: opts.ns, latencyMs: opts.latencyMs, parallelism: opts.parallelism, pulumiVersion: await pulumiVersion(), node: process.version, cpus: os.cpus().length },
+    rows,
+    startup,
+  };
+}

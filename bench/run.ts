@@ -1,0 +1,72 @@
+/**
+ * `npm run bench` (node dist/bench/run.js): runs the benchmark, prints the table and writes
+ * bench/results.json. Build first (`npx tsc -p tsconfig.json`) and install the CLI (`npm run setup`).
+ *
+ *   npm run bench                      N = 10, 50, 200
+ *   npm run bench -- --quick           N = 10 only
+ *   npm run bench -- --n 10,50 --latency 20 --parallel 8 --startup-runs 5 --out bench/results.json
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { Command, InvalidArgumentError } from "commander";
+import { repoRoot } from "../scripts/pulumiCli";
+import { runBench } from "./bench";
+import { defaultParallelism } from "./cliInfo";
+import { formatPerResource, formatStartup, formatTable } from "./report";
+
+const DEFAULT_NS = [10, 50, 200];
+const QUICK_NS = [10];
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  return n;
+}
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function countList(value: string): number[] {
+  return value.split(",").map((s) => positiveInt(s.trim()));
+}
+
+async function main(): Promise<void> {
+  const program = new Command("bench")
+    .description("Time and count the API requests of pulumi up / refresh / update / destroy of N endpoints against the engine's and the API's floors")
+    .option("--n <list>", `endpoint counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
+    .option("--quick", `only N = ${QUICK_NS.join(",")}`)
+    .option("--latency <ms>", "latency the emulator adds to every request", nonNegativeInt, 20)
+    .option("--parallel <p>", "--parallel for Pulumi and the API floor (default: the CLI's own default)", positiveInt)
+    .option("--startup-runs <k>", "fresh processes for the provider start-up median (0 skips it)", nonNegativeInt, 5)
+    .option("--out <file>", "where to write the JSON results", path.join(repoRoot(), "bench", "results.json"))
+    .parse();
+  const o = program.opts<{ n?: number[]; quick?: boolean; latency: number; parallel?: number; startupRuns: number; out: string }>();
+  const ns = o.n ?? (o.quick ? QUICK_NS : DEFAULT_NS);
+  const parallelism = o.parallel ?? (await defaultParallelism());
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  log(`bench: N = ${ns.join(", ")}, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
+
+  const started = Date.now();
+  const results = await runBench({ ns, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns, log });
+  log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+  console.log(formatTable(results.rows));
+  console.log("");
+  console.log(formatPerResource(results.rows));
+  if (results.startup) {
+    console.log("");
+    console.log(formatStartup(results.startup));
+  }
+  const broken = results.rows.filter((r) => r.apiFloorRequests !== r.requestsNeeded || r.engineFloorRequests !== 0);
+  for (const r of broken) log(`warning: ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`);
+  fs.writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`bench: wrote ${o.out}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

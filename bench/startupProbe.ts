@@ -1,0 +1,39 @@
+/**
+ * Child process of startup.ts; not a module to import. Does what the dynamic provider host does the
+ * first time it meets an `Endpoint` — turn the serialized provider (`__provider`) back into an object,
+ * `configure` it (which loads `pulumi-runpod/provider`), answer the first `check` (which builds the api
+ * client) — and prints how long each step took as one JSON line.
+ *
+ * Runs with the Pulumi program's directory as cwd, like the host, so the stub's
+ * `require("pulumi-runpod/provider")` resolves the same way.
+ *
+ * argv: <file with the serialized provider text> <file with the runpod:* config as JSON>
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { performance } from "perf_hooks";
+
+async function main(): Promise<void> {
+  const bootMs = performance.now();
+  const [textFile, configFile] = process.argv.slice(2);
+  const text = fs.readFileSync(textFile, "utf8");
+  const config = JSON.parse(fs.readFileSync(configFile, "utf8")) as Record<string, string>;
+  // The host deserializes with require-from-string (a dependency of @pulumi/pulumi), resolving from cwd.
+  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd()] }));
+  const requireFromString = require(require.resolve("require-from-string", { paths: [pulumiDir] })) as (code: string) => { handler(): Record<string, Function> };
+
+  const t0 = performance.now();
+  const provider = requireFromString(text).handler();
+  const t1 = performance.now();
+  await provider.configure({ config: { get: (key: string) => config[key] } });
+  const t2 = performance.now();
+  const checked = (await provider.check({}, { name: "startup-probe", templateId: "tpl_vllm", gpuIds: ["ADA_24"] })) as { failures: unknown[] };
+  const t3 = performance.now();
+  if (checked.failures.length > 0) throw new Error(`probe check failed: ${JSON.stringify(checked.failures)}`);
+  process.stdout.write(`${JSON.stringify({ bootMs, stubMs: t1 - t0, providerModuleMs: t2 - t1, clientMs: t3 - t2, totalMs: t3 - t0 })}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+/**
+ * `npm run demo` (dist/scripts/demo.js): the provider under the real Pulumi engine, end to end,
+ * against the local emulator. Deploys examples/basic to a throwaway stack (file backend in a temp
+ * dir, passphrase secrets, no cloud login, no plugin download), then walks it through its life:
+ * preview → up → outputs → a change made behind Pulumi's back → refresh catches it → up converges →
+ * destroy (scale to zero, then delete) → stack removed, emulator stopped.
+ *
+ * Every step checks its effect on the emulator and the demo exits non-zero on the first failure.
+ * The API key is handed to Pulumi only as the secret `runpod:apiKey` (through stdin); any line of
+ * output that would contain it is masked and fails the demo.
+ */
+import * as fs from "fs";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { createClientFromEnv } from "../src/api";
+import type { EndpointRecord } from "../src/api";
+import { LocalStack, basicExampleDir, linkRepoPackage, randomSuffix, tempDir } from "./exampleStack";
+
+/** How much the demo raises `workersMax` of the inference endpoint behind Pulumi's back. */
+const DRIFT = 3;
+
+class DemoFailure extends Error {}
+
+function check(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new DemoFailure(message);
+}
+
+/** Writes lines to stdout, masking (and remembering) any that would reveal `secret`. */
+class Printer {
+  leaked = false;
+  private partial = "";
+
+  constructor(private readonly secret: () => string | undefined) {}
+
+  line(text = ""): void {
+    const secret = this.secret();
+    if (secret && text.includes(secret)) {
+      this.leaked = true;
+      text = text.split(secret).join("[API KEY MASKED]");
+    }
+    process.stdout.write(`${text}\n`);
+  }
+
+  /** Streams CLI output indented under the current step, one whole line at a time. */
+  cli = (chunk: string): void => {
+    const lines = (this.partial + chunk).split("\n");
+    this.partial = lines.pop() ?? "";
+    for (const l of lines) this.line(`    │ ${l.replace(/\r/g, "")}`);
+  };
+
+  flush(): void {
+    if (this.partial) this.line(`    │ ${this.partial}`);
+    this.partial = "";
+  }
+}
+
+async function main(): Promise<void> {
+  let emu: RunningEmulator | undefined;
+  let stack: LocalStack | undefined;
+  let stateDir: string | undefined;
+  const out = new Printer(() => emu?.apiKey);
+  const started = Date.now();
+  let stepNo = 0;
+  const TOTAL = 10;
+  const step = (title: string) => {
+    out.flush();
+    out.line();
+    out.line(`==> [${++stepNo}/${TOTAL}] ${title}   (+${((Date.now() - started) / 1000).toFixed(1)}s)`);
+  };
+  const note = (text: string) => {
+    out.flush();
+    out.line(`    ✓ ${text}`);
+  };
+
+  process.once("SIGINT", () => {
+    out.line("\ninterrupted: stopping the emulator; the throwaway stack's state stays in " + (stateDir ?? "(not created yet)"));
+    if (stack && fs.existsSync(stack.configFile)) fs.rmSync(stack.configFile);
+    void emu?.close().finally(() => process.exit(130));
+  });
+
+  try {
+    step("Start the platform emulator (in this process, random port)");
+    emu = await startEmulator({ port: 0, quiet: true });
+    out.line(`    GraphQL ${emu.urls.graphql}   REST v1 ${emu.urls.restV1}   REST v2 ${emu.urls.restV2}`);
+    out.line(`    Jobs    ${emu.urls.inference}`);
+    const client = createClientFromEnv(
+      { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+      {},
+    );
+    const onPlatform = (id: string): EndpointRecord | undefined => emu!.endpoints().find((e) => e.id === id);
+
+    step("Create a throwaway stack of examples/basic (local file backend, passphrase secrets)");
+    const programDir = basicExampleDir();
+    linkRepoPackage(programDir);
+    stateDir = tempDir("pulumi-runpod-demo-");
+    const stackName = `demo-${randomSuffix()}`;
+    stack = await LocalStack.create({ programDir, stackName, stateDir, onOutput: out.cli });
+    await stack.usePlatform(emu.urls, emu.apiKey);
+    out.line(`    stack ${stackName}, state in ${stateDir}`);
+    out.line("    runpod:apiKey is set with --secret (through stdin); the runpod:* addresses point at the emulator:");
+    await stack.run(["config"]);
+
+    step("pulumi preview — plan only: nothing may be created");
+    await stack.run(["preview"]);
+    check(emu.endpoints().length === 0, `preview created endpoints: ${emu.endpoints().map((e) => e.id).join(", ")}`);
+    note("the emulator still has no endpoints");
+
+    step("pulumi up --yes — create both endpoints");
+    await stack.run(["up", "--yes"]);
+    const outputs = await stack.outputs();
+    const inferenceId = String(outputs.inferenceId);
+    const imagesId = String(outputs.imagesId);
+    const inference = onPlatform(inferenceId);
+    const images = onPlatform(imagesId);
+    check(inference !== undefined && images !== undefined, `the stack's endpoints ${inferenceId}, ${imagesId} are not on the emulator`);
+    check(emu.endpoints().length === 2, `expected 2 endpoints on the emulator, found ${emu.endpoints().length}`);
+    check(inference.networkVolumeId === outputs.modelsVolumeId, "the inference endpoint does not mount the looked-up volume");
+    note(`created ${inferenceId} (${inference.gpuIds}, regions ${inference.locations}, volume ${inference.networkVolumeId}) and ${imagesId} (${images.gpuIds})`);
+
+    step("pulumi stack output — the stack's outputs");
+    await stack.run(["stack", "output"]);
+    check(outputs.inferenceJobUrl === `${emu.urls.inference}/v2/${inferenceId}/`, `unexpected job URL ${String(outputs.inferenceJobUrl)}`);
+
+    step(`Change the inference endpoint behind Pulumi's back (API call: workersMax +${DRIFT})`);
+    const declaredMax = inference.workersMax;
+    const driftedMax = declaredMax + DRIFT;
+    await client.saveEndpoint({ id: inferenceId, name: inference.name, templateId: inference.templateId, gpuIds: inference.gpuIds, workersMax: driftedMax });
+    check(onPlatform(inferenceId)?.workersMax === driftedMax, "the out-of-band change did not take effect");
+    note(`workersMax on the platform: ${declaredMax} -> ${driftedMax}; the program still says ${declaredMax}`);
+
+    step("pulumi refresh --yes — read the platform: the drift must show up");
+    await stack.run(["refresh", "--yes"]);
+    const refreshed = await stack.endpoint("inference");
+    check(refreshed?.outputs?.workersMax === driftedMax, `refresh did not record the drift (state says workersMax ${String(refreshed?.outputs?.workersMax)})`);
+    note(`the state now records workersMax ${driftedMax}; what the next up will change:`);
+    const plan = await stack.run(["preview", "--diff"]);
+    check(/workersMax\s*:\s*\d+ => \d+/.test(plan.stdout) && /~ 1 to update/.test(plan.stdout), "the preview after refresh does not plan to restore workersMax");
+
+    step("pulumi up --yes — converge back to the program");
+    await stack.run(["up", "--yes"]);
+    check(onPlatform(inferenceId)?.workersMax === declaredMax, `up did not restore workersMax (platform says ${onPlatform(inferenceId)?.workersMax})`);
+    await stack.run(["preview", "--expect-no-changes"], { quiet: true });
+    note(`workersMax is ${declaredMax} again and a new preview has nothing to change`);
+
+    step("pulumi destroy --yes — scale each endpoint to zero, then delete it");
+    emu.resetStats();
+    await stack.run(["destroy", "--yes"]);
+    const left = emu.endpoints();
+    check(left.length === 0, `endpoints left on the emulator: ${left.map((e) => e.id).join(", ")}`);
+    check(emu.stats().byOperation.deleteEndpoint === 2, `expected 2 deleteEndpoint calls, saw ${emu.stats().byOperation.deleteEndpoint ?? 0}`);
+    note("the emulator has no endpoints left");
+
+    step("Remove the throwaway stack and stop the emulator");
+    await stack.remove();
+    stack = undefined;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    await emu.close();
+    check(!out.leaked, "the API key appeared in the output above (masked)");
+    out.line();
+    out.line(`Demo finished: every step checked against the emulator (${((Date.now() - started) / 1000).toFixed(1)}s).`);
+  } catch (e) {
+    out.flush();
+    out.line();
+    out.line(`DEMO FAILED at step ${stepNo}: ${e instanceof Error ? e.message : String(e)}`);
+    if (stack) {
+      out.line(`    the stack's state stays in ${stateDir} for inspection`);
+      if (fs.existsSync(stack.configFile)) fs.rmSync(stack.configFile);
+    }
+    await emu?.close();
+    process.exitCode = 1;
+  }
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,120 @@
+/**
+ * Shared setup of the reliability suite (issue #6): in-process emulators whose injected faults and
+ * leftover endpoints are tallied, clients whose retry counters are tallied, and the summary line
+ * `reliability: faults injected N, requests retried M, endpoints at end X (expected Y)`.
+ *
+ * Every figure of the summary comes from a real counter: the emulator's `stats().faultsInjected`,
+ * the clients' `stats.retries` (src/api/retry.ts increments it once per repeated attempt) and the
+ * emulator's own endpoint table when it closes.
+ */
+import { DEFAULT_SEED, startEmulator, type EmulatorOptions, type RunningEmulator, type SeedInput } from "../../emulator";
+import { createClient, resolveClientConfig, type ClientConfigInput } from "../../src/api";
+import type { PlatformClient, RetryPolicy } from "../../src/api/types";
+
+/** Retries quick enough for a test, with the same shape as the production policy. */
+export const FAST_RETRY: RetryPolicy = { retries: 5, minDelayMs: 10, maxDelayMs: 80, deadlineMs: 10_000 };
+
+interface Totals {
+  faultsInjected: number;
+  retries: number;
+  endpointsAtEnd: number;
+  expectedAtEnd: number;
+  /** Faults injected into the real CLI runs (counted by their emulator too; listed separately for the reader). */
+  clients: PlatformClient[];
+}
+
+const totals: Totals = { faultsInjected: 0, retries: 0, endpointsAtEnd: 0, expectedAtEnd: 0, clients: [] };
+
+/** An emulator of this suite: closing it adds its faults and endpoints to the summary. */
+export interface RelEmulator extends RunningEmulator {
+  /** Endpoints this scenario means to leave on the emulator when it closes (checked by the summary). */
+  expectedAtEnd: number;
+  /** Faults injected so far, across `resetStats()` calls. */
+  faultsSoFar(): number;
+}
+
+/**
+ * Starts an in-process emulator on a free port with short worker timings.
+ * @param options emulator options (seed, initial faults...).
+ */
+export async function startRelEmulator(options: EmulatorOptions = {}): Promise<RelEmulator> {
+  const emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });
+  let carried = 0;
+  let closed = false;
+  const rel: RelEmulator = Object.assign(Object.create(null) as RelEmulator, emu, {
+    expectedAtEnd: 0,
+    faultsSoFar: () => carried + emu.stats().faultsInjected,
+    resetStats: () => {
+      carried += emu.stats().faultsInjected;
+      emu.resetStats();
+    },
+    close: async () => {
+      if (!closed) {
+        closed = true;
+        totals.faultsInjected += rel.faultsSoFar();
+        totals.endpointsAtEnd += emu.endpoints().length;
+        totals.expectedAtEnd += rel.expectedAtEnd;
+      }
+      await emu.close();
+    },
+  });
+  return rel;
+}
+
+/** The default seed with the first user's minute quota set to `perMinute` (hour and day stay generous). */
+export function tightQuotaSeed(perMinute: number): SeedInput {
+  return { ...DEFAULT_SEED, rateLimits: { minute: perMinute, hour: 100_000, day: 1_000_000 } };
+}
+
+/** `runpod:*`-style addresses of an emulator (no key). */
+export function addressesOf(emu: RunningEmulator): Pick<ClientConfigInput, "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl"> {
+  return { graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference };
+}
+
+/**
+ * A client of `emu` whose retries count toward the summary.
+ * @param overrides any setting (key, timeoutMs, a partial retry policy...); defaults: the read-write key, 5 s timeout, {@link FAST_RETRY}.
+ */
+export function relClient(emu: RunningEmulator, overrides: ClientConfigInput = {}): PlatformClient {
+  const client = createClient(
+    resolveClientConfig({ apiKey: emu.apiKey, ...addressesOf(emu), timeoutMs: 5000, ...overrides, retry: { ...FAST_RETRY, ...overrides.retry } }, {}),
+  );
+  totals.clients.push(client);
+  return client;
+}
+
+/** Adds retries counted outside a tracked client (none today; kept for scenarios that build their own). */
+export function addRetries(n: number): void {
+  totals.retries += n;
+}
+
+/** The summary line; figures are the totals of every emulator closed and every client built so far. */
+export function summaryLine(): string {
+  const retries = totals.retries + totals.clients.reduce((n, c) => n + c.stats.retries, 0);
+  return `reliability: faults injected ${totals.faultsInjected}, requests retried ${retries}, endpoints at end ${totals.endpointsAtEnd} (expected ${totals.expectedAtEnd})`;
+}
+
+/** Runs `fn` and returns what it threw (fails the test when it does not throw). */
+export async function thrown(fn: () => Promise<unknown> | unknown): Promise<Error> {
+  try {
+    await fn();
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected the call to throw, but it succeeded");
+}
+
+let seq = 0;
+/** A name unique within this run, e.g. `drop-lq3k-4`. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${++seq}`;
+}
+
+/** Counts of the mutating operations the emulator received since its last `resetStats()`. */
+export function mutationCounts(emu: RunningEmulator): { saveEndpoint: number; restCreateEndpoint: number; deleteEndpoint: number } {
+  const ops = emu.stats().byOperation;
+  return { saveEndpoint: ops.saveEndpoint ?? 0, restCreateEndpoint: ops.restCreateEndpoint ?? 0, deleteEndpoint: ops.deleteEndpoint ?? 0 };
+}
+
+/** Milliseconds since the epoch, for the few lower-bound checks on waits (never an upper bound). */
+export const now = (): number => Date.now();

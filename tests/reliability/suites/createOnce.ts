@@ -1,0 +1,84 @@
+/**
+ * Issue #6 "Create is not blindly repeated": after a create whose outcome is unknown, the provider
+ * looks for the endpoint (by name and template) before trying again, so one create yields exactly
+ * one endpoint — proven with the emulator acting on the create and then dropping the connection,
+ * and with a create that outlives the client's timeout and lands afterwards.
+ */
+import { EndpointProvider } from "../../../src/provider/endpointProvider";
+import { mutationCounts, relClient, startRelEmulator, uniqueName, type RelEmulator } from "../harness";
+import { createChecked } from "./rateLimits";
+
+export function createOnceSuite(): void {
+  describe("create is not blindly repeated", () => {
+    let emu: RelEmulator;
+    beforeAll(async () => {
+      emu = await startRelEmulator();
+    });
+    afterAll(() => emu.close());
+    beforeEach(() => {
+      emu.setFaults({});
+      emu.resetStats();
+    });
+
+    const named = (name: string) => emu.endpoints(emu.apiKey).filter((e) => e.name === name);
+
+    it("saveEndpoint acted on, then the connection dropped: the provider adopts that endpoint — exactly one", async () => {
+      const provider = new EndpointProvider(() => relClient(emu));
+      const name = uniqueName("drop-gql");
+      emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
+      const { id, outs } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], workersMax: 4 });
+      expect(named(name).map((e) => e.id)).toEqual([id]);
+      expect(outs).toMatchObject({ endpointId: id, name, workersMax: 4, gpuIds: ["ADA_24", "AMPERE_24"] });
+      expect(mutationCounts(emu).saveEndpoint).toBe(1);
+      expect(emu.stats().faultsByKind.dropAfter).toBe(1);
+      emu.expectedAtEnd += 1;
+    });
+
+    it("POST /v1/endpoints acted on, then the connection dropped: exactly one", async () => {
+      const provider = new EndpointProvider(() => relClient(emu));
+      const name = uniqueName("drop-rest");
+      emu.setFaults({ dropAfterRate: 1, match: ["restCreateEndpoint"] });
+      const { id } = await createChecked(provider, { name, templateId: "tpl_comfy", gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A6000"], workersMax: 2 });
+      expect(named(name).map((e) => e.id)).toEqual([id]);
+      expect(named(name)[0].gpuIds).toBe("ADA_24,AMPERE_48");
+      expect(mutationCounts(emu).restCreateEndpoint).toBe(1);
+      expect(emu.stats().faultsByKind.dropAfter).toBe(1);
+      emu.expectedAtEnd += 1;
+    });
+
+    it("an endpoint with the same name and template that existed before is never taken for the new one", async () => {
+      const provider = new EndpointProvider(() => relClient(emu));
+      const name = uniqueName("twin");
+      const earlier = await relClient(emu).saveEndpoint({ name, templateId: "tpl_vllm", gpuIds: "AMPERE_16" });
+      emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
+      const { id } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["AMPERE_16"] });
+      expect(id).not.toBe(earlier.id);
+      expect(named(name).map((e) => e.id).sort()).toEqual([earlier.id, id].sort());
+      emu.expectedAtEnd += 2;
+    });
+
+    it("a create refused before taking effect (dropped before it reached the platform) is tried once more: exactly one", async () => {
+      const provider = new EndpointProvider(() => relClient(emu));
+      const name = uniqueName("drop-before");
+      // Seeded so that the first create is dropped before taking effect and the second goes through.
+      emu.setFaults({ dropBeforeRate: 0.5, match: ["saveEndpoint"], seed: 3 });
+      const { id } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
+      expect(emu.stats().faultsByKind.dropBefore).toBe(1);
+      expect(mutationCounts(emu).saveEndpoint).toBe(2);
+      expect(named(name).map((e) => e.id)).toEqual([id]);
+      emu.expectedAtEnd += 1;
+    });
+
+    it("a create that outlives the client's timeout and lands afterwards is adopted, not repeated: exactly one", async () => {
+      const provider = new EndpointProvider(() => relClient(emu, { timeoutMs: 300 }));
+      const name = uniqueName("slow-create");
+      emu.setFaults({ latencyMs: 700, match: ["saveEndpoint"] });
+      const { id } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
+      // Give any second create still in flight time to land before counting.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(named(name).map((e) => e.id)).toEqual([id]);
+      expect(mutationCounts(emu).saveEndpoint).toBe(1);
+      emu.expectedAtEnd += 1;
+    });
+  });
+}
