@@ -65,7 +65,7 @@ mkdir -p "$BIN" "$PULUMI_HOME"
 # plus working binaries means there is nothing to do.
 stamp_ok() {
   [ "$FORCE" != 1 ] && [ -f "$STAMP" ] || return 1
-  local target cli langhost
+  local target cli langhost f
   target="$(sed -n 's/^target=//p' "$STAMP")"
   cli="$(sed -n 's/^cli=//p' "$STAMP")"
   langhost="$(sed -n 's/^langhost=//p' "$STAMP")"
@@ -255,6 +255,7 @@ build_from_proxy() {
     )
     mkdir -p "$cached"
     cp "$wrap/out/pulumi" "$wrap/out/pulumi-language-nodejs" "$cached/"
+    rm -rf "$wrap/out"
   fi
 
   local f

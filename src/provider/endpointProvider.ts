@@ -11,7 +11,7 @@ import { checkEndpointInputs, isComplete, type EndpointInputs } from "./endpoint
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpointLookup";
 import { KeyedSerial } from "./keyedSerial";
 import { inputsFromRecord, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
-import { isFailedPrecondition, isNotFound, isOutcomeUnknown, messageOf } from "./errorKinds";
+import { isFailedPrecondition, isNotFound, isOutcomeUnknown, isTimeout, messageOf } from "./errorKinds";
 import { isUnknown } from "./unknown";
 
 /**
@@ -30,6 +30,12 @@ export class EndpointInitError extends Error {
     this.name = "EndpointInitError";
   }
 }
+
+/** Shortest time a timed-out create is given to land before it is tried again, in milliseconds. */
+export const SETTLE_MIN_MS = 5_000;
+/** First pause between listings while a timed-out create settles; doubles up to {@link SETTLE_MAX_PAUSE_MS}. */
+export const SETTLE_FIRST_PAUSE_MS = 250;
+export const SETTLE_MAX_PAUSE_MS = 2_000;
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
@@ -144,8 +150,7 @@ export class EndpointProvider {
           return this.claim(await send());
         } catch (err) {
           if (!isOutcomeUnknown(err)) throw err;
-          this.directory.invalidate();
-          const created = (await this.listAfterUnknownCreate(inputs.name, err)).filter((e) => sameIdentity(e) && !before.has(e.id) && !this.claimed.has(e.id));
+          const created = await this.findUnansweredCreate(inputs.name, err, (e) => sameIdentity(e) && !before.has(e.id) && !this.claimed.has(e.id));
           if (created.length === 1) return this.claim(created[0]);
           if (created.length > 1) {
             const ids = created.map((e) => e.id).join(", ");
@@ -177,6 +182,24 @@ export class EndpointProvider {
     this.claimed.add(record.id);
     this.directory.changed(record.id);
     return record;
+  }
+
+  /**
+   * The new endpoints an unanswered create may have made (`matches` picks them from a fresh listing). A
+   * create that timed out may still be in flight on the platform and land after a first look, and trying
+   * again then would make a second endpoint; so after a timeout the listing is repeated (pauses from
+   * {@link SETTLE_FIRST_PAUSE_MS} doubling to {@link SETTLE_MAX_PAUSE_MS}) until one appears or the settle
+   * time — the client's request timeout, at least {@link SETTLE_MIN_MS} — has passed. After a dropped
+   * connection or a 5xx the platform is done with the request, so one listing decides.
+   */
+  private async findUnansweredCreate(name: string, createError: unknown, matches: (e: EndpointRecord) => boolean): Promise<EndpointRecord[]> {
+    const settleUntil = isTimeout(createError) ? Date.now() + Math.max(this.client.config.timeoutMs, SETTLE_MIN_MS) : 0;
+    for (let pause = SETTLE_FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, SETTLE_MAX_PAUSE_MS)) {
+      this.directory.invalidate();
+      const found = (await this.listAfterUnknownCreate(name, createError)).filter(matches);
+      if (found.length > 0 || Date.now() + pause > settleUntil) return found;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /** The listing that decides whether an unanswered create took effect; its failure says what is at stake. */

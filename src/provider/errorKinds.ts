@@ -30,6 +30,15 @@ export function isOutcomeUnknown(err: unknown): boolean {
   return (err as { outcomeUnknown?: unknown } | null)?.outcomeUnknown === true;
 }
 
+/**
+ * The request ran out of time rather than being answered (client timeout, or a gateway's 504): it may
+ * still be in flight on the platform and take effect later.
+ */
+export function isTimeout(err: unknown): boolean {
+  const e = err as { name?: unknown; status?: unknown } | null;
+  return e?.name === "TimeoutError" || e?.status === 504;
+}
+
 /** The error's message, for wrapping; never the error object itself (its fields are already redacted). */
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

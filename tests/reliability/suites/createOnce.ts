@@ -73,11 +73,17 @@ export function createOnceSuite(): void {
       const provider = new EndpointProvider(() => relClient(emu, { timeoutMs: 300 }));
       const name = uniqueName("slow-create");
       emu.setFaults({ latencyMs: 700, match: ["saveEndpoint"] });
-      const { id } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
+      let id: string | undefined;
+      let error: string | undefined;
+      try {
+        id = (await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] })).id;
+      } catch (err) {
+        error = String(err);
+      }
       // Give any second create still in flight time to land before counting.
       await new Promise((r) => setTimeout(r, 1000));
-      expect(named(name).map((e) => e.id)).toEqual([id]);
-      expect(mutationCounts(emu).saveEndpoint).toBe(1);
+      expect({ error, onPlatform: named(name).length, creates: mutationCounts(emu).saveEndpoint }).toEqual({ error: undefined, onPlatform: 1, creates: 1 });
+      expect(named(name)[0].id).toBe(id);
       emu.expectedAtEnd += 1;
     });
   });

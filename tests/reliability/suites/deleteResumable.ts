@@ -23,6 +23,7 @@ export function deleteResumableSuite(): void {
     it("scaled to zero, then deleteEndpoint failed: the next delete (a new provider process) finishes without scaling again", async () => {
       const first = new EndpointProvider(() => relClient(emu, { retry: { retries: 2 } }));
       const { id, outs } = await createChecked(first, { name: uniqueName("resume"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMin: 1, workersMax: 3 });
+      emu.resetStats();
       emu.setFaults({ errorRate: 1, match: ["deleteEndpoint"] });
       const err = await thrown(() => first.delete(id, outs));
       expect(err.message).toMatch(/deleteEndpoint/);
@@ -40,10 +41,13 @@ export function deleteResumableSuite(): void {
     it("a delete whose answer was lost after it took effect counts as done", async () => {
       const provider = new EndpointProvider(() => relClient(emu));
       const { id, outs } = await createChecked(provider, { name: uniqueName("lost-answer"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"] });
-      emu.setFaults({ dropAfterRate: 1, match: ["deleteEndpoint"] });
+      emu.resetStats();
+      // Seeded so that exactly the first deleteEndpoint loses its answer (the retry then finds it gone).
+      emu.setFaults({ dropAfterRate: 0.5, match: ["deleteEndpoint"], seed: 2 });
       await provider.delete(id, outs);
       expect(onPlatform(id)).toBeUndefined();
-      expect(emu.stats().faultsByKind.dropAfter).toBeGreaterThanOrEqual(1);
+      expect(emu.stats().faultsByKind.dropAfter).toBe(1);
+      expect(mutationCounts(emu).deleteEndpoint).toBe(2);
     });
 
     it("an endpoint deleted outside Pulumi: delete succeeds and sends no mutation", async () => {
