@@ -153,11 +153,14 @@ export class RateLimitTracker {
    * Waits while a window is exhausted, then takes one unit from each known budget.
    * @param deadline ms epoch after which waiting is pointless; a longer wait is skipped and the
    *   request goes out (the platform then answers 429 and the caller sees a RateLimitError).
+   * @returns whether this request was held back (`waits` is shared by concurrent requests, so callers
+   *   counting their own waits use this instead).
    */
-  async beforeSend(deadline: number, signal?: AbortSignal): Promise<void> {
+  async beforeSend(deadline: number, signal?: AbortSignal): Promise<boolean> {
     const now = Date.now();
     const wait = this.delayMs(now);
-    if (wait > 0 && now + wait <= deadline) {
+    const held = wait > 0 && now + wait <= deadline;
+    if (held) {
       this.waits++;
       // A little past the reset, so the platform's window has certainly rolled over.
       await sleep(wait + 50, signal);
@@ -166,5 +169,6 @@ export class RateLimitTracker {
       }
     }
     for (const b of this.budgets.values()) if (b.remaining !== undefined) b.remaining--;
+    return held;
   }
 }

@@ -64,9 +64,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
   return pRetry(
     async (attempt) => {
       if (signal?.aborted) throw new pRetry.AbortError(aborted());
-      const before = opts.tracker.waits;
-      await opts.tracker.beforeSend(deadline, signal);
-      if (opts.tracker.waits > before) opts.stats.rateLimitWaits++;
+      if (await opts.tracker.beforeSend(deadline, signal)) opts.stats.rateLimitWaits++;
       if (signal?.aborted) throw new pRetry.AbortError(aborted());
       try {
         return await fn(attempt);

@@ -16,14 +16,13 @@ export const FAST_RETRY: RetryPolicy = { retries: 5, minDelayMs: 10, maxDelayMs:
 
 interface Totals {
   faultsInjected: number;
-  retries: number;
   endpointsAtEnd: number;
   expectedAtEnd: number;
-  /** Faults injected into the real CLI runs (counted by their emulator too; listed separately for the reader). */
+  /** Every client built by {@link relClient}; their retry counters are read when the summary is printed. */
   clients: PlatformClient[];
 }
 
-const totals: Totals = { faultsInjected: 0, retries: 0, endpointsAtEnd: 0, expectedAtEnd: 0, clients: [] };
+const totals: Totals = { faultsInjected: 0, endpointsAtEnd: 0, expectedAtEnd: 0, clients: [] };
 
 /** An emulator of this suite: closing it adds its faults and endpoints to the summary. */
 export interface RelEmulator extends RunningEmulator {
@@ -83,15 +82,12 @@ export function relClient(emu: RunningEmulator, overrides: ClientConfigInput = {
   return client;
 }
 
-/** Adds retries counted outside a tracked client (none today; kept for scenarios that build their own). */
-export function addRetries(n: number): void {
-  totals.retries += n;
-}
-
-/** The summary line; figures are the totals of every emulator closed and every client built so far. */
-export function summaryLine(): string {
-  const retries = totals.retries + totals.clients.reduce((n, c) => n + c.stats.retries, 0);
-  return `reliability: faults injected ${totals.faultsInjected}, requests retried ${retries}, endpoints at end ${totals.endpointsAtEnd} (expected ${totals.expectedAtEnd})`;
+/** The summary line and its figures: totals of every emulator closed and every client built so far. */
+export function summary(): { line: string; faultsInjected: number; retries: number; endpointsAtEnd: number; expectedAtEnd: number } {
+  const retries = totals.clients.reduce((n, c) => n + c.stats.retries, 0);
+  const { faultsInjected, endpointsAtEnd, expectedAtEnd } = totals;
+  const line = `reliability: faults injected ${faultsInjected}, requests retried ${retries}, endpoints at end ${endpointsAtEnd} (expected ${expectedAtEnd})`;
+  return { line, faultsInjected, retries, endpointsAtEnd, expectedAtEnd };
 }
 
 /** Runs `fn` and returns what it threw (fails the test when it does not throw). */
@@ -114,6 +110,15 @@ export function uniqueName(prefix: string): string {
 export function mutationCounts(emu: RunningEmulator): { saveEndpoint: number; restCreateEndpoint: number; deleteEndpoint: number } {
   const ops = emu.stats().byOperation;
   return { saveEndpoint: ops.saveEndpoint ?? 0, restCreateEndpoint: ops.restCreateEndpoint ?? 0, deleteEndpoint: ops.deleteEndpoint ?? 0 };
+}
+
+/** Polls `check` every 25 ms until it returns true; fails after `limitMs` (a guard against hanging, not a speed goal). */
+export async function eventually(check: () => boolean, limitMs = 10_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** Milliseconds since the epoch, for the few lower-bound checks on waits (never an upper bound). */

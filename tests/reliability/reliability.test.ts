@@ -12,7 +12,7 @@
  *
  * Needs dist/ (`npx tsc -p tsconfig.json`) and the Pulumi CLI in .pulumi/bin (`npm run setup`).
  */
-import { summaryLine } from "./harness";
+import { summary } from "./harness";
 import { authSuite } from "./suites/auth";
 import { badInputSuite } from "./suites/badInput";
 import { cliSuite } from "./suites/cli";
@@ -34,7 +34,10 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  process.stdout.write(`\n${summaryLine()}\n`);
+  const { line, endpointsAtEnd, expectedAtEnd } = summary();
+  process.stdout.write(`\n${line}\n`);
+  // Every scenario states what it leaves behind; a difference means something was lost or duplicated.
+  expect(endpointsAtEnd).toBe(expectedAtEnd);
 });
 
 rateLimitSuite();

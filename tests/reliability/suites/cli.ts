@@ -8,9 +8,11 @@
  * One finding is upstream: at `-v=9` the Pulumi engine (3.259) logs the plaintext of every secret
  * provider configuration value it sends in `Configure` (sdk/go/common/resource/plugin/rpc.go marshals
  * the secret envelope `{sig, value}` as an ordinary map, logging `value`), and the dynamic provider
- * receives the whole stack config. That line is the engine's, not this package's; the scan allows
- * exactly that engine line (and the matching CheckConfig line of the encrypted automatic log) when
- * the key is a stack secret, and allows nothing at all when the key comes from RUNPOD_API_KEY.
+ * receives the whole stack config (its default provider's inputs, stored in state encrypted). Its
+ * encrypted automatic log also stores those inputs whole. Those lines are the engine's, not this
+ * package's: the scan allows exactly the engine's lines about the default provider's configuration
+ * while the key is a stack secret (or still in that provider's stored inputs), and allows nothing at
+ * all once the key comes from RUNPOD_API_KEY only.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -21,9 +23,17 @@ import { linesWithSecret } from "../scan";
 
 const FIXTURE = path.resolve(__dirname, "../fixtures/program");
 
-/** The engine's own logging of the default dynamic provider's configuration (see the file comment). */
-const ENGINE_CONFIG_LINE =
-  /Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.(Configure\(\)\.inputs|CheckConfig\(urn:pulumi:[^)]*::pulumi:providers:pulumi-nodejs::default\)\.news)\]/;
+/**
+ * A line in which the engine logs the configuration of the default dynamic provider (see the file
+ * comment): its Configure/CheckConfig marshaling, or — in the encrypted automatic log, which stores
+ * property maps whole — any line about the `pulumi:providers:pulumi-nodejs::default` resource.
+ */
+function isEngineProviderConfigLine(line: string): boolean {
+  return (
+    /Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.(Configure\(\)\.inputs|CheckConfig\(urn:pulumi:[^)]*::pulumi:providers:pulumi-nodejs::default\)\.news)\]/.test(line) ||
+    /urn:pulumi:[^ ]*::pulumi:providers:pulumi-nodejs::default/.test(line)
+  );
+}
 
 type Spec = Record<string, unknown>;
 
@@ -37,9 +47,11 @@ export function cliSuite(): void {
     let stack: LocalStack;
     const logsDir = path.join(pulumiRoot(), "home", "logs");
     const runs: { label: string; keyFrom: "config" | "env"; result: RunPulumiResult }[] = [];
-    /** Automatic log files of this stack, with where the key came from when each was written. */
+    /** Automatic log files of this stack, and whether the engine had the key (stack config or stored provider inputs) then. */
     const autoLogs = new Map<string, "config" | "env">();
     let keyFrom: "config" | "env" = "config";
+    /** The default provider's stored inputs still hold the key (until an `up` without it in config). */
+    let providerStateHasKey = true;
 
     const ownLogs = () => (fs.existsSync(logsDir) ? fs.readdirSync(logsDir).filter((f) => f.includes(`+${stack.name}-`)) : []);
 
@@ -47,7 +59,7 @@ export function cliSuite(): void {
       const before = new Set(ownLogs());
       const env: Record<string, string> = keyFrom === "env" ? { RUNPOD_API_KEY: emu.apiKey } : {};
       const result = await withEnv(env, () => stack.run(args, { expectCodes }));
-      for (const f of ownLogs()) if (!before.has(f)) autoLogs.set(f, keyFrom);
+      for (const f of ownLogs()) if (!before.has(f)) autoLogs.set(f, keyFrom === "config" || providerStateHasKey ? "config" : "env");
       runs.push({ label, keyFrom, result });
       return result;
     }
@@ -186,10 +198,21 @@ export function cliSuite(): void {
       }
     });
 
-    it("`pulumi destroy`: scale-to-zero done but deleteEndpoint failing → destroy fails; one deleted outside; the next destroy finishes", async () => {
-      // From here on the key comes from RUNPOD_API_KEY, so verbose output must be entirely free of it.
+    it("the key from RUNPOD_API_KEY instead: `pulumi up -v=9` keeps both endpoints as they are", async () => {
+      // From here on the key is no stack secret, so verbose output and logs must be entirely free of it.
+      // (This `up` also drops the key from the default provider's stored inputs, which `destroy` reuses.)
       await stack.removeConfig("runpod:apiKey");
       keyFrom = "env";
+      const before = emu.endpoints().map((e) => e.id).sort();
+      emu.resetStats();
+      const r = await pulumi("up -v=9 with the key from the environment", ["up", "--yes", "-v=9", "--logtostderr"]);
+      expect(r.stdout).not.toMatch(/created|replaced|deleted/);
+      expect(emu.endpoints().map((e) => e.id).sort()).toEqual(before);
+      expect(emu.stats().byOperation.saveEndpoint ?? 0).toBe(0);
+      providerStateHasKey = false;
+    });
+
+    it("`pulumi destroy`: scale-to-zero done but deleteEndpoint failing → destroy fails; one deleted outside; the next destroy finishes", async () => {
       emu.setFaults({ force429: 10, retryAfterSeconds: 600, match: ["deleteEndpoint"] });
       const failed = await pulumi("destroy with deleteEndpoint failing", ["destroy", "--yes", "-v=9", "--logtostderr"], FAILED);
       emu.setFaults({});
@@ -214,10 +237,10 @@ export function cliSuite(): void {
     });
 
     it("no run printed the key, except the engine's own Configure logging of a secret stack config at -v=9", () => {
-      expect(runs.filter((r) => r.label.includes("-v=9") || r.label.startsWith("destroy"))).toHaveLength(3);
+      expect(runs.filter((r) => r.keyFrom === "env")).toHaveLength(3);
       for (const run of runs) {
         const hits = linesWithSecret(output(run.result), emu.apiKey);
-        const foreign = run.keyFrom === "config" ? hits.filter((l) => !ENGINE_CONFIG_LINE.test(l)) : hits;
+        const foreign = run.keyFrom === "config" ? hits.filter((l) => !isEngineProviderConfigLine(l)) : hits;
         expect({ run: run.label, foreign }).toEqual({ run: run.label, foreign: [] });
       }
       // The upstream leak is real (documented above), and only where the key was a stack secret.
@@ -225,13 +248,14 @@ export function cliSuite(): void {
       expect(linesWithSecret(output(verbose.result), emu.apiKey).length).toBeGreaterThan(0);
     });
 
-    it("Pulumi's automatic logs of this stack (decrypted) hold the key only in the engine's provider-config lines", async () => {
-      expect([...autoLogs.values()]).toEqual(expect.arrayContaining(["config", "env"]));
+    it("Pulumi's automatic logs of this stack (decrypted) hold the key only in the engine's lines about the provider config", async () => {
+      // "env" logs: written once neither the config nor the stored provider inputs held the key (the destroys).
+      expect([...autoLogs.values()].filter((v) => v === "env")).toHaveLength(2);
       for (const [file, from] of autoLogs) {
         const decrypted = await stack.run(["logs", "decrypt", path.join(logsDir, file)], { quiet: true });
         expect(decrypted.stdout.length).toBeGreaterThan(0);
         const hits = linesWithSecret(decrypted.stdout, emu.apiKey);
-        const foreign = from === "config" ? hits.filter((l) => !ENGINE_CONFIG_LINE.test(l)) : hits;
+        const foreign = from === "config" ? hits.filter((l) => !isEngineProviderConfigLine(l)) : hits;
         expect({ file, foreign }).toEqual({ file, foreign: [] });
         expect(linesWithSecret(fs.readFileSync(path.join(logsDir, file), "latin1"), emu.apiKey)).toEqual([]);
       }

@@ -10,7 +10,7 @@
  */
 import { TimeoutError } from "../../../src/api";
 import { ProviderHost } from "../host";
-import { addressesOf, mutationCounts, now, relClient, startRelEmulator, thrown, uniqueName, type RelEmulator } from "../harness";
+import { addressesOf, eventually, mutationCounts, now, relClient, startRelEmulator, thrown, uniqueName, type RelEmulator } from "../harness";
 
 export function timeoutSuite(): void {
   describe("timeouts", () => {
@@ -47,7 +47,7 @@ export function timeoutSuite(): void {
       expect(create.message).toMatch(/may have taken effect/);
       expect(mutationCounts(emu).restCreateEndpoint).toBe(1);
       // The platform still acts on it once the latency has passed: this is why the provider looks before retrying.
-      await new Promise((r) => setTimeout(r, 800));
+      await eventually(() => emu.endpoints(emu.apiKey).some((e) => e.name === name));
       expect(emu.endpoints(emu.apiKey).filter((e) => e.name === name)).toHaveLength(1);
       emu.expectedAtEnd += 1;
     });

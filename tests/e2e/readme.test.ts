@@ -1,0 +1,93 @@
+/**
+ * The README's reference tables say what the code does: the update-vs-replace table is the provider's
+ * own rendering, and the argument and configuration tables name every field, default, accepted value
+ * and bound the code uses.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { DEFAULT_TIMEOUT_MS, DEFAULT_URLS, ENV_VARS, PULUMI_CONFIG_KEYS } from "../../src/api/config";
+import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../src/api/spec";
+import { ENDPOINT_DEFAULTS } from "../../src/provider/endpointDefaults";
+import { ENDPOINT_CHANGE_POLICY, renderChangePolicyTable } from "../../src/provider/endpointDiff";
+import { ENDPOINT_ARG_FIELDS, IDLE_TIMEOUT_MAX, NAME_MAX_LENGTH, SCALER_VALUE_MAX, WORKERS_LIMIT } from "../../src/provider/endpointInputs";
+
+const README = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+
+/** Rows of the first markdown table after `heading`, as arrays of cells (header and separator dropped). */
+function table(heading: string): string[][] {
+  const start = README.indexOf(heading);
+  if (start < 0) throw new Error(`README has no "${heading}"`);
+  const lines = README.slice(start).split("\n");
+  const first = lines.findIndex((l) => l.startsWith("|"));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith("|")) break;
+    rows.push(line.slice(1, -1).split(" | ").map((c) => c.trim()));
+  }
+  return rows;
+}
+
+const code = (cell: string) => cell.replace(/`/g, "").replace(/ \(secret\)$/, "");
+
+test("the update-or-replace table is the provider's own", () => {
+  const block = /<!-- change-policy:begin -->\n([\s\S]*?)\n<!-- change-policy:end -->/.exec(README);
+  expect(block?.[1]).toBe(renderChangePolicyTable());
+});
+
+describe("the Endpoint arguments table", () => {
+  const rows = table("### `Endpoint` arguments");
+  const row = (field: string) => {
+    const r = rows.find((cells) => code(cells[0]) === field);
+    if (!r) throw new Error(`no row for ${field}`);
+    return { type: r[1], accepts: r[2], default: r[3], onChange: r[4] };
+  };
+
+  test("lists every argument the resource accepts, once", () => {
+    expect(rows.map((r) => code(r[0])).sort()).toEqual([...ENDPOINT_ARG_FIELDS].sort());
+  });
+
+  test("says replace exactly where the provider replaces", () => {
+    for (const field of ENDPOINT_ARG_FIELDS) {
+      const policy = ENDPOINT_CHANGE_POLICY[field === "fastBoot" ? "fastBootType" : field];
+      expect({ field, replace: /replace/.test(row(field).onChange) }).toEqual({ field, replace: policy.change === "replace" });
+    }
+  });
+
+  test("gives the provider's defaults", () => {
+    expect(row("type").default).toBe(`\`${ENDPOINT_DEFAULTS.type}\``);
+    expect(row("idleTimeout").default).toBe(`\`${ENDPOINT_DEFAULTS.idleTimeout}\``);
+    expect(row("scalerType").default).toBe(`\`${ENDPOINT_DEFAULTS.scalerType}\``);
+    expect(row("scalerValue").default).toBe(`\`${ENDPOINT_DEFAULTS.scalerValue}\``);
+    expect(row("workersMin").default).toBe(`\`${ENDPOINT_DEFAULTS.workersMin}\``);
+    expect(row("workersMax").default).toMatch(new RegExp(`^\`${ENDPOINT_DEFAULTS.workersMax}\`, or \`workersMin\` when larger$`));
+    expect(row("locations").default).toMatch(/^`\[\]`/);
+    expect(ENDPOINT_DEFAULTS.locations).toEqual([]);
+    expect(row("networkVolumeId").default).toBe("unset");
+    expect(ENDPOINT_DEFAULTS.networkVolumeId).toBeNull();
+  });
+
+  test("names every accepted value and the bounds validation uses", () => {
+    for (const tier of GPU_TIERS) expect(row("gpuIds").accepts).toContain(`\`${tier}\``);
+    for (const loc of LOCATIONS) expect(row("locations").accepts).toContain(`\`${loc}\``);
+    for (const t of ENDPOINT_TYPES) expect(row("type").accepts).toContain(`\`${t}\``);
+    for (const s of SCALER_TYPES) expect(row("scalerType").accepts).toContain(`\`${s}\``);
+    expect(row("name").accepts).toContain(`1–${NAME_MAX_LENGTH} characters`);
+    expect(row("idleTimeout").accepts).toBe(`seconds, 0–${IDLE_TIMEOUT_MAX}`);
+    expect(row("scalerValue").accepts).toContain(`1–${SCALER_VALUE_MAX}`);
+    expect(row("workersMin").accepts).toContain(`0–${WORKERS_LIMIT}`);
+    expect(row("workersMax").accepts).toContain(`0–${WORKERS_LIMIT}`);
+  });
+});
+
+test("the configuration table names every key, its environment fallback and default", () => {
+  const rows = table("### Configuration");
+  expect(rows.map((r) => code(r[0]))).toEqual(Object.values(PULUMI_CONFIG_KEYS));
+  for (const [field, key] of Object.entries(PULUMI_CONFIG_KEYS)) {
+    const r = rows.find((cells) => code(cells[0]) === key)!;
+    const env = (ENV_VARS as Record<string, string>)[field];
+    expect({ key, env: r[1] }).toEqual({ key, env: env ? `\`${env}\`` : "—" });
+    const def = field === "timeoutMs" ? String(DEFAULT_TIMEOUT_MS) : (DEFAULT_URLS as Record<string, string>)[field];
+    if (def !== undefined) expect({ key, default: r[2] }).toEqual({ key, default: `\`${def}\`` });
+  }
+  expect(rows[0][1]).toBe(`\`${ENV_VARS.apiKey}\``);
+});
