@@ -22,10 +22,19 @@ export interface BenchOptions {
   latencyMs: number;
   /** `--parallel` for every Pulumi command and the API floor's concurrency. */
   parallelism: number;
+  /** Runs of each stack and of the API floor per N; rows report the median run. */
+  repeat: number;
   /** Fresh processes for the start-up median; 0 skips it. */
   startupRuns: number;
   /** Progress lines. */
   log: (line: string) => void;
+}
+
+/** Every run of the three measured subjects at one N. */
+interface Runs {
+  ours: Record<BenchOperation, Measurement>[];
+  engine: Record<BenchOperation, Measurement>[];
+  api: Record<BenchOperation, Measurement>[];
 }
 
 /** The four `runpod:*` addresses of a running emulator. */
@@ -52,7 +61,7 @@ async function runStack(program: BenchProgram, emu: RunningEmulator, n: number, 
     for (const op of OPERATIONS) {
       await stack.prepare(op);
       out[op] = await measure(emu, () => stack.run(op));
-      opts.log(`  ${program.padEnd(9)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}`);
+      opts.log(`  ${program.padEnd(9)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}, CPU: emulator ${out[op].localCpuMs.toFixed(0)} ms, pulumi+plugins ${out[op].childCpuMs?.toFixed(0) ?? "?"} ms`);
       if (program === "endpoints") expectOnPlatform(emu, prefix, op, n);
       if (op === "create" && onCreated) await onCreated(stack);
     }
@@ -76,22 +85,33 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     const client: PlatformClient = createClient(resolveClientConfig({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference }, {}));
     for (const n of opts.ns) {
       opts.log(`N=${n}`);
-      const ours = await runStack("endpoints", emu, n, opts, async (stack) => {
-        if (startup || opts.startupRuns <= 0) return;
-        const a = addressesOf(emu);
-        startup = await measureStartup(stack.programDir, { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": a.graphql, "runpod:restV1Url": a.restV1, "runpod:restV2Url": a.restV2, "runpod:inferenceUrl": a.inference }, opts.startupRuns);
-      });
-      const engine = await runStack("noop", emu, n, opts);
-      const api = await runApiFloor(client, emu, { n, parallelism: opts.parallelism, prefix: `floor-${n}-${randomSuffix()}` });
-      opts.log(`  api floor: ${OPERATIONS.map((op) => `${op} ${(api[op].ms / 1000).toFixed(2)} s / ${api[op].requests} req`).join(", ")}`);
-      for (const op of OPERATIONS) rows.push(resultRow(op, n, ours[op], engine[op], api[op], requestsNeeded(op, n)));
+      const runs: Runs = { ours: [], engine: [], api: [] };
+      // Interleaved, so a slow spell of the machine hits all three alike.
+      for (let rep = 1; rep <= opts.repeat; rep++) {
+        if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
+        runs.ours.push(
+          await runStack("endpoints", emu, n, opts, async (stack) => {
+            if (startup || opts.startupRuns <= 0) return;
+            const a = addressesOf(emu);
+            startup = await measureStartup(stack.programDir, { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": a.graphql, "runpod:restV1Url": a.restV1, "runpod:restV2Url": a.restV2, "runpod:inferenceUrl": a.inference }, opts.startupRuns);
+          }),
+        );
+        runs.engine.push(await runStack("noop", emu, n, opts));
+        const api = await runApiFloor(client, emu, { n, parallelism: opts.parallelism, prefix: `floor-${n}-${randomSuffix()}` });
+        opts.log(`  api floor: ${OPERATIONS.map((op) => `${op} ${(api[op].ms / 1000).toFixed(2)} s / ${api[op].requests} req`).join(", ")}`);
+        runs.api.push(api);
+      }
+      for (const op of OPERATIONS) {
+        const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
+        rows.push(resultRow(op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), requestsNeeded(op, n)));
+      }
     }
   } finally {
     await emu.close();
   }
   return {
     generatedAt: new Date().toISOString(),
-    settings: { ns: opts.ns, latencyMs: opts.latencyMs, parallelism: opts.parallelism, pulumiVersion: await pulumiVersion(), node: process.version, cpus: os.cpus().length },
+    settings: { ns: opts.ns, repeat: opts.repeat, latencyMs: opts.latencyMs, parallelism: opts.parallelism, pulumiVersion: await pulumiVersion(), node: process.version, cpus: os.cpus().length },
     rows,
     startup,
   };

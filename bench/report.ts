@@ -4,7 +4,7 @@
 import type { BenchOperation, Measurement } from "./requests";
 import type { StartupResult } from "./startup";
 
-/** One operation at one N: our stack against both floors. */
+/** One operation at one N: our stack against both floors (times are medians over the runs). */
 export interface ResultRow {
   operation: BenchOperation;
   n: number;
@@ -14,24 +14,32 @@ export interface ResultRow {
   engineFloorMs: number;
   /** The minimum requests issued directly with the api client at the same parallelism, ms. */
   apiFloorMs: number;
+  /** Every run's wall time, ms, in run order. */
+  runsMs: { ours: number[]; engineFloor: number[]; apiFloor: number[] };
   /** oursMs / max(engineFloorMs, apiFloorMs). */
   ratio: number;
-  /** Requests the emulator received during our operation. */
+  /** Requests the emulator received during our operation (the most of any run). */
   requestsMade: number;
   /** Requests the spec needs (requests.ts `requestsNeeded`). */
   requestsNeeded: number;
-  /** Our requests by operation name. */
+  /** Our requests by operation name (of the run with the most requests). */
   madeByOperation: Record<string, number>;
-  /** Requests counted during the API floor's run (equals requestsNeeded unless the floor is broken). */
+  /** Requests counted during the API floor's runs, the most of any (equals requestsNeeded unless the floor is broken). */
   apiFloorRequests: number;
-  /** Requests counted during the engine floor's run (0: the no-op provider makes none). */
+  /** Requests counted during the engine floor's runs, the most of any (0: the no-op provider makes none). */
   engineFloorRequests: number;
+  /** CPU time of the Pulumi CLI and its plugins during our run and the engine floor's (medians), ms, where measurable. */
+  childCpuMs?: { ours: number; engineFloor: number };
+  /** CPU time of the in-process emulator during our run (median), ms. */
+  emulatorCpuMs: number;
 }
 
 export interface BenchResults {
   generatedAt: string;
   settings: {
     ns: number[];
+    /** Runs per N; rows hold the medians. */
+    repeat: number;
     /** Added to every emulator request, ms. */
     latencyMs: number;
     /** `--parallel` passed to every Pulumi command, and the API floor's concurrency. */
@@ -44,21 +52,45 @@ export interface BenchResults {
   startup?: StartupResult;
 }
 
-/** Builds a row from the three measurements of one operation. */
-export function resultRow(operation: BenchOperation, n: number, ours: Measurement, engine: Measurement, api: Measurement, needed: number): ResultRow {
-  return {
+/** Median of a non-empty list (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error("median of no values");
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+const most = (list: readonly Measurement[]): Measurement => list.reduce((a, b) => (b.requests > a.requests ? b : a));
+
+/**
+ * Builds a row from every run of one operation: medians of the times, the most requests of any run.
+ * @throws when a list is empty.
+ */
+export function resultRow(operation: BenchOperation, n: number, ours: readonly Measurement[], engine: readonly Measurement[], api: readonly Measurement[], needed: number): ResultRow {
+  const ms = (list: readonly Measurement[]) => list.map((m) => m.ms);
+  const oursMs = median(ms(ours));
+  const engineFloorMs = median(ms(engine));
+  const apiFloorMs = median(ms(api));
+  const cpu = (list: readonly Measurement[]) => (list.every((m) => m.childCpuMs !== undefined) ? median(list.map((m) => m.childCpuMs!)) : undefined);
+  const oursCpu = cpu(ours);
+  const engineCpu = cpu(engine);
+  const row: ResultRow = {
     operation,
     n,
-    oursMs: round(ours.ms),
-    engineFloorMs: round(engine.ms),
-    apiFloorMs: round(api.ms),
-    ratio: Math.round((ours.ms / Math.max(engine.ms, api.ms)) * 100) / 100,
-    requestsMade: ours.requests,
+    oursMs: round(oursMs),
+    engineFloorMs: round(engineFloorMs),
+    apiFloorMs: round(apiFloorMs),
+    runsMs: { ours: ms(ours).map(round), engineFloor: ms(engine).map(round), apiFloor: ms(api).map(round) },
+    ratio: Math.round((oursMs / Math.max(engineFloorMs, apiFloorMs)) * 100) / 100,
+    requestsMade: most(ours).requests,
     requestsNeeded: needed,
-    madeByOperation: ours.byOperation,
-    apiFloorRequests: api.requests,
-    engineFloorRequests: engine.requests,
+    madeByOperation: most(ours).byOperation,
+    apiFloorRequests: most(api).requests,
+    engineFloorRequests: most(engine).requests,
+    emulatorCpuMs: round(median(ours.map((m) => m.localCpuMs))),
   };
+  if (oursCpu !== undefined && engineCpu !== undefined) row.childCpuMs = { ours: round(oursCpu), engineFloor: round(engineCpu) };
+  return row;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -73,9 +105,19 @@ export function formatTable(rows: readonly ResultRow[]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
-/** Our time per resource and the engine floor's, per operation and N (to see growth with N). */
+/**
+ * Per operation and N: our time and the engine floor's per resource (to see growth with N), and where
+ * our extra time goes — CPU of the Pulumi CLI and its plugins above the floor's (the provider process,
+ * the program loading this package) and the in-process emulator's CPU, both on the same cores.
+ */
 export function formatPerResource(rows: readonly ResultRow[]): string {
-  const lines = rows.map((r) => `${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource   engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource`);
+  const lines = rows.map((r) => {
+    const extraCpu = r.childCpuMs ? `${(r.childCpuMs.ours - r.childCpuMs.engineFloor).toFixed(0).padStart(6)} ms` : "     ?";
+    return (
+      `${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
+      ` CPU above the floor: pulumi+plugins ${extraCpu}, emulator ${r.emulatorCpuMs.toFixed(0).padStart(5)} ms`
+    );
+  });
   return lines.join("\n");
 }
 

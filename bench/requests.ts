@@ -3,6 +3,7 @@
  * run of an operation: wall time plus the exact requests the emulator received (its stats are reset
  * before the run).
  */
+import * as fs from "fs";
 import type { EmulatorStats } from "../emulator";
 
 /** Operations measured, in the order a stack goes through them. */
@@ -41,7 +42,26 @@ export interface Measurement {
   requests: number;
   /** The same, per operation name (`saveEndpoint`, `deleteEndpoint`, `myself`, ...). */
   byOperation: Record<string, number>;
+  /** CPU time (user + system) of this process during the run, ms: the in-process emulator's work (and the API floor's client). */
+  localCpuMs: number;
+  /** CPU time of the child processes that ended during the run (the Pulumi CLI and its plugins), ms; undefined where /proc is missing. */
+  childCpuMs?: number;
 }
+
+/** CPU time of this process's ended (and reaped) descendants so far, ms, from /proc/self/stat (Linux). */
+function childCpuMs(): number | undefined {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    // Fields after the parenthesised command name; cutime and cstime are fields 16 and 17 (1-based).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: Linux reports times in /proc in 1/100 s on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * Runs `action` with the emulator's counters reset first, and times it.
@@ -50,9 +70,19 @@ export interface Measurement {
  */
 export async function measure(counter: RequestCounter, action: () => Promise<unknown>): Promise<Measurement> {
   counter.resetStats();
+  const cpu = process.cpuUsage();
+  const children = childCpuMs();
   const start = process.hrtime.bigint();
   await action();
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const used = process.cpuUsage(cpu);
+  const childrenAfter = childCpuMs();
   const stats = counter.stats();
-  return { ms, requests: stats.requests, byOperation: stats.byOperation };
+  return {
+    ms,
+    requests: stats.requests,
+    byOperation: stats.byOperation,
+    localCpuMs: (used.user + used.system) / 1000,
+    childCpuMs: children === undefined || childrenAfter === undefined ? undefined : childrenAfter - children,
+  };
 }

@@ -2,9 +2,9 @@
  * `npm run bench` (node dist/bench/run.js): runs the benchmark, prints the table and writes
  * bench/results.json. Build first (`npx tsc -p tsconfig.json`) and install the CLI (`npm run setup`).
  *
- *   npm run bench                      N = 10, 50, 200
- *   npm run bench -- --quick           N = 10 only
- *   npm run bench -- --n 10,50 --latency 20 --parallel 8 --startup-runs 5 --out bench/results.json
+ *   npm run bench                      N = 10, 50, 200, three runs each (medians reported)
+ *   npm run bench -- --quick           N = 10, one run
+ *   npm run bench -- --n 10,50 --repeat 1 --latency 20 --parallel 8 --startup-runs 5 --out bench/results.json
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -38,19 +38,21 @@ async function main(): Promise<void> {
     .description("Time and count the API requests of pulumi up / refresh / update / destroy of N endpoints against the engine's and the API's floors")
     .option("--n <list>", `endpoint counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
     .option("--quick", `only N = ${QUICK_NS.join(",")}`)
+    .option("--repeat <k>", "runs per N (rows report the medians; default 3, 1 with --quick)", positiveInt)
     .option("--latency <ms>", "latency the emulator adds to every request", nonNegativeInt, 20)
     .option("--parallel <p>", "--parallel for Pulumi and the API floor (default: the CLI's own default)", positiveInt)
     .option("--startup-runs <k>", "fresh processes for the provider start-up median (0 skips it)", nonNegativeInt, 5)
     .option("--out <file>", "where to write the JSON results", path.join(repoRoot(), "bench", "results.json"))
     .parse();
-  const o = program.opts<{ n?: number[]; quick?: boolean; latency: number; parallel?: number; startupRuns: number; out: string }>();
+  const o = program.opts<{ n?: number[]; quick?: boolean; repeat?: number; latency: number; parallel?: number; startupRuns: number; out: string }>();
   const ns = o.n ?? (o.quick ? QUICK_NS : DEFAULT_NS);
+  const repeat = o.repeat ?? (o.quick ? 1 : 3);
   const parallelism = o.parallel ?? (await defaultParallelism());
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  log(`bench: N = ${ns.join(", ")}, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
+  log(`bench: N = ${ns.join(", ")}, ${repeat} run(s) each, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
 
   const started = Date.now();
-  const results = await runBench({ ns, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns, log });
+  const results = await runBench({ ns, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns, log });
   log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
   console.log(formatTable(results.rows));

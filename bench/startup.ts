@@ -9,6 +9,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
+import { median } from "./report";
 
 /** One probe run, in milliseconds. */
 export interface StartupTiming {
@@ -41,12 +42,6 @@ export async function serializedEndpointStub(): Promise<string> {
   const { endpointProviderStub } = await import("../src/provider/serializable");
   const fn = await runtime.serializeFunction(() => endpointProviderStub, { allowSecrets: true });
   return fn.text;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /**

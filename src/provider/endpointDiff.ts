@@ -7,6 +7,7 @@
  */
 import { ENDPOINT_DEFAULTS } from "./endpointDefaults";
 import { ENDPOINT_INPUT_FIELDS, type EndpointInputField } from "./endpointInputs";
+import { ENDPOINT_SETTING_FIELDS } from "./endpointSettings";
 import { splitList } from "./endpointState";
 import { containsUnknown } from "./unknown";
 
@@ -50,13 +51,19 @@ export const ENDPOINT_CHANGE_POLICY: Record<EndpointInputField, FieldPolicy> = {
   networkVolumeId: { change: "update", compare: "value", why: "saveEndpoint field; unset detaches the volume" },
 };
 
-/** Markdown table of {@link ENDPOINT_CHANGE_POLICY} for the README. */
+/**
+ * Markdown table of {@link ENDPOINT_CHANGE_POLICY} for the README, followed by the provider-only
+ * settings (endpointSettings.ts), which {@link diffEndpoint} never compares.
+ */
 export function renderChangePolicyTable(): string {
   const rows = ENDPOINT_INPUT_FIELDS.map((f) => {
     const p = ENDPOINT_CHANGE_POLICY[f];
     return `| \`${f}\` | ${p.change === "update" ? "update in place" : "replace"} | ${p.compare} | ${p.why} |`;
   });
-  return ["| Field | On change | Compared as | Why |", "|---|---|---|---|", ...rows].join("\n");
+  const settings = ENDPOINT_SETTING_FIELDS.map(
+    (f) => `| \`${f}\` | no diff | not compared | provider setting, never sent to the platform; applies from the next create or update |`,
+  );
+  return ["| Field | On change | Compared as | Why |", "|---|---|---|---|", ...rows, ...settings].join("\n");
 }
 
 /** Result of {@link diffEndpoint}; `changed` lists every changed field, `replaces` those forcing a new endpoint. */
@@ -102,7 +109,8 @@ function equal(field: EndpointInputField, olds: Record<string, unknown>, news: R
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
 /**
- * Compares stored outputs with checked inputs.
+ * Compares stored outputs with checked inputs. Only the endpoint's own fields
+ * ({@link ENDPOINT_INPUT_FIELDS}) are compared; the provider-only settings never make a change.
  *
  * @param olds the resource's stored outputs (`EndpointOutputs`, possibly refreshed; older states may lack fields).
  * @param news checked inputs (`check` output; may hold the unknown sentinel during preview — an unknown

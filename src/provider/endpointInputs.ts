@@ -11,6 +11,7 @@ import { z } from "zod";
 import { ENDPOINT_TYPES, FAST_BOOT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../api/spec";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_DEFAULTS, defaultWorkersMax } from "./endpointDefaults";
+import { ENDPOINT_SETTING_DEFAULTS, ENDPOINT_SETTING_FIELDS, WORKERS_READY_TIMEOUT_MAX, WORKERS_READY_TIMEOUT_MIN, type EndpointSettings } from "./endpointSettings";
 import { UNKNOWN, isUnknown } from "./unknown";
 
 // The spec gives no bounds; these follow the platform's (and the emulator's, emulator/platform.ts LIMITS)
@@ -27,8 +28,11 @@ export const SCALER_VALUE_MAX = 3600;
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const ID_RULE = "id of 1 to 64 letters, digits, '_' or '-' (starting with a letter or digit)";
 
-/** Endpoint inputs after `check`: every default filled in, exactly one of `gpuIds` / `gpuTypeIds`. */
-export interface EndpointInputs {
+/**
+ * Endpoint inputs after `check`: every default filled in, exactly one of `gpuIds` / `gpuTypeIds`, plus
+ * the provider-only settings (endpointSettings.ts).
+ */
+export interface EndpointInputs extends EndpointSettings {
   name: string;
   templateId: string;
   /** GPU tiers in priority order (sent to the platform comma-separated). */
@@ -48,7 +52,7 @@ export interface EndpointInputs {
   networkVolumeId: string | null;
 }
 
-/** Names of the canonical input fields, in display order. */
+/** Names of the canonical input fields (the endpoint's own, compared by `diff`), in display order. */
 export const ENDPOINT_INPUT_FIELDS = [
   "name",
   "templateId",
@@ -66,8 +70,11 @@ export const ENDPOINT_INPUT_FIELDS = [
 ] as const satisfies readonly (keyof EndpointInputs)[];
 export type EndpointInputField = (typeof ENDPOINT_INPUT_FIELDS)[number];
 
-/** Fields users may write: the canonical ones plus `fastBoot`, a boolean spelling of `fastBootType`. */
-export const ENDPOINT_ARG_FIELDS = [...ENDPOINT_INPUT_FIELDS, "fastBoot"] as const;
+/**
+ * Fields users may write: the canonical ones, `fastBoot` (a boolean spelling of `fastBootType`) and the
+ * provider-only settings.
+ */
+export const ENDPOINT_ARG_FIELDS = [...ENDPOINT_INPUT_FIELDS, "fastBoot", ...ENDPOINT_SETTING_FIELDS] as const;
 
 /** A failure in the shape Pulumi's `CheckFailure` expects. */
 export interface InputFailure {
@@ -126,6 +133,11 @@ export const FIELD_RULES: Record<(typeof ENDPOINT_ARG_FIELDS)[number], FieldRule
   workersMin: { schema: int(0, WORKERS_LIMIT), expects: `an integer from 0 to ${WORKERS_LIMIT}` },
   workersMax: { schema: int(0, WORKERS_LIMIT), expects: `an integer from 0 to ${WORKERS_LIMIT}` },
   networkVolumeId: { schema: z.string().regex(ID_PATTERN), expects: `a network volume ${ID_RULE}, or unset` },
+  waitForWorkers: { schema: z.boolean(), expects: "true or false" },
+  workersReadyTimeout: {
+    schema: int(WORKERS_READY_TIMEOUT_MIN, WORKERS_READY_TIMEOUT_MAX),
+    expects: `an integer number of seconds from ${WORKERS_READY_TIMEOUT_MIN} to ${WORKERS_READY_TIMEOUT_MAX}`,
+  },
 };
 
 /** Renders a received value for a failure message (short, JSON-like). */
@@ -151,8 +163,9 @@ const isSet = (v: unknown): boolean => v !== undefined && v !== null;
  *
  * @param news the inputs as the engine passes them to `check` (may hold `__provider` and unknowns).
  * @returns `inputs`: canonical inputs ({@link EndpointInputs}, `fastBoot` folded into `fastBootType`,
- *   defaults filled, unknown values left as the sentinel); `failures`: one per bad field, `property` the
- *   field name, `reason` a sentence "`field` must be …; got …". Unknown property names are failures too.
+ *   defaults filled, `waitForWorkers` false and `workersReadyTimeout` 600 s among them, unknown values
+ *   left as the sentinel); `failures`: one per bad field, `property` the field name, `reason` a
+ *   sentence "`field` must be …; got …". Unknown property names are failures too.
  *   Never throws. Spec: Resources › Serverless endpoint.
  */
 export function checkEndpointInputs(news: Record<string, unknown>): EndpointCheck {
@@ -229,6 +242,8 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
     workersMin,
     workersMax,
     networkVolumeId: raw.networkVolumeId ?? ENDPOINT_DEFAULTS.networkVolumeId,
+    waitForWorkers: raw.waitForWorkers ?? ENDPOINT_SETTING_DEFAULTS.waitForWorkers,
+    workersReadyTimeout: raw.workersReadyTimeout ?? ENDPOINT_SETTING_DEFAULTS.workersReadyTimeout,
   };
   if (hasTiers) inputs.gpuIds = raw.gpuIds;
   if (hasTypes) inputs.gpuTypeIds = raw.gpuTypeIds;

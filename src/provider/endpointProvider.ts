@@ -4,20 +4,23 @@
  * and the package's provider module (index.ts); tests may construct one directly.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { waitForWorkers, WorkersNotReadyError } from "../api";
 import type { EndpointRecord, NetworkVolume, PlatformClient, SaveEndpointInput } from "../api/types";
 import { CoalescedCall } from "./coalesce";
 import { diffEndpoint, type EndpointDiff } from "./endpointDiff";
 import { checkEndpointInputs, isComplete, type EndpointInputs } from "./endpointInputs";
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpointLookup";
 import { KeyedSerial } from "./keyedSerial";
-import { inputsFromRecord, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
+import { settingsFrom, type EndpointSettings } from "./endpointSettings";
+import { LOOKUP_PROPERTY, inPreviousOrder, inputsFromRecord, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
 import { isFailedPrecondition, isNotFound, isOutcomeUnknown, isTimeout, messageOf } from "./errorKinds";
 import { isUnknown } from "./unknown";
 
 /**
- * Thrown by `create` when the endpoint exists but could not be given all its settings. The dynamic
- * provider host turns an error with `id` and `properties` into "created, but failed to initialise", so
- * the engine records the endpoint (nothing leaks) and the next `pulumi up` updates it.
+ * Thrown by `create` when the endpoint exists but could not be given all its settings, or its workers
+ * did not report ready in time (`waitForWorkers`). The dynamic provider host turns an error with `id`
+ * and `properties` into "created, but failed to initialise", so the engine records the endpoint
+ * (nothing leaks) and the next `pulumi up` updates it.
  */
 export class EndpointInitError extends Error {
   constructor(
@@ -36,6 +39,8 @@ export const SETTLE_MIN_MS = 5_000;
 /** First pause between listings while a timed-out create settles; doubles up to {@link SETTLE_MAX_PAUSE_MS}. */
 export const SETTLE_FIRST_PAUSE_MS = 250;
 export const SETTLE_MAX_PAUSE_MS = 2_000;
+/** Pause between two worker listings of the readiness wait (`waitForWorkers`), in milliseconds. */
+export const READINESS_POLL_MS = 2_000;
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
@@ -56,10 +61,12 @@ export class EndpointProvider {
    *   missing or invalid); called once, at the first operation that needs it (`check` does).
    * @param options.lookupWindowMs largest gap between lookups that share one endpoint listing (default
    *   {@link LOOKUP_WINDOW_MS}; see endpointLookup.ts).
+   * @param options.readinessPollMs pause between worker listings of the readiness wait (default
+   *   {@link READINESS_POLL_MS}).
    */
   constructor(
     private readonly getClient: () => PlatformClient,
-    private readonly options: { lookupWindowMs?: number } = {},
+    private readonly options: { lookupWindowMs?: number; readinessPollMs?: number } = {},
   ) {}
 
   private get client(): PlatformClient {
@@ -102,7 +109,10 @@ export class EndpointProvider {
     return { inputs, failures };
   }
 
-  /** Field-by-field diff of stored outputs against checked inputs (endpointDiff.ts). */
+  /**
+   * Field-by-field diff of stored outputs against checked inputs (endpointDiff.ts). The provider-only
+   * settings (`waitForWorkers`, `workersReadyTimeout`) are not compared: a change to them alone is no diff.
+   */
   async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d: EndpointDiff = diffEndpoint(olds ?? {}, news ?? {});
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
@@ -116,15 +126,54 @@ export class EndpointProvider {
    * once more. "Existed before" is one listing taken before this provider's first create and shared by
    * all of them, plus every endpoint this provider created or adopted since — so N creates cost N
    * requests and one listing, not N listings. Spec: GraphQL › Create endpoint; POST /v1/endpoints.
+   * With `waitForWorkers` and `workersMin` > 0, returns only once `workersMin` workers report ready
+   * (see {@link awaitWorkers}).
    * @returns the endpoint id and its outputs.
-   * @throws EndpointInitError when the endpoint exists but the follow-up `saveEndpoint` failed.
+   * @throws EndpointInitError when the endpoint exists but the follow-up `saveEndpoint` failed, or its
+   *   workers were not ready within `workersReadyTimeout` seconds (the message says how many were).
    */
   async create(news: Record<string, unknown>): Promise<dynamic.CreateResult<EndpointOutputs>> {
     if (!isComplete(news)) throw new Error("Endpoint inputs are not all known; cannot create the endpoint yet");
     const inputs = news as EndpointInputs;
     let record = await this.createOnce(inputs);
     if (inputs.gpuTypeIds) record = await this.completeRestCreate(record, inputs);
-    return { id: record.id, outs: this.outputs(record, inputs.gpuTypeIds) };
+    const outs = this.outputs(record, inputs.gpuTypeIds, settingsFrom(inputs), inputs.locations);
+    await this.awaitWorkersOfNew(outs, inputs);
+    return { id: record.id, outs };
+  }
+
+  /**
+   * The readiness wait of a create. The endpoint exists by then, so a failure must not lose it: it is
+   * an {@link EndpointInitError} carrying the endpoint, which the engine records; the next `pulumi up`
+   * runs `update` on it, which waits again.
+   */
+  private async awaitWorkersOfNew(outs: EndpointOutputs, inputs: EndpointInputs): Promise<void> {
+    const id = outs.endpointId;
+    try {
+      await this.awaitWorkers(id, inputs);
+    } catch (err) {
+      const message =
+        err instanceof WorkersNotReadyError
+          ? `Endpoint ${id} exists, but ${notReadyFigures(err)}. It is recorded in the stack; run \`pulumi up\` to wait again`
+          : `Endpoint ${id} exists, but waiting for its workers failed: ${messageOf(err)}. It is recorded in the stack; run \`pulumi up\` to wait again`;
+      throw new EndpointInitError(message, id, outs, [message]);
+    }
+  }
+
+  /**
+   * With `waitForWorkers` set and `workersMin` > 0: polls the worker listing of endpoint `id` until
+   * `workersMin` workers report ready, for at most `workersReadyTimeout` seconds (issue #7; spec:
+   * GET {base_url}/v2/serverless/{id}/workers). Otherwise returns at once, without a request.
+   * @throws WorkersNotReadyError on timeout; the listing's own errors (401, 404, ...).
+   */
+  private async awaitWorkers(id: string, inputs: EndpointInputs): Promise<void> {
+    const { waitForWorkers: wait, workersReadyTimeout } = settingsFrom(inputs);
+    if (!wait || inputs.workersMin <= 0) return;
+    await waitForWorkers(this.client, id, {
+      count: inputs.workersMin,
+      timeoutMs: workersReadyTimeout * 1000,
+      pollIntervalMs: this.options.readinessPollMs ?? READINESS_POLL_MS,
+    });
   }
 
   private async createOnce(inputs: EndpointInputs): Promise<EndpointRecord> {
@@ -156,7 +205,7 @@ export class EndpointProvider {
             const ids = created.map((e) => e.id).join(", ");
             throw new Error(
               `Creating endpoint "${inputs.name}" had an unknown outcome and ${created.length} new endpoints with that name and template now exist (${ids}); ` +
-                "adopt the right one with the `import` resource option and delete the others",
+                "adopt the right one with the package's import script (README: \"Adopting an existing endpoint (import)\") and delete the others",
             );
           }
           if (attempt >= 2) throw err;
@@ -209,7 +258,8 @@ export class EndpointProvider {
     } catch (err) {
       throw new Error(
         `Creating endpoint "${name}" got no answer (${messageOf(createError)}) and looking for it failed too (${messageOf(err)}); ` +
-          "it may exist on the platform without being in the stack: check the endpoint list and adopt it with the `import` resource option",
+          "it may exist on the platform without being in the stack: check the endpoint list and adopt it with the package's import script " +
+          '(README: "Adopting an existing endpoint (import)")',
       );
     }
   }
@@ -224,7 +274,7 @@ export class EndpointProvider {
       return await this.client.saveEndpoint(save);
     } catch (err) {
       const message = `Endpoint ${record.id} was created but setting ${missing.join(", ")} failed: ${messageOf(err)}. Run \`pulumi up\` again to finish`;
-      throw new EndpointInitError(message, record.id, this.outputs(record, inputs.gpuTypeIds), [message]);
+      throw new EndpointInitError(message, record.id, this.outputs(record, inputs.gpuTypeIds, settingsFrom(inputs), inputs.locations), [message]);
     } finally {
       this.directory.changed(record.id);
     }
@@ -232,15 +282,22 @@ export class EndpointProvider {
 
   /**
    * Reads the endpoint's live state with one (shared) listing: refresh (drift shows as a diff on the
-   * next `up`), `Endpoint.get` and the `import` resource option (props may be empty: inputs are rebuilt
-   * from the record). An endpoint that no longer exists returns no id, so it drops from the stack.
-   * `gpuTypeIds` are not reported by the platform; they are kept from props unless the platform's tiers
-   * changed since they were last seen, in which case they are cleared so the next `up` re-creates the
-   * endpoint with its GPU type priority.
+   * next `up`), `Endpoint.get` and scripts/importEndpoint.ts, the stand-in for `pulumi import` (props
+   * may be empty: inputs are rebuilt from the record). An endpoint that no longer exists returns no id,
+   * so it drops from the stack — except for `Endpoint.get` (props hold {@link LOOKUP_PROPERTY}), where
+   * that is an error.
+   * What the platform does not report is carried from props: `gpuTypeIds` — unless the platform's
+   * tiers changed since they were last seen, in which case they are cleared so the next `up` re-creates
+   * the endpoint with its GPU type priority — and the provider-only settings (`waitForWorkers`,
+   * `workersReadyTimeout`; defaults when props lack them). `locations` keep the order of props when
+   * the platform reports the same set, so a refresh never shows a reorder (in outputs and inputs).
    */
   async read(id: string, props?: Record<string, unknown>): Promise<dynamic.ReadResult<EndpointOutputs>> {
     const record = await this.directory.findEndpoint(id);
-    if (!record) return {};
+    if (!record) {
+      if (props?.[LOOKUP_PROPERTY] === true) throw new Error(`Endpoint.get: no endpoint with id "${id}" exists for the configured API key`);
+      return {};
+    }
     const carried = props?.gpuTypeIds;
     let gpuTypeIds: string[] | null | undefined;
     if (isStringArray(carried)) {
@@ -249,14 +306,20 @@ export class EndpointProvider {
     } else if (carried === null) {
       gpuTypeIds = null;
     }
-    const outs = this.outputs(record, gpuTypeIds);
-    return { id: record.id, props: outs, inputs: inputsFromRecord(record, gpuTypeIds) as unknown as EndpointOutputs };
+    const settings = settingsFrom(props);
+    const outs = this.outputs(record, gpuTypeIds, settings, props?.locations);
+    const inputs = inputsFromRecord(record, gpuTypeIds, settings);
+    inputs.locations = outs.locations as EndpointInputs["locations"];
+    return { id: record.id, props: outs, inputs: inputs as unknown as EndpointOutputs };
   }
 
   /**
    * Applies in-place changes with `saveEndpoint` carrying `id`, `name`, `templateId`, `gpuIds` and the
-   * changed fields (spec: GraphQL › Modify endpoint).
-   * @throws when the endpoint no longer exists (run `pulumi refresh`) or the platform refuses a value.
+   * changed fields (spec: GraphQL › Modify endpoint). With `waitForWorkers` and `workersMin` > 0,
+   * returns only once `workersMin` workers report ready (see {@link awaitWorkers}).
+   * @throws when the endpoint no longer exists (run `pulumi refresh`), the platform refuses a value, or
+   *   the workers were not ready within `workersReadyTimeout` seconds (the change is applied then; the
+   *   engine keeps the old state, so the next `pulumi up` applies it again and waits again).
    */
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.UpdateResult<EndpointOutputs>> {
     if (!isComplete(news)) throw new Error("Endpoint inputs are not all known; cannot update the endpoint yet");
@@ -275,7 +338,14 @@ export class EndpointProvider {
     } finally {
       this.directory.changed(id);
     }
-    return { outs: this.outputs(record, inputs.gpuTypeIds) };
+    const outs = this.outputs(record, inputs.gpuTypeIds, settingsFrom(inputs), inputs.locations);
+    try {
+      await this.awaitWorkers(id, inputs);
+    } catch (err) {
+      if (err instanceof WorkersNotReadyError) throw new Error(`Endpoint ${id} was updated, but ${notReadyFigures(err)}`);
+      throw err;
+    }
+    return { outs };
   }
 
   /**
@@ -304,9 +374,24 @@ export class EndpointProvider {
     }
   }
 
-  private outputs(record: EndpointRecord, gpuTypeIds: string[] | null | undefined): EndpointOutputs {
-    return outputsFromRecord(record, gpuTypeIds, this.client.jobUrl(record.id));
+  /**
+   * Outputs of `record`. `locationsOrder` (the declared or stored list) gives the order of `locations`
+   * when it holds the same regions as the platform reports (see `inPreviousOrder`).
+   */
+  private outputs(record: EndpointRecord, gpuTypeIds: string[] | null | undefined, settings?: EndpointSettings, locationsOrder?: unknown): EndpointOutputs {
+    const outs = outputsFromRecord(record, gpuTypeIds, this.client.jobUrl(record.id), settings);
+    outs.locations = inPreviousOrder(outs.locations, locationsOrder);
+    return outs;
   }
+}
+
+/** "N of M workers were ready after S seconds (…)", for the readiness wait's failures. */
+function notReadyFigures(err: WorkersNotReadyError): string {
+  const seconds = Math.round(err.timeoutMs / 100) / 10;
+  return (
+    `${err.ready} of ${err.expected} worker${err.expected === 1 ? " was" : "s were"} ready after ${seconds} seconds ` +
+    "(waitForWorkers; raise workersReadyTimeout to wait longer)"
+  );
 }
 
 /** The `saveEndpoint` fields of `full` that carry the given changed input fields. */

@@ -5,9 +5,13 @@
 import type { EndpointRecord, SaveEndpointInput } from "../api/types";
 import { ENDPOINT_DEFAULTS } from "./endpointDefaults";
 import type { EndpointInputs } from "./endpointInputs";
+import { ENDPOINT_SETTING_DEFAULTS, type EndpointSettings } from "./endpointSettings";
 
-/** Outputs of an `Endpoint`: the platform's record with list-valued fields parsed, plus `jobUrl`. */
-export interface EndpointOutputs {
+/**
+ * Outputs of an `Endpoint`: the platform's record with list-valued fields parsed, plus `jobUrl` and the
+ * provider-only settings (not reported by the platform: as given at the last create or update).
+ */
+export interface EndpointOutputs extends EndpointSettings {
   /** The endpoint id (also the resource id). */
   endpointId: string;
   name: string;
@@ -33,6 +37,12 @@ export interface EndpointOutputs {
   jobUrl: string;
 }
 
+/**
+ * Property `Endpoint.get` registers (true) next to the serialized provider, so `read` can tell a lookup
+ * — where a missing endpoint is an error — from a refresh or an adoption, where it drops from the stack.
+ */
+export const LOOKUP_PROPERTY = "__lookup";
+
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
 export function splitList(value: string | string[] | null | undefined): string[] {
   if (Array.isArray(value)) return value;
@@ -41,6 +51,20 @@ export function splitList(value: string | string[] | null | undefined): string[]
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/**
+ * `current` in the order of `previous` when both hold the same elements (as sets), else `current`.
+ * For `locations`, whose order carries no meaning: the platform may report another order than the
+ * one stored, and a refresh taking it would show a false reorder in the next preview.
+ */
+export function inPreviousOrder(current: readonly string[], previous: unknown): string[] {
+  if (!Array.isArray(previous) || !previous.every((v) => typeof v === "string")) return [...current];
+  const prev = previous as string[];
+  const a = new Set(current);
+  const b = new Set(prev);
+  const same = a.size === b.size && prev.length === current.length && [...a].every((v) => b.has(v));
+  return same ? [...prev] : [...current];
 }
 
 /** Joins a list the way the platform expects it (`gpuIds`, `locations`). */
@@ -52,8 +76,14 @@ export function joinList(values: readonly string[]): string {
  * Builds the outputs from a platform record.
  * @param gpuTypeIds the GPU type names to carry over (the platform does not report them).
  * @param jobUrl the endpoint's job URL (`client.jobUrl(id)`).
+ * @param settings the provider-only settings to carry (default: their defaults).
  */
-export function outputsFromRecord(record: EndpointRecord, gpuTypeIds: string[] | null | undefined, jobUrl: string): EndpointOutputs {
+export function outputsFromRecord(
+  record: EndpointRecord,
+  gpuTypeIds: string[] | null | undefined,
+  jobUrl: string,
+  settings: EndpointSettings = ENDPOINT_SETTING_DEFAULTS,
+): EndpointOutputs {
   const fastBootType = record.fastBootType ?? null;
   const outputs: EndpointOutputs = {
     endpointId: record.id,
@@ -71,6 +101,8 @@ export function outputsFromRecord(record: EndpointRecord, gpuTypeIds: string[] |
     workersMax: record.workersMax,
     networkVolumeId: record.networkVolumeId ?? null,
     jobUrl,
+    waitForWorkers: settings.waitForWorkers,
+    workersReadyTimeout: settings.workersReadyTimeout,
   };
   if (gpuTypeIds !== undefined) outputs.gpuTypeIds = gpuTypeIds;
   return outputs;
@@ -78,9 +110,14 @@ export function outputsFromRecord(record: EndpointRecord, gpuTypeIds: string[] |
 
 /**
  * Inputs equivalent to a platform record (import and `Endpoint.get`, where the program's inputs may be
- * empty). Tiers are given as `gpuIds` unless `gpuTypeIds` are known from earlier state.
+ * empty). Tiers are given as `gpuIds` unless `gpuTypeIds` are known from earlier state; the
+ * provider-only settings are `settings` (default: their defaults).
  */
-export function inputsFromRecord(record: EndpointRecord, gpuTypeIds?: string[] | null): EndpointInputs {
+export function inputsFromRecord(
+  record: EndpointRecord,
+  gpuTypeIds?: string[] | null,
+  settings: EndpointSettings = ENDPOINT_SETTING_DEFAULTS,
+): EndpointInputs {
   const o = outputsFromRecord(record, undefined, "");
   const inputs: EndpointInputs = {
     name: o.name,
@@ -94,6 +131,8 @@ export function inputsFromRecord(record: EndpointRecord, gpuTypeIds?: string[] |
     workersMin: o.workersMin,
     workersMax: o.workersMax,
     networkVolumeId: o.networkVolumeId,
+    waitForWorkers: settings.waitForWorkers,
+    workersReadyTimeout: settings.workersReadyTimeout,
   };
   if (gpuTypeIds && gpuTypeIds.length > 0) inputs.gpuTypeIds = gpuTypeIds;
   else inputs.gpuIds = o.gpuIds as EndpointInputs["gpuIds"];

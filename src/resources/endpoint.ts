@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
+import { LOOKUP_PROPERTY } from "../provider/endpointState";
 import { endpointProviderStub } from "../provider/serializable";
 
 /**
@@ -47,6 +48,23 @@ export interface EndpointArgs {
   workersMax?: pulumi.Input<number>;
   /** Network volume to mount, e.g. `getNetworkVolumeOutput({ name: "models" }).id`; unset = none. Checked at preview. */
   networkVolumeId?: pulumi.Input<string>;
+  /**
+   * Readiness wait: when true and `workersMin` > 0, `pulumi up` waits after creating or updating the
+   * endpoint until `workersMin` of its workers report ready (worker listing, polled every 2 s), so a
+   * pipeline can send a smoke job right after. Default false (no wait, no request).
+   * A setting of the provider, not of the endpoint: changing it alone is no diff (nothing is updated, so
+   * nothing is waited for until the next create or update). Errors: see `workersReadyTimeout`.
+   */
+  waitForWorkers?: pulumi.Input<boolean>;
+  /**
+   * Longest readiness wait, in seconds: an integer from 1 to 3600. Default 600. Used only with
+   * `waitForWorkers`; changing it alone is no diff.
+   * When it runs out during a create, the endpoint is kept in the stack (the error says it exists and
+   * how many of `workersMin` workers were ready after how many seconds) and the next `pulumi up` waits
+   * again; during an update, the update fails with the same figures (the change is applied on the
+   * platform; the next `pulumi up` applies it again and waits again).
+   */
+  workersReadyTimeout?: pulumi.Input<number>;
 }
 
 /** Property names the resource exposes as outputs (registered as such with the engine). */
@@ -67,6 +85,8 @@ const OUTPUT_NAMES = [
   "workersMax",
   "networkVolumeId",
   "jobUrl",
+  "waitForWorkers",
+  "workersReadyTimeout",
 ] as const;
 
 /**
@@ -76,8 +96,12 @@ const OUTPUT_NAMES = [
  * outcome is unknown is never blindly repeated. Update: `saveEndpoint` with the id (see the README's
  * update-vs-replace table). Delete: scale to zero workers, then `deleteEndpoint`; an endpoint already
  * gone counts as deleted. Refresh reads the platform's record (drift shows as a diff; an endpoint deleted
- * outside Pulumi leaves the stack). Adopt an existing endpoint with the `import` resource option or
- * look one up with {@link Endpoint.get}.
+ * outside Pulumi leaves the stack). With `waitForWorkers`, create and update return once `workersMin`
+ * workers are ready. Look an endpoint up, unmanaged, with {@link Endpoint.get}.
+ *
+ * Adopting an existing endpoint: `pulumi import` and the `import` resource option do not work with
+ * dynamic providers (the engine reads the resource without its serialized provider, pulumi/pulumi#3550);
+ * use the package's import script instead (README: "Adopting an existing endpoint (import)").
  *
  * The API key comes from the stack config `runpod:apiKey` (secret) or `RUNPOD_API_KEY`; it is never an
  * input or output. Errors name the field or say what to fix (key, permissions, missing endpoint).
@@ -106,11 +130,16 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly networkVolumeId: pulumi.Output<string | null>;
   /** Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface). */
   declare public readonly jobUrl: pulumi.Output<string>;
+  /** The readiness-wait setting as last applied by a create or update (a provider setting; not reported by the platform). */
+  declare public readonly waitForWorkers: pulumi.Output<boolean>;
+  /** Seconds; the readiness-wait limit as last applied by a create or update. */
+  declare public readonly workersReadyTimeout: pulumi.Output<number>;
 
   /**
    * @param name the Pulumi resource name (not the endpoint's name, which is `args.name`).
    * @param args see {@link EndpointArgs}.
-   * @param opts resource options; `import: "<endpoint id>"` adopts an existing endpoint.
+   * @param opts resource options. Not `import`: the engine cannot import through a dynamic provider
+   *   (see the class documentation for the stand-in).
    */
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = {};
@@ -120,10 +149,14 @@ export class Endpoint extends pulumi.dynamic.Resource {
   }
 
   /**
-   * Looks up an existing endpoint by id without managing it: its outputs are the platform's record.
+   * Looks up an existing endpoint by id without managing it: the engine reads it through the provider
+   * (the registration carries the serialized provider, so unlike `import` this works with a dynamic
+   * provider) and its outputs are the platform's record; `pulumi destroy` leaves it alone.
+   * @param name the Pulumi resource name.
+   * @param id the endpoint id.
    * @throws (at deployment) when no endpoint with that id exists for the configured API key.
    */
   public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Endpoint {
-    return new Endpoint(name, {} as EndpointArgs, { ...opts, id });
+    return new Endpoint(name, { [LOOKUP_PROPERTY]: true } as unknown as EndpointArgs, { ...opts, id });
   }
 }

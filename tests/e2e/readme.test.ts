@@ -10,6 +10,13 @@ import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../src/ap
 import { ENDPOINT_DEFAULTS } from "../../src/provider/endpointDefaults";
 import { ENDPOINT_CHANGE_POLICY, renderChangePolicyTable } from "../../src/provider/endpointDiff";
 import { ENDPOINT_ARG_FIELDS, IDLE_TIMEOUT_MAX, NAME_MAX_LENGTH, SCALER_VALUE_MAX, WORKERS_LIMIT } from "../../src/provider/endpointInputs";
+import {
+  ENDPOINT_SETTING_DEFAULTS,
+  ENDPOINT_SETTING_FIELDS,
+  WORKERS_READY_TIMEOUT_MAX,
+  WORKERS_READY_TIMEOUT_MIN,
+  type EndpointSettingField,
+} from "../../src/provider/endpointSettings";
 
 const README = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
 
@@ -27,6 +34,7 @@ function table(heading: string): string[][] {
   return rows;
 }
 
+const isSetting = (field: string): field is EndpointSettingField => (ENDPOINT_SETTING_FIELDS as readonly string[]).includes(field);
 const code = (cell: string) => cell.replace(/`/g, "").replace(/ \(secret\)$/, "");
 
 test("the update-or-replace table is the provider's own", () => {
@@ -46,8 +54,12 @@ describe("the Endpoint arguments table", () => {
     expect(rows.map((r) => code(r[0])).sort()).toEqual([...ENDPOINT_ARG_FIELDS].sort());
   });
 
-  test("says replace exactly where the provider replaces", () => {
+  test("says replace exactly where the provider replaces, and no diff for the provider's own settings", () => {
     for (const field of ENDPOINT_ARG_FIELDS) {
+      if (isSetting(field)) {
+        expect({ field, onChange: row(field).onChange }).toEqual({ field, onChange: "no diff (provider setting)" });
+        continue;
+      }
       const policy = ENDPOINT_CHANGE_POLICY[field === "fastBoot" ? "fastBootType" : field];
       expect({ field, replace: /replace/.test(row(field).onChange) }).toEqual({ field, replace: policy.change === "replace" });
     }
@@ -64,6 +76,8 @@ describe("the Endpoint arguments table", () => {
     expect(ENDPOINT_DEFAULTS.locations).toEqual([]);
     expect(row("networkVolumeId").default).toBe("unset");
     expect(ENDPOINT_DEFAULTS.networkVolumeId).toBeNull();
+    expect(row("waitForWorkers").default).toBe(`\`${ENDPOINT_SETTING_DEFAULTS.waitForWorkers}\``);
+    expect(row("workersReadyTimeout").default).toBe(`\`${ENDPOINT_SETTING_DEFAULTS.workersReadyTimeout}\``);
   });
 
   test("names every accepted value and the bounds validation uses", () => {
@@ -76,6 +90,7 @@ describe("the Endpoint arguments table", () => {
     expect(row("scalerValue").accepts).toContain(`1–${SCALER_VALUE_MAX}`);
     expect(row("workersMin").accepts).toContain(`0–${WORKERS_LIMIT}`);
     expect(row("workersMax").accepts).toContain(`0–${WORKERS_LIMIT}`);
+    expect(row("workersReadyTimeout").accepts).toContain(`seconds, ${WORKERS_READY_TIMEOUT_MIN}–${WORKERS_READY_TIMEOUT_MAX}`);
   });
 });
 

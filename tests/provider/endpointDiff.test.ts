@@ -2,7 +2,7 @@
 import type { EndpointRecord } from "../../src/api/types";
 import { ENDPOINT_CHANGE_POLICY, diffEndpoint, renderChangePolicyTable } from "../../src/provider/endpointDiff";
 import { ENDPOINT_INPUT_FIELDS, checkEndpointInputs } from "../../src/provider/endpointInputs";
-import { outputsFromRecord } from "../../src/provider/endpointState";
+import { inPreviousOrder, outputsFromRecord } from "../../src/provider/endpointState";
 import { UNKNOWN } from "../../src/provider/unknown";
 
 /** A platform record as saveEndpoint answers for the inputs below. */
@@ -196,5 +196,62 @@ describe("diffEndpoint: values unknown during preview", () => {
 
   it("unknown gpuTypeIds replace", () => {
     expect(diffEndpoint(olds({}, ["A"]), { ...checked({ ...args, gpuIds: undefined, gpuTypeIds: ["A"] }), gpuTypeIds: UNKNOWN }).replaces).toEqual(["gpuTypeIds"]);
+  });
+});
+
+describe("diffEndpoint: provider-only settings (waitForWorkers, workersReadyTimeout)", () => {
+  const withSettings = (s: Record<string, unknown>) => ({ ...olds(), ...s });
+
+  it.each([
+    ["waitForWorkers turned on", { waitForWorkers: true }],
+    ["workersReadyTimeout raised", { workersReadyTimeout: 1800 }],
+    ["both changed", { waitForWorkers: true, workersReadyTimeout: 5 }],
+  ])("%s alone → no change (no update, no replace)", (_desc, change) => {
+    expect(diffEndpoint(olds(), checked({ ...args, ...change }))).toEqual({ changes: false, changed: [], replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("turning them off again, or an older state without them, is no change either", () => {
+    expect(diffEndpoint(withSettings({ waitForWorkers: true, workersReadyTimeout: 30 }), checked(args)).changes).toBe(false);
+    const o = olds();
+    delete o.waitForWorkers;
+    delete o.workersReadyTimeout;
+    expect(diffEndpoint(o, checked({ ...args, waitForWorkers: true })).changes).toBe(false);
+  });
+
+  it("unknown during preview → still no change", () => {
+    const news = checked(args);
+    news.waitForWorkers = UNKNOWN;
+    news.workersReadyTimeout = UNKNOWN;
+    expect(diffEndpoint(olds(), news).changes).toBe(false);
+  });
+
+  it("next to a real change, only the real change is listed", () => {
+    const d = diffEndpoint(olds(), checked({ ...args, waitForWorkers: true, workersMin: 1 }));
+    expect(d.changed).toEqual(["workersMin"]);
+  });
+
+  it("outputs carry the settings given, or their defaults", () => {
+    expect(olds()).toMatchObject({ waitForWorkers: false, workersReadyTimeout: 600 });
+    expect(outputsFromRecord(record, undefined, "u", { waitForWorkers: true, workersReadyTimeout: 30 })).toMatchObject({ waitForWorkers: true, workersReadyTimeout: 30 });
+  });
+
+  it("the README table lists them as never compared", () => {
+    const table = renderChangePolicyTable();
+    for (const f of ["waitForWorkers", "workersReadyTimeout"]) expect(table).toMatch(new RegExp(`^\\| \`${f}\` \\| no diff \\| not compared \\|`, "m"));
+  });
+});
+
+describe("inPreviousOrder (locations after a refresh)", () => {
+  it("keeps the previous order when the regions are the same set", () => {
+    expect(inPreviousOrder(["FR", "US"], ["US", "FR"])).toEqual(["US", "FR"]);
+    expect(inPreviousOrder([], [])).toEqual([]);
+  });
+
+  it("takes the platform's list when the regions differ, or nothing usable was stored", () => {
+    expect(inPreviousOrder(["FR", "US", "RO"], ["US", "FR"])).toEqual(["FR", "US", "RO"]);
+    expect(inPreviousOrder(["FR"], ["US"])).toEqual(["FR"]);
+    expect(inPreviousOrder(["FR", "US"], undefined)).toEqual(["FR", "US"]);
+    expect(inPreviousOrder(["FR", "US"], "US,FR")).toEqual(["FR", "US"]);
+    expect(inPreviousOrder(["FR", "US"], ["US", "US"])).toEqual(["FR", "US"]);
   });
 });

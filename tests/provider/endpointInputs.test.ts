@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../src/api/spec";
 import { ENDPOINT_DEFAULTS } from "../../src/provider/endpointDefaults";
+import { ENDPOINT_SETTING_DEFAULTS } from "../../src/provider/endpointSettings";
 import { ENDPOINT_ARG_FIELDS, checkEndpointInputs, isComplete } from "../../src/provider/endpointInputs";
 import { UNKNOWN } from "../../src/provider/unknown";
 
@@ -30,7 +31,10 @@ describe("checkEndpointInputs: valid inputs", () => {
       workersMin: ENDPOINT_DEFAULTS.workersMin,
       workersMax: ENDPOINT_DEFAULTS.workersMax,
       networkVolumeId: null,
+      waitForWorkers: false,
+      workersReadyTimeout: 600,
     });
+    expect(ENDPOINT_SETTING_DEFAULTS).toEqual({ waitForWorkers: false, workersReadyTimeout: 600 });
     expect(r.inputs).not.toHaveProperty("__provider");
     expect(isComplete(r.inputs)).toBe(true);
   });
@@ -63,6 +67,8 @@ describe("checkEndpointInputs: valid inputs", () => {
       workersMin: 2,
       workersMax: 100,
       networkVolumeId: "nv_models01",
+      waitForWorkers: true,
+      workersReadyTimeout: 3600,
     };
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
@@ -74,6 +80,15 @@ describe("checkEndpointInputs: valid inputs", () => {
     expect(r.failures).toEqual([]);
     for (const type of ENDPOINT_TYPES) expect(checkEndpointInputs({ ...base, type }).failures).toEqual([]);
     for (const scalerType of SCALER_TYPES) expect(checkEndpointInputs({ ...base, scalerType }).failures).toEqual([]);
+  });
+
+  it("accepts the readiness wait's bounds and keeps its settings apart from the platform's fields", () => {
+    for (const workersReadyTimeout of [1, 3600]) {
+      const r = checkEndpointInputs({ ...base, waitForWorkers: true, workersReadyTimeout });
+      expect(r.failures).toEqual([]);
+      expect(r.inputs).toMatchObject({ waitForWorkers: true, workersReadyTimeout });
+    }
+    expect(checkEndpointInputs({ ...base, waitForWorkers: null, workersReadyTimeout: null }).inputs).toMatchObject({ waitForWorkers: false, workersReadyTimeout: 600 });
   });
 
   it("treats null as unset", () => {
@@ -143,6 +158,12 @@ const BAD: [string, Record<string, unknown>, string, string][] = [
   ["networkVolumeId malformed", { ...base, networkVolumeId: "../etc" }, "networkVolumeId", "network volume"],
   ["networkVolumeId a number", { ...base, networkVolumeId: 7 }, "networkVolumeId", "network volume"],
   ["misspelt property", { ...base, workerMax: 3 }, "workerMax", "unknown property"],
+  ["waitForWorkers a string", { ...base, waitForWorkers: "yes" }, "waitForWorkers", "true or false"],
+  ["workersReadyTimeout zero", { ...base, workersReadyTimeout: 0 }, "workersReadyTimeout", "seconds from 1 to 3600"],
+  ["workersReadyTimeout too large", { ...base, workersReadyTimeout: 3601 }, "workersReadyTimeout", "seconds from 1 to 3600"],
+  ["workersReadyTimeout negative", { ...base, workersReadyTimeout: -5 }, "workersReadyTimeout", "got -5"],
+  ["workersReadyTimeout fractional", { ...base, workersReadyTimeout: 1.5 }, "workersReadyTimeout", "integer"],
+  ["workersReadyTimeout a string", { ...base, workersReadyTimeout: "600" }, "workersReadyTimeout", "seconds from 1 to 3600"],
 ];
 
 describe("checkEndpointInputs: bad inputs", () => {

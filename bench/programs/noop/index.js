@@ -1,14 +1,16 @@
 "use strict";
 /**
  * The engine's floor: the benchmark's Endpoint stack (same count, same inputs, same config) with a
- * dynamic resource whose provider does nothing — no API calls, no modules beyond @pulumi/pulumi. What
- * this stack costs is what the Pulumi engine, the language host and the dynamic provider host cost.
+ * dynamic resource whose provider does nothing — no API calls, no modules beyond @pulumi/pulumi. It has
+ * the Endpoint's shape (the same output properties, outputs of the same size), so the engine, the
+ * language host and the dynamic provider host do the same work for it; what is left between the two
+ * stacks is the provider's own cost (its process, its requests).
  *
  * Config: count (number, required), idleTimeout (seconds, default 30), namePrefix (default: the stack name).
  */
 const pulumi = require("@pulumi/pulumi");
 
-/** Every operation answers at once from its inputs; `diff` reports the changed fields like Endpoint's. */
+/** Every operation answers at once from its inputs; `diff` reports changed fields like Endpoint's. */
 const noopProvider = {
   async check(_olds, news) {
     return { inputs: news };
@@ -18,20 +20,48 @@ const noopProvider = {
     return { changes: changed.length > 0 };
   },
   async create(inputs) {
-    return { id: `noop-${inputs.name}`, outs: inputs };
+    const id = `noop${inputs.name.replace(/[^a-z0-9]/gi, "").slice(-10)}`;
+    // The same fields an Endpoint's outputs carry (src/provider/endpointState.ts EndpointOutputs).
+    const outs = {
+      endpointId: id,
+      name: inputs.name,
+      templateId: inputs.templateId,
+      gpuIds: inputs.gpuIds,
+      type: "QB",
+      idleTimeout: inputs.idleTimeout,
+      locations: [],
+      fastBoot: false,
+      fastBootType: null,
+      scalerType: "QUEUE_DELAY",
+      scalerValue: 4,
+      workersMin: 0,
+      workersMax: 3,
+      networkVolumeId: null,
+      jobUrl: `http://127.0.0.1:1/inference/v2/${id}/`,
+    };
+    return { id, outs };
   },
   async read(id, props) {
     return { id, props };
   },
-  async update(_id, _olds, news) {
-    return { outs: news };
+  async update(_id, olds, news) {
+    return { outs: { ...olds, idleTimeout: news.idleTimeout } };
   },
   async delete() {},
 };
 
+/** The output properties an Endpoint registers (src/resources/endpoint.ts OUTPUT_NAMES). */
+const OUTPUT_NAMES = [
+  "endpointId", "name", "templateId", "gpuIds", "gpuTypeIds", "type", "idleTimeout", "locations", "fastBoot",
+  "fastBootType", "scalerType", "scalerValue", "workersMin", "workersMax", "networkVolumeId", "jobUrl",
+];
+
 class Noop extends pulumi.dynamic.Resource {
   constructor(name, args, opts) {
-    super(noopProvider, name, args, opts, "bench", "Noop");
+    const props = {};
+    for (const key of OUTPUT_NAMES) props[key] = undefined;
+    Object.assign(props, args);
+    super(noopProvider, name, props, opts, "bench", "Noop");
   }
 }
 

@@ -1,0 +1,105 @@
+/**
+ * The benchmark's counting logic (bench/): the API floor issues exactly the requests the spec needs,
+ * `measure` counts only what its action sent, the pool keeps to its parallelism, and rows are built
+ * from medians. Against the in-process emulator over HTTP, with N = 2; no timings are asserted.
+ */
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClient, resolveClientConfig, type PlatformClient } from "../../src/api";
+import { runApiFloor } from "../../bench/apiFloor";
+import { parseDefaultParallelism } from "../../bench/cliInfo";
+import { forEachLimited } from "../../bench/pool";
+import { formatTable, median, resultRow } from "../../bench/report";
+import { OPERATIONS, measure, requestsNeeded, type Measurement } from "../../bench/requests";
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50 });
+  client = createClient(resolveClientConfig({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference }, {}));
+});
+afterAll(() => emu.close());
+
+describe("API floor", () => {
+  it("N = 2: each operation makes exactly the requests needed, of the expected kinds, and leaves nothing behind", async () => {
+    const prefix = `floor-test-${Date.now().toString(36)}`;
+    const floor = await runApiFloor(client, emu, { n: 2, parallelism: 8, prefix });
+    for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded(op, 2) });
+    expect(floor.create.byOperation).toEqual({ saveEndpoint: 2 });
+    expect(floor.refresh.byOperation).toEqual({ myself: 1 });
+    expect(floor.update.byOperation).toEqual({ saveEndpoint: 2 });
+    expect(floor.destroy.byOperation).toEqual({ saveEndpoint: 2, deleteEndpoint: 2 });
+    expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
+  });
+
+  it("the needed counts follow the spec: 1 per create and update, 2 per delete, one listing for a refresh", () => {
+    expect(OPERATIONS.map((op) => requestsNeeded(op, 7))).toEqual([7, 1, 7, 14]);
+    expect(requestsNeeded("refresh", 0)).toBe(0);
+  });
+});
+
+describe("measure", () => {
+  it("counts only the requests its action sent (stats are reset first), per operation", async () => {
+    await client.listEndpoints();
+    await client.listNetworkVolumes();
+    const m = await measure(emu, async () => {
+      await client.listEndpoints();
+      await Promise.all([client.listNetworkVolumes(), client.listNetworkVolumes()]);
+    });
+    expect(m.requests).toBe(3);
+    expect(m.byOperation).toEqual({ myself: 1, listNetworkVolumes: 2 });
+    expect(m.ms).toBeGreaterThan(0);
+  });
+
+  it("passes the action's error on", async () => {
+    await expect(measure(emu, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+  });
+});
+
+describe("forEachLimited", () => {
+  it("runs every item once with never more than `parallelism` in flight", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const seen: number[] = [];
+    await forEachLimited([...Array(20).keys()], 3, async (item) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setImmediate(r));
+      seen.push(item);
+      inFlight--;
+    });
+    expect(most).toBe(3);
+    expect([...seen].sort((a, b) => a - b)).toEqual([...Array(20).keys()]);
+  });
+
+  it("rejects with the first error and refuses a parallelism below 1", async () => {
+    await expect(forEachLimited([1, 2, 3], 2, async (i) => { if (i === 2) throw new Error("item 2"); })).rejects.toThrow("item 2");
+    await expect(forEachLimited([1], 0, async () => undefined)).rejects.toThrow(/parallelism/);
+  });
+});
+
+describe("report", () => {
+  const m = (ms: number, requests: number): Measurement => ({ ms, requests, byOperation: { saveEndpoint: requests }, localCpuMs: 1 });
+
+  it("a row holds the median times, the ratio to the larger floor and the most requests of any run", () => {
+    const row = resultRow("create", 2, [m(300, 3), m(100, 3), m(200, 4)], [m(150, 0), m(50, 0), m(100, 0)], [m(10, 2), m(30, 2), m(20, 2)], 2);
+    expect(row).toMatchObject({ oursMs: 200, engineFloorMs: 100, apiFloorMs: 20, ratio: 2, requestsMade: 4, requestsNeeded: 2, apiFloorRequests: 2, engineFloorRequests: 0 });
+    expect(row.runsMs.ours).toEqual([300, 100, 200]);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it("the table has the required columns and one line per row", () => {
+    const row = resultRow("destroy", 2, [m(2500, 5)], [m(2000, 0)], [m(100, 4)], 4);
+    const lines = formatTable([row]).split("\n");
+    expect(lines[0].split(/\s{2,}/)).toEqual(["operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed"]);
+    expect(lines[2].split(/\s+/)).toEqual(["destroy", "2", "2.50", "2.00", "0.10", "1.25x", "5", "4"]);
+  });
+});
+
+describe("cliInfo", () => {
+  it("reads the --parallel default from `pulumi up --help`", () => {
+    const help = "  -p, --parallel int32                          Allow P resource operations to run in parallel at once (1 for no parallelism). (default 8)\n";
+    expect(parseDefaultParallelism(help)).toBe(8);
+    expect(parseDefaultParallelism("  --yes  Automatically approve\n")).toBeUndefined();
+  });
+});
