@@ -128,6 +128,6 @@ export function formatStartup(s: StartupResult): string {
   return [
     `provider start-up (median of ${s.runs.length} fresh node processes; serialized stub ${s.stubBytes} bytes):`,
     `  load serialized stub ${f(m.stubMs)}, require("pulumi-runpod/provider") ${f(m.providerModuleMs)}, build api client ${f(m.clientMs)} -> total ${f(m.totalMs)}`,
-    `  (node boot ${f(m.bootMs)}; whole probe process ${f(m.processMs)})`,
+    `  (for scale: the dynamic provider host's own modules ${f(m.hostModulesMs)}, node boot ${f(m.bootMs)}; whole probe process ${f(m.processMs)})`,
   ].join("\n");
 }

@@ -9,7 +9,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Command, InvalidArgumentError } from "commander";
-import { repoRoot } from "../scripts/pulumiCli";
+import { pulumiBinary, pulumiInstalled, repoRoot } from "../scripts/pulumiCli";
 import { runBench } from "./bench";
 import { defaultParallelism } from "./cliInfo";
 import { formatPerResource, formatStartup, formatTable } from "./report";
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     .option("--out <file>", "where to write the JSON results", path.join(repoRoot(), "bench", "results.json"))
     .parse();
   const o = program.opts<{ n?: number[]; quick?: boolean; repeat?: number; latency: number; parallel?: number; startupRuns: number; out: string }>();
+  if (!pulumiInstalled()) throw new Error(`the Pulumi CLI is not installed in ${path.dirname(pulumiBinary())}: run \`npm run setup\` (or \`bash scripts/install-pulumi.sh\`)`);
   const ns = o.n ?? (o.quick ? QUICK_NS : DEFAULT_NS);
   const repeat = o.repeat ?? (o.quick ? 1 : 3);
   const parallelism = o.parallel ?? (await defaultParallelism());

@@ -9,12 +9,15 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
+import { repoRoot } from "../scripts/pulumiCli";
 import { median } from "./report";
 
 /** One probe run, in milliseconds. */
 export interface StartupTiming {
   /** Node's own start before the probe's first line (not part of the provider's cost). */
   bootMs: number;
+  /** Loading the host's own modules (gRPC, Pulumi runtime, protobuf), before any provider code: for scale. */
+  hostModulesMs: number;
   /** Deserializing the stub (`require-from-string` of `__provider`, as the host does). */
   stubMs: number;
   /** `configure`: loads `pulumi-runpod/provider` and with it the api client modules. */
@@ -45,8 +48,8 @@ export async function serializedEndpointStub(): Promise<string> {
 }
 
 /**
- * Runs the probe `runs` times in `programDir` (a program directory whose `node_modules` reaches this
- * package, e.g. a benchmark stack's copy).
+ * Runs the probe (dist/bench/startupProbe.js: build first) `runs` times in `programDir` (a program
+ * directory whose `node_modules` reaches this package, e.g. a benchmark stack's copy).
  * @param config the `runpod:*` settings handed to `configure` (the key is written to a private temp file, removed after).
  * @throws Error when a probe fails (its stderr is in the message).
  */
@@ -58,7 +61,8 @@ export async function measureStartup(programDir: string, config: Record<string, 
     const configFile = path.join(dir, "config.json");
     fs.writeFileSync(textFile, text);
     fs.writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
-    const probe = path.join(__dirname, "startupProbe.js");
+    // The compiled probe, also when this module runs from its TypeScript source (tests).
+    const probe = path.join(repoRoot(), "dist", "bench", "startupProbe.js");
     const timings: StartupTiming[] = [];
     for (let i = 0; i < runs; i++) {
       const start = process.hrtime.bigint();

@@ -103,3 +103,27 @@ describe("cliInfo", () => {
     expect(parseDefaultParallelism("  --yes  Automatically approve\n")).toBeUndefined();
   });
 });
+
+describe("provider start-up probe", () => {
+  it("loads the serialized stub and the packaged provider (dist/) in a fresh process and answers a check", async () => {
+    const { measureStartup } = await import("../../bench/startup");
+    const { copyProgram, tempDir } = await import("../../scripts/exampleStack");
+    const fs = await import("fs");
+    const path = await import("path");
+    const work = tempDir("pulumi-runpod-startup-test-");
+    try {
+      const programDir = copyProgram(path.join(__dirname, "..", "..", "bench", "programs", "endpoints"), path.join(work, "program"));
+      const config = { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": emu.urls.graphql, "runpod:restV1Url": emu.urls.restV1, "runpod:restV2Url": emu.urls.restV2, "runpod:inferenceUrl": emu.urls.inference };
+      emu.resetStats();
+      const result = await measureStartup(programDir, config, 1);
+      expect(result.runs).toHaveLength(1);
+      expect(result.median.providerModuleMs).toBeGreaterThan(0);
+      expect(result.median.totalMs).toBeCloseTo(result.median.stubMs + result.median.providerModuleMs + result.median.clientMs, 5);
+      expect(result.stubBytes).toBeGreaterThan(0);
+      // start-up (configure + a check without a network volume) sends nothing
+      expect(emu.stats().requests).toBe(0);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
