@@ -9,7 +9,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { createClient, resolveClientConfig, type PlatformClient } from "../src/api";
 import { randomSuffix, type PlatformAddresses } from "../scripts/exampleStack";
 import { pulumiVersion } from "./cliInfo";
-import { runApiFloor, UPDATED_IDLE_TIMEOUT } from "./apiFloor";
+import { BENCH_ENDPOINT, runApiFloor, UPDATED_IDLE_TIMEOUT } from "./apiFloor";
 import { resultRow, type BenchResults, type ResultRow } from "./report";
 import { OPERATIONS, measure, requestsNeeded, type BenchOperation, type Measurement } from "./requests";
 import { measureStartup } from "./startup";
@@ -47,7 +47,7 @@ function expectOnPlatform(emu: RunningEmulator, prefix: string, op: BenchOperati
   const mine = emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(`${prefix}-`));
   const want = op === "destroy" ? 0 : n;
   if (mine.length !== want) throw new Error(`after ${op} of N=${n}: ${mine.length} endpoints named ${prefix}-* on the emulator, expected ${want}`);
-  const wantIdle = op === "update" ? UPDATED_IDLE_TIMEOUT : 30;
+  const wantIdle = op === "update" ? UPDATED_IDLE_TIMEOUT : BENCH_ENDPOINT.idleTimeout;
   const off = mine.filter((e) => e.idleTimeout !== wantIdle);
   if (off.length > 0) throw new Error(`after ${op} of N=${n}: ${off.length} endpoints have idleTimeout != ${wantIdle}`);
 }
