@@ -6,7 +6,7 @@
 import { resolveClientConfig, type ClientConfigInput } from "./config";
 import type { ClientContext } from "./context";
 import * as endpoints from "./endpoints";
-import { joinUrl, type Transport } from "./http";
+import type { Transport } from "./http";
 import * as jobs from "./jobs";
 import { streamWorkerLogs } from "./logs";
 import { RateLimitTracker } from "./ratelimit";
@@ -57,7 +57,7 @@ class Client implements PlatformClient {
     return this.#ctx.transport.stats;
   }
   jobUrl(endpointId: string): string {
-    return `${joinUrl(this.#ctx.config.inferenceUrl, "v2", endpointId)}/`;
+    return `${jobs.jobUrl(this.#ctx, endpointId)}/`;
   }
 
   saveEndpoint(input: SaveEndpointInput): Promise<EndpointRecord> {

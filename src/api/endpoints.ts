@@ -4,8 +4,9 @@
  */
 import { z } from "zod";
 import { gql } from "graphql-request";
+import { requireNonEmpty } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
-import { InvalidArgumentError, NotFoundError } from "./errors";
+import { NotFoundError } from "./errors";
 import { executeGraphQL } from "./graphql";
 import { endpointRecordSchema, gpuTypeSchema, myselfSchema } from "./schemas";
 import type { EndpointRecord, GpuType, Myself, SaveEndpointInput } from "./types";
@@ -51,11 +52,17 @@ export const GPU_TYPES = gql`
   }
 `;
 
-function requireId(value: unknown, argument: string, operation: string): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new InvalidArgumentError(`${operation}: ${argument} must be a non-empty string`, argument, { operation });
-  }
-  return value;
+/** Runs a variable-free query under the retry policy (reads are safe to repeat) and picks its result out of `data`. */
+function readQuery<S extends z.ZodTypeAny, T>(
+  ctx: ClientContext,
+  operation: string,
+  document: string,
+  schema: S,
+  pick: (data: z.output<S>) => T,
+): Promise<T> {
+  return callWithRetry(ctx, operation, true, async () =>
+    pick(await executeGraphQL(ctx.transport, ctx.config.graphqlUrl, { operation, document, schema })),
+  );
 }
 
 /** Removes `undefined` members so they are not sent; `null` is kept (it clears a field). */
@@ -80,7 +87,7 @@ function definedOnly<T extends object>(input: T): Partial<T> {
 export async function saveEndpoint(ctx: ClientContext, input: SaveEndpointInput): Promise<EndpointRecord> {
   const operation = "saveEndpoint";
   const modify = input.id !== undefined;
-  if (modify) requireId(input.id, "id", operation);
+  if (modify) requireNonEmpty(input.id, "id", operation);
   const variables = { input: definedOnly(input) };
   return callWithRetry(ctx, operation, modify, async () => {
     const data = await executeGraphQL(ctx.transport, ctx.config.graphqlUrl, {
@@ -104,7 +111,7 @@ export async function saveEndpoint(ctx: ClientContext, input: SaveEndpointInput)
  */
 export async function deleteEndpoint(ctx: ClientContext, id: string): Promise<void> {
   const operation = "deleteEndpoint";
-  requireId(id, "id", operation);
+  requireNonEmpty(id, "id", operation);
   return callWithRetry(ctx, operation, true, async (attempt) => {
     try {
       await executeGraphQL(ctx.transport, ctx.config.graphqlUrl, {
@@ -127,15 +134,7 @@ export async function deleteEndpoint(ctx: ClientContext, id: string): Promise<vo
  * @throws AuthenticationError, RateLimitError, ServerError, NetworkError, TimeoutError, ResponseValidationError.
  */
 export function myself(ctx: ClientContext): Promise<Myself> {
-  const operation = "myself";
-  return callWithRetry(ctx, operation, true, async () => {
-    const data = await executeGraphQL(ctx.transport, ctx.config.graphqlUrl, {
-      operation,
-      document: MYSELF,
-      schema: z.object({ myself: myselfSchema }),
-    });
-    return data.myself;
-  });
+  return readQuery(ctx, "myself", MYSELF, z.object({ myself: myselfSchema }), (data) => data.myself);
 }
 
 /**
@@ -144,15 +143,8 @@ export function myself(ctx: ClientContext): Promise<Myself> {
  * @throws as {@link myself}.
  */
 export function listEndpoints(ctx: ClientContext): Promise<EndpointRecord[]> {
-  const operation = "listEndpoints";
-  return callWithRetry(ctx, operation, true, async () => {
-    const data = await executeGraphQL(ctx.transport, ctx.config.graphqlUrl, {
-      operation,
-      document: LIST_ENDPOINTS,
-      schema: z.object({ myself: z.object({ endpoints: z.array(endpointRecordSchema) }).passthrough() }),
-    });
-    return data.myself.endpoints;
-  });
+  const schema = z.object({ myself: z.object({ endpoints: z.array(endpointRecordSchema) }).passthrough() });
+  return readQuery(ctx, "listEndpoints", LIST_ENDPOINTS, schema, (data) => data.myself.endpoints);
 }
 
 /**
@@ -161,7 +153,7 @@ export function listEndpoints(ctx: ClientContext): Promise<EndpointRecord[]> {
  * @throws InvalidArgumentError for an empty id, and the errors of {@link listEndpoints}.
  */
 export async function findEndpoint(ctx: ClientContext, id: string): Promise<EndpointRecord | undefined> {
-  requireId(id, "id", "findEndpoint");
+  requireNonEmpty(id, "id", "findEndpoint");
   return (await listEndpoints(ctx)).find((e) => e.id === id);
 }
 
@@ -179,13 +171,5 @@ export async function findEndpointsByName(ctx: ClientContext, name: string, temp
  * @returns available GPU type identifiers with display name and memory (GB) when provided.
  */
 export function gpuTypes(ctx: ClientContext): Promise<GpuType[]> {
-  const operation = "gpuTypes";
-  return callWithRetry(ctx, operation, true, async () => {
-    const data = await executeGraphQL(ctx.transport, ctx.config.graphqlUrl, {
-      operation,
-      document: GPU_TYPES,
-      schema: z.object({ gpuTypes: z.array(gpuTypeSchema) }),
-    });
-    return data.gpuTypes;
-  });
+  return readQuery(ctx, "gpuTypes", GPU_TYPES, z.object({ gpuTypes: z.array(gpuTypeSchema) }), (data) => data.gpuTypes);
 }

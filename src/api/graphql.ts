@@ -16,7 +16,7 @@ import {
   errorForStatus,
   type GraphQLErrorEntry,
 } from "./errors";
-import { Headers, httpError, sendBuffered, type Transport } from "./http";
+import { Headers, USER_AGENT, httpError, sendBuffered, type Transport } from "./http";
 import { parseRateLimitHeaders, parseRetryAfter } from "./ratelimit";
 import { parseResponse } from "./schemas";
 
@@ -106,7 +106,7 @@ export async function executeGraphQL<S extends z.ZodTypeAny>(t: Transport, graph
     // graphql-request's fetch type is cross-fetch's; ours is node-fetch with the same surface.
     fetch: ((url: string, init: Record<string, unknown>) => sendBuffered(t, url, init, { operation, signal: call.signal })) as never,
     errorPolicy: "all",
-    headers: { Accept: "application/json", "User-Agent": "pulumi-runpod-client/0.1" },
+    headers: { Accept: "application/json", "User-Agent": USER_AGENT },
   });
   let result: { data?: unknown; errors?: unknown; status: number; headers: unknown };
   try {

@@ -5,6 +5,7 @@
  * Spec: Authentication (1), Errors, Limits.
  */
 import fetch, { Headers, Response, type RequestInit } from "node-fetch";
+import type { z } from "zod";
 import {
   AbortedError,
   NetworkError,
@@ -16,7 +17,7 @@ import {
 } from "./errors";
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitTracker } from "./ratelimit";
 import { redactValue, type Redactor } from "./redact";
-import { problemDetailsSchema } from "./schemas";
+import { parseResponse, problemDetailsSchema } from "./schemas";
 import type { ClientStats } from "./types";
 
 export type { ClientStats };
@@ -41,7 +42,8 @@ export interface SendOptions {
   timeoutMs?: number;
 }
 
-const USER_AGENT = "pulumi-runpod-client/0.1";
+/** `User-Agent` of every request, REST and GraphQL alike. */
+export const USER_AGENT = "pulumi-runpod-client/0.1";
 const BODY_EXCERPT = 2000;
 // System errors raised before any byte of the request could reach the server.
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "ERR_INVALID_URL"]);
@@ -52,9 +54,11 @@ interface Attempt {
   finish: () => void;
 }
 
-/** Links the caller's signal and a timeout to one AbortController for one request. */
-function startAttempt(timeoutMs: number, signal?: AbortSignal): Attempt {
-  const controller = new AbortController();
+/**
+ * Links the caller's signal and a timeout to one AbortController for one request; `controller`
+ * is given when the caller keeps driving it after the attempt (an event stream's body).
+ */
+function startAttempt(timeoutMs: number, signal?: AbortSignal, controller = new AbortController()): Attempt {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -139,18 +143,12 @@ export async function sendBuffered(t: Transport, url: string, init: RequestInit,
  */
 export async function openStream(t: Transport, url: string, init: RequestInit, opts: SendOptions & { controller: AbortController }): Promise<Response> {
   const timeoutMs = opts.timeoutMs ?? t.timeoutMs;
-  const { controller } = opts;
   // The caller's controller drives the request and, later, the body; the timeout only guards the headers.
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const attempt: Attempt = { controller, timedOut: () => timedOut, finish: () => clearTimeout(timer) };
+  const attempt = startAttempt(timeoutMs, undefined, opts.controller);
   t.stats.requests++;
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: controller.signal as RequestInit["signal"] });
+    res = await fetch(url, { ...init, signal: attempt.controller.signal as RequestInit["signal"] });
   } catch (err) {
     throw transportError(err, attempt, t, opts, timeoutMs, "request");
   } finally {
@@ -235,6 +233,15 @@ export async function requestJson(t: Transport, req: JsonRequest): Promise<unkno
       { operation: req.operation },
     );
   }
+}
+
+/**
+ * {@link requestJson} followed by validation of the answer against `schema`.
+ * @returns the parsed body, shaped by `schema`.
+ * @throws ResponseValidationError when the body does not match, and the errors of {@link requestJson}.
+ */
+export async function requestParsed<S extends z.ZodTypeAny>(t: Transport, req: JsonRequest, schema: S): Promise<z.output<S>> {
+  return parseResponse(schema, await requestJson(t, req), req.operation, t.redact);
 }
 
 /** Joins a base URL and path segments, encoding each segment (ids never alter the path). */

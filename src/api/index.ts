@@ -34,6 +34,7 @@ export { createRedactor, REDACTED, type Redactor } from "./redact";
 export { parseRateLimitHeaders, parseRetryAfter } from "./ratelimit";
 export { isRetryable } from "./retry";
 export { validateLogStreamOptions, DEFAULT_LOG_IDLE_MS } from "./logs";
+export { isRfc3339DateTime } from "./arguments";
 export { TERMINAL_JOB_STATUSES, DEFAULT_POLL_INTERVAL_MS, DEFAULT_JOB_TIMEOUT_MS } from "./jobs";
 export { waitForWorkers, isWorkerReady, WorkersNotReadyError, type WaitForWorkersOptions } from "./readiness";
 export * from "./types";

@@ -4,11 +4,12 @@
  * `GET {inference_url}/v2/{endpoint_id}/status/{job_id}` as the platform's official SDKs do
  * (the spec marks its path and shape "not shown").
  */
+import { requireNonEmpty } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
-import { joinUrl, requestJson } from "./http";
+import { joinUrl, requestParsed } from "./http";
 import { sleep } from "./ratelimit";
-import { jobSchema, parseResponse } from "./schemas";
+import { jobSchema } from "./schemas";
 import type { Job, JobStatus, WaitForJobOptions } from "./types";
 
 /** Statuses after which a job no longer changes. */
@@ -19,13 +20,8 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** Default overall limit of {@link waitForJob}, in milliseconds. */
 export const DEFAULT_JOB_TIMEOUT_MS = 10 * 60_000;
 
-function requireNonEmpty(value: unknown, argument: string, operation: string): void {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new InvalidArgumentError(`${operation}: ${argument} must be a non-empty string`, argument, { operation });
-  }
-}
-
-function jobUrl(ctx: ClientContext, endpointId: string, ...rest: string[]): string {
+/** `{inferenceUrl}/v2/{endpointId}` followed by `rest` (each segment encoded). */
+export function jobUrl(ctx: ClientContext, endpointId: string, ...rest: string[]): string {
   return joinUrl(ctx.config.inferenceUrl, "v2", endpointId, ...rest);
 }
 
@@ -44,9 +40,7 @@ export async function run(ctx: ClientContext, endpointId: string, input: unknown
   const operation = "run";
   requireNonEmpty(endpointId, "endpointId", operation);
   const url = jobUrl(ctx, endpointId, "run");
-  return callWithRetry(ctx, operation, false, async () =>
-    parseResponse(jobSchema, await requestJson(ctx.transport, { method: "POST", url, body: { input }, operation }), operation, ctx.transport.redact),
-  );
+  return callWithRetry(ctx, operation, false, () => requestParsed(ctx.transport, { method: "POST", url, body: { input }, operation }, jobSchema));
 }
 
 /**
@@ -59,13 +53,7 @@ export async function jobStatus(ctx: ClientContext, endpointId: string, jobId: s
   requireNonEmpty(endpointId, "endpointId", operation);
   requireNonEmpty(jobId, "jobId", operation);
   const url = jobUrl(ctx, endpointId, "status", jobId);
-  return callWithRetry(
-    ctx,
-    operation,
-    true,
-    async () => parseResponse(jobSchema, await requestJson(ctx.transport, { method: "GET", url, operation, signal }), operation, ctx.transport.redact),
-    signal,
-  );
+  return callWithRetry(ctx, operation, true, () => requestParsed(ctx.transport, { method: "GET", url, operation, signal }, jobSchema), signal);
 }
 
 /**
@@ -115,19 +103,8 @@ export async function runSync(ctx: ClientContext, endpointId: string, input: unk
   const operation = "runSync";
   requireNonEmpty(endpointId, "endpointId", operation);
   const url = jobUrl(ctx, endpointId, "runsync");
-  const job = await callWithRetry(
-    ctx,
-    operation,
-    false,
-    async () =>
-      parseResponse(
-        jobSchema,
-        await requestJson(ctx.transport, { method: "POST", url, body: { input }, operation, timeoutMs: options.timeoutMs, signal: options.signal }),
-        operation,
-        ctx.transport.redact,
-      ),
-    options.signal,
-  );
+  const request = { method: "POST", url, body: { input }, operation, timeoutMs: options.timeoutMs, signal: options.signal } as const;
+  const job = await callWithRetry(ctx, operation, false, () => requestParsed(ctx.transport, request, jobSchema), options.signal);
   options.onStatus?.(job);
   if (TERMINAL_JOB_STATUSES.includes(job.status)) return job;
   return waitForJob(ctx, endpointId, job.id, options);

@@ -10,6 +10,7 @@
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Response } from "node-fetch";
+import { isRfc3339DateTime, requireNonEmpty } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
 import { InvalidArgumentError, NetworkError, ResponseValidationError } from "./errors";
 import { bearerHeaders, joinUrl, openStream } from "./http";
@@ -25,8 +26,6 @@ const SEEN_IDS = 10_000;
 // Events buffered before the socket is paused for a slow consumer.
 const HIGH_WATER = 1000;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
 /**
  * Checks stream options before anything is sent.
  * @throws InvalidArgumentError naming the field: `endpointId`, `workerId`, `source` (container|system),
@@ -37,15 +36,15 @@ export function validateLogStreamOptions(endpointId: string, workerId: string, o
   const fail = (argument: string, rule: string): never => {
     throw new InvalidArgumentError(`${operation}: ${argument} ${rule}`, argument, { operation });
   };
-  if (typeof endpointId !== "string" || endpointId.trim() === "") fail("endpointId", "must be a non-empty string");
-  if (typeof workerId !== "string" || workerId.trim() === "") fail("workerId", "must be a non-empty string");
+  requireNonEmpty(endpointId, "endpointId", operation);
+  requireNonEmpty(workerId, "workerId", operation);
   if (options.source !== undefined && !LOG_SOURCES.includes(options.source)) {
     fail("source", `must be one of ${LOG_SOURCES.join(", ")} (or omitted for both), got ${JSON.stringify(options.source)}`);
   }
   if (options.tail !== undefined && (!Number.isInteger(options.tail) || options.tail < TAIL_MIN || options.tail > TAIL_MAX)) {
     fail("tail", `must be an integer from ${TAIL_MIN} to ${TAIL_MAX}, got ${JSON.stringify(options.tail)}`);
   }
-  if (options.since !== undefined && (typeof options.since !== "string" || !RFC3339.test(options.since) || Number.isNaN(Date.parse(options.since)))) {
+  if (options.since !== undefined && !isRfc3339DateTime(options.since)) {
     fail("since", `must be an RFC 3339 date-time such as 2024-01-01T00:00:00Z, got ${JSON.stringify(options.since)}`);
   }
   if (options.lastEventId !== undefined && (typeof options.lastEventId !== "string" || options.lastEventId.trim() === "")) {

@@ -4,8 +4,8 @@
  */
 import { callWithRetry, type ClientContext } from "./context";
 import { InvalidArgumentError } from "./errors";
-import { joinUrl, requestJson } from "./http";
-import { endpointRecordSchema, parseResponse } from "./schemas";
+import { joinUrl, requestParsed } from "./http";
+import { endpointRecordSchema } from "./schemas";
 import type { EndpointRecord, RestCreateEndpointInput } from "./types";
 
 /**
@@ -28,8 +28,5 @@ export async function createEndpointRest(ctx: ClientContext, input: RestCreateEn
     throw new InvalidArgumentError(`${operation}: gpuTypeIds must list at least one GPU type, in priority order`, "gpuTypeIds", { operation });
   }
   const url = joinUrl(ctx.config.restV1Url, "v1", "endpoints");
-  return callWithRetry(ctx, operation, false, async () => {
-    const body = await requestJson(ctx.transport, { method: "POST", url, body: input, operation });
-    return parseResponse(endpointRecordSchema, body, operation, ctx.transport.redact);
-  });
+  return callWithRetry(ctx, operation, false, () => requestParsed(ctx.transport, { method: "POST", url, body: input, operation }, endpointRecordSchema));
 }

@@ -2,10 +2,10 @@
  * REST v2 resource reads (spec: Endpoints › GET {base_url}/v2/network-volumes and
  * GET {base_url}/v2/serverless/{id}/workers). The worker log stream is in logs.ts.
  */
+import { requireNonEmpty } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
-import { InvalidArgumentError } from "./errors";
-import { joinUrl, requestJson } from "./http";
-import { networkVolumeListSchema, parseResponse, workerListSchema } from "./schemas";
+import { joinUrl, requestParsed } from "./http";
+import { networkVolumeListSchema, workerListSchema } from "./schemas";
 import type { NetworkVolume, Worker } from "./types";
 
 /**
@@ -17,10 +17,7 @@ import type { NetworkVolume, Worker } from "./types";
 export function listNetworkVolumes(ctx: ClientContext): Promise<NetworkVolume[]> {
   const operation = "listNetworkVolumes";
   const url = joinUrl(ctx.config.restV2Url, "v2", "network-volumes");
-  return callWithRetry(ctx, operation, true, async () => {
-    const body = await requestJson(ctx.transport, { method: "GET", url, operation });
-    return parseResponse(networkVolumeListSchema, body, operation, ctx.transport.redact).networkVolumes;
-  });
+  return callWithRetry(ctx, operation, true, async () => (await requestParsed(ctx.transport, { method: "GET", url, operation }, networkVolumeListSchema)).networkVolumes);
 }
 
 /**
@@ -32,12 +29,7 @@ export function listNetworkVolumes(ctx: ClientContext): Promise<NetworkVolume[]>
  */
 export async function listWorkers(ctx: ClientContext, endpointId: string): Promise<Worker[]> {
   const operation = "listWorkers";
-  if (typeof endpointId !== "string" || endpointId.trim() === "") {
-    throw new InvalidArgumentError(`${operation}: endpointId must be a non-empty string`, "endpointId", { operation });
-  }
+  requireNonEmpty(endpointId, "endpointId", operation);
   const url = joinUrl(ctx.config.restV2Url, "v2", "serverless", endpointId, "workers");
-  return callWithRetry(ctx, operation, true, async () => {
-    const body = await requestJson(ctx.transport, { method: "GET", url, operation });
-    return parseResponse(workerListSchema, body, operation, ctx.transport.redact);
-  });
+  return callWithRetry(ctx, operation, true, () => requestParsed(ctx.transport, { method: "GET", url, operation }, workerListSchema));
 }

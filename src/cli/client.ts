@@ -29,14 +29,15 @@ export interface CliClient {
 }
 
 /**
- * @throws the api's configuration error (exit 2) when no key is configured or an address is invalid.
+ * The client of one CLI invocation: key from `env.RUNPOD_API_KEY`, each address from its flag,
+ * else its environment variable, else production (issue #7: same configuration as the provider).
+ * @returns the client and the resolved key (for scrubbing error lines only).
+ * @throws ConfigurationError (exit 2) when no key is configured or an address is invalid.
  */
 export function clientFor(flags: AddressFlags, env: Record<string, string | undefined>): CliClient {
-  const partial: ClientConfigInput = {};
-  if (flags.graphqlUrl) partial.graphqlUrl = flags.graphqlUrl;
-  if (flags.restV1Url) partial.restV1Url = flags.restV1Url;
-  if (flags.restV2Url) partial.restV2Url = flags.restV2Url;
-  if (flags.inferenceUrl) partial.inferenceUrl = flags.inferenceUrl;
+  // An unset flag is undefined, which resolveClientConfig treats as "fall back to the environment".
+  const { graphqlUrl, restV1Url, restV2Url, inferenceUrl } = flags;
+  const partial: ClientConfigInput = { graphqlUrl, restV1Url, restV2Url, inferenceUrl };
   if (!env[ENV_VARS.apiKey]?.trim()) {
     // The api's own message points at Pulumi config too, which the CLI does not read.
     throw new ConfigurationError(`No API key configured: set the environment variable ${ENV_VARS.apiKey}`, PULUMI_CONFIG_KEYS.apiKey);

@@ -63,7 +63,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     try {
       code = await fn(ctx);
     } catch (err) {
-      io.stderr.write(ctx.err.red(`${PROGRAM}: ${describeError(err, connected?.apiKey ?? io.env.RUNPOD_API_KEY)}`) + "\n");
+      io.stderr.write(ctx.err.red(`${PROGRAM}: ${describeError(err, connected?.apiKey ?? io.env[ENV_VARS.apiKey])}`) + "\n");
       code = exitCodeFor(err);
     }
   };
@@ -141,7 +141,7 @@ function runBin(): void {
   main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal }).then(
     (code) => process.stdout.write("", () => process.exit(code)),
     (err) => {
-      process.stderr.write(`${PROGRAM}: ${describeError(err, process.env.RUNPOD_API_KEY)}\n`);
+      process.stderr.write(`${PROGRAM}: ${describeError(err, process.env[ENV_VARS.apiKey])}\n`);
       process.exit(EXIT.FAILED);
     },
   );

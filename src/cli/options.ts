@@ -3,7 +3,7 @@
  * throws `InvalidArgumentError`, which commander reports as a usage error (exit 2).
  */
 import { InvalidArgumentError } from "commander";
-import { LOG_SOURCES, TAIL_MAX, TAIL_MIN, type LogSource } from "../api/spec";
+import { isRfc3339DateTime, LOG_SOURCES, TAIL_MAX, TAIL_MIN, type LogSource } from "../api";
 
 /** `--tail`: an integer within the spec's bounds 0..5000. */
 export function parseTail(value: string): number {
@@ -22,7 +22,6 @@ export function parseSource(value: string): LogSource {
   return value as LogSource;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -31,7 +30,8 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
  * `2h`, `1d`) turned into an RFC 3339 UTC time.
  */
 export function parseSince(value: string, now: () => number = Date.now): string {
-  if (RFC3339.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  // The api's own check, so a time accepted here is never refused by the client afterwards.
+  if (isRfc3339DateTime(value)) return value;
   const m = DURATION.exec(value);
   if (m) return new Date(now() - Number(m[1]) * UNIT_MS[m[2]]).toISOString();
   throw new InvalidArgumentError("must be an RFC 3339 date-time (2024-05-01T12:00:00Z) or a duration (90s, 10m, 2h).");

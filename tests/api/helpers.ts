@@ -1,4 +1,5 @@
 /** Shared setup of the api client tests: an in-process emulator on port 0 and clients pointed at it. */
+import { createServer } from "net";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { createClient, resolveClientConfig, type ClientConfigInput, type PlatformClient } from "../../src/api";
 
@@ -50,3 +51,12 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
 }
 
 export const ENDPOINT_INPUT = { name: "api-test", templateId: "tpl_vllm", gpuIds: "AMPERE_24" } as const;
+
+/** A port with nothing listening. */
+export async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}

@@ -2,7 +2,6 @@
  * Retry, pacing and idempotency rules of the client (issue #6 at the client level), against the
  * emulator's fault injection.
  */
-import { createServer } from "net";
 import type { RunningEmulator } from "../../emulator";
 import { DEFAULT_SEED } from "../../emulator";
 import {
@@ -17,7 +16,7 @@ import {
   type PlatformClient,
 } from "../../src/api";
 import { RateLimitTracker } from "../../src/api/ratelimit";
-import { ENDPOINT_INPUT, clientFor, eventually, startFastEmulator, thrown } from "./helpers";
+import { ENDPOINT_INPUT, clientFor, closedPort, eventually, startFastEmulator, thrown } from "./helpers";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -34,15 +33,6 @@ beforeEach(() => {
 
 const named = (name: string) => emu.endpoints(emu.apiKey).filter((e) => e.name === name);
 const ops = (op: string) => emu.stats().byOperation[op] ?? 0;
-
-/** A port with nothing listening. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe("429", () => {
   it("without retries: RateLimitError with Retry-After seconds and the parsed windows", async () => {

@@ -3,7 +3,6 @@
  * failure class — nor in debug lines. Keys with URL-significant characters prove the encoded forms
  * (the GraphQL address carries the key as ?api_key=) are removed too.
  */
-import { createServer } from "net";
 import { inspect } from "util";
 import { DEFAULT_SEED, type RunningEmulator } from "../../emulator";
 import {
@@ -24,7 +23,7 @@ import {
   createRedactor,
   resolveClientConfig,
 } from "../../src/api";
-import { ENDPOINT_INPUT, clientFor, startFastEmulator, thrown } from "./helpers";
+import { ENDPOINT_INPUT, clientFor, closedPort, startFastEmulator, thrown } from "./helpers";
 
 const RW_KEY = "rpa+Secret/Key=with&chars%41?x";
 const RO_KEY = "rpa+ReadOnly/Key=only&read";
@@ -52,14 +51,6 @@ function expectNoKey(label: string, err: unknown, key: string): void {
       if (text.includes(f)) throw new Error(`${label}: the key (form ${JSON.stringify(f)}) appears in ${where}: ${text}`);
     }
   }
-}
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 let emu: RunningEmulator;

@@ -33,6 +33,14 @@ interface Tagged {
   event: LogEvent;
 }
 
+/**
+ * Prints log lines of `opts.worker`, or of every worker merged by timestamp, as
+ * `TS SOURCE [WORKER] LINE` (or `--json`). Without `--follow` it prints the backfill (`--tail`
+ * lines per worker, or from `--since`) and ends; with it, it streams until Ctrl-C and exits 0.
+ * @returns EXIT.OK, or for a snapshot the exit code of the first worker stream that failed.
+ * @throws the client's errors for the listing or a single `--worker` stream; in follow mode a
+ *   rejected key (401/403) ends every stream and is thrown.
+ */
 export async function logsCommand(ctx: CommandContext, endpointId: string, opts: LogsOptions): Promise<ExitCode> {
   const { client, apiKey } = ctx.connect();
   const print = printer(ctx, opts, opts.worker === undefined);

@@ -26,6 +26,14 @@ export interface RunOptions {
 
 const isTerminal = (job: Job) => TERMINAL_JOB_STATUSES.includes(job.status);
 
+/**
+ * Sends `opts.input` to `/runsync` (`opts.sync`) or `/run` and polls the status every
+ * `opts.pollInterval` ms, all within `opts.timeout` seconds; shows a spinner on a TTY stderr.
+ * @returns EXIT.OK with the output on stdout when the job COMPLETED; EXIT.FAILED when it failed,
+ *   was cancelled, timed out on the platform or did not finish in time; EXIT.INTERRUPTED on Ctrl-C.
+ * @throws UsageError for unreadable or non-object `--input`, and the client's errors (submission
+ *   refused, unknown endpoint, network), which `main` turns into an exit code.
+ */
 export async function runCommand(ctx: CommandContext, endpointId: string, opts: RunOptions): Promise<ExitCode> {
   const input = await parseInput(ctx, opts.input);
   const { client } = ctx.connect();
@@ -91,7 +99,8 @@ export async function runCommand(ctx: CommandContext, endpointId: string, opts: 
     ctx.io.stdout.write(JSON.stringify(job.output ?? null, null, 2) + "\n");
     return EXIT.OK;
   }
-  const reason = job.error === undefined ? "" : `: ${typeof job.error === "string" ? job.error : JSON.stringify(job.error)}`;
+  // The client's job schema already turns a structured `error` into JSON text.
+  const reason = job.error === undefined ? "" : `: ${job.error}`;
   ctx.io.stderr.write(ctx.err.red(`job ${job.id} ${job.status} on ${endpointId}${reason}`) + "\n");
   return EXIT.FAILED;
 }

@@ -18,6 +18,14 @@ export interface WorkersOptions {
   pollInterval?: number;
 }
 
+/**
+ * Lists the endpoint's workers (`GET {base_url}/v2/serverless/{id}/workers`), after waiting for
+ * `opts.wait` ready workers when given (`opts.timeout` seconds, `opts.pollInterval` ms).
+ * Writes a table (or `--json`) to stdout; "no workers" goes to stderr.
+ * @returns EXIT.OK.
+ * @throws WorkersNotReadyError when the wait times out, AbortedError on Ctrl-C, and the errors of
+ *   `listWorkers` (NotFoundError for an unknown endpoint); `main` turns them into an exit code.
+ */
 export async function workersCommand(ctx: CommandContext, endpointId: string, opts: WorkersOptions): Promise<ExitCode> {
   const { client } = ctx.connect();
   let workers: Worker[];
