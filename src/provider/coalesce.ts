@@ -1,3 +1,12 @@
+/** One shared call and when it completed. */
+interface SharedCall<T> {
+  promise: Promise<T>;
+  /** When the call completed (ms since epoch); unset while it is in flight. */
+  doneAt?: number;
+  /** When a caller was last answered from the completed call (ms since epoch). */
+  lastUsedAt?: number;
+}
+
 /**
  * One call shared by concurrent callers: callers that arrive while the call is in flight, or soon
  * after it completed, get the same result. "Soon" is a burst: a completed result keeps answering as
@@ -7,8 +16,7 @@
  * a result that may predate this process's own last change. A failed call is never shared after it failed.
  */
 export class CoalescedCall<T> {
-  private current?: { promise: Promise<T>; generation: number; doneAt?: number; lastUsedAt?: number };
-  private generation = 0;
+  private current?: SharedCall<T>;
   private started = 0;
 
   constructor(
@@ -26,14 +34,14 @@ export class CoalescedCall<T> {
   get(): Promise<T> {
     const c = this.current;
     const now = Date.now();
-    if (c && c.generation === this.generation) {
+    if (c) {
       if (c.doneAt === undefined) return c.promise;
       if (now - (c.lastUsedAt ?? c.doneAt) <= this.windowMs && now - c.doneAt <= this.maxAgeMs) {
         c.lastUsedAt = now;
         return c.promise;
       }
     }
-    const entry: { promise: Promise<T>; generation: number; doneAt?: number; lastUsedAt?: number } = { generation: this.generation, promise: Promise.resolve(undefined as T) };
+    const entry: SharedCall<T> = { promise: Promise.resolve(undefined as T) };
     this.started += 1;
     entry.promise = this.call().then(
       (value) => {
@@ -51,7 +59,6 @@ export class CoalescedCall<T> {
 
   /** Drop any shared result; the next `get()` starts a new call. */
   invalidate(): void {
-    this.generation += 1;
     this.current = undefined;
   }
 }

@@ -6,7 +6,7 @@
  * the checked inputs, so drift made outside Pulumi shows up here as a change.
  */
 import { ENDPOINT_DEFAULTS } from "./endpointDefaults";
-import { ENDPOINT_INPUT_FIELDS, type EndpointInputField } from "./endpointInputs";
+import { ENDPOINT_INPUT_FIELDS, type EndpointInputField } from "./endpointFields";
 import { ENDPOINT_SETTING_FIELDS } from "./endpointSettings";
 import { splitList } from "./endpointState";
 import { containsUnknown } from "./unknown";

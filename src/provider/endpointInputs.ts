@@ -11,7 +11,8 @@ import { z } from "zod";
 import { ENDPOINT_TYPES, FAST_BOOT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../api/spec";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_DEFAULTS, defaultWorkersMax } from "./endpointDefaults";
-import { ENDPOINT_SETTING_DEFAULTS, ENDPOINT_SETTING_FIELDS, WORKERS_READY_TIMEOUT_MAX, WORKERS_READY_TIMEOUT_MIN, type EndpointSettings } from "./endpointSettings";
+import { ENDPOINT_ARG_FIELDS } from "./endpointFields";
+import { ENDPOINT_SETTING_DEFAULTS, WORKERS_READY_TIMEOUT_MAX, WORKERS_READY_TIMEOUT_MIN, type EndpointSettings } from "./endpointSettings";
 import { UNKNOWN, isUnknown } from "./unknown";
 
 // The spec gives no bounds; these follow the platform's (and the emulator's, emulator/platform.ts LIMITS)
@@ -52,29 +53,8 @@ export interface EndpointInputs extends EndpointSettings {
   networkVolumeId: string | null;
 }
 
-/** Names of the canonical input fields (the endpoint's own, compared by `diff`), in display order. */
-export const ENDPOINT_INPUT_FIELDS = [
-  "name",
-  "templateId",
-  "gpuIds",
-  "gpuTypeIds",
-  "type",
-  "idleTimeout",
-  "locations",
-  "fastBootType",
-  "scalerType",
-  "scalerValue",
-  "workersMin",
-  "workersMax",
-  "networkVolumeId",
-] as const satisfies readonly (keyof EndpointInputs)[];
-export type EndpointInputField = (typeof ENDPOINT_INPUT_FIELDS)[number];
-
-/**
- * Fields users may write: the canonical ones, `fastBoot` (a boolean spelling of `fastBootType`) and the
- * provider-only settings.
- */
-export const ENDPOINT_ARG_FIELDS = [...ENDPOINT_INPUT_FIELDS, "fastBoot", ...ENDPOINT_SETTING_FIELDS] as const;
+// Re-exported: callers that validate inputs find the field names beside the rules.
+export { ENDPOINT_ARG_FIELDS, ENDPOINT_INPUT_FIELDS, type EndpointInputField } from "./endpointFields";
 
 /** A failure in the shape Pulumi's `CheckFailure` expects. */
 export interface InputFailure {

@@ -12,7 +12,7 @@ import { checkEndpointInputs, isComplete, type EndpointInputs } from "./endpoint
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpointLookup";
 import { KeyedSerial } from "./keyedSerial";
 import { settingsFrom, type EndpointSettings } from "./endpointSettings";
-import { LOOKUP_PROPERTY, inPreviousOrder, inputsFromRecord, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
+import { LOOKUP_PROPERTY, inPreviousOrder, inputsFromOutputs, isStringArray, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
 import { isFailedPrecondition, isNotFound, isOutcomeUnknown, isTimeout, messageOf } from "./errorKinds";
 import { isUnknown } from "./unknown";
 
@@ -41,8 +41,6 @@ export const SETTLE_FIRST_PAUSE_MS = 250;
 export const SETTLE_MAX_PAUSE_MS = 2_000;
 /** Pause between two worker listings of the readiness wait (`waitForWorkers`), in milliseconds. */
 export const READINESS_POLL_MS = 2_000;
-
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
 /** Endpoint CRUD for one client. */
 export class EndpointProvider {
@@ -268,8 +266,7 @@ export class EndpointProvider {
     const answered = this.outputs(record, inputs.gpuTypeIds) as unknown as Record<string, unknown>;
     const missing = diffEndpoint(answered, inputs as unknown as Record<string, unknown>).changed.filter((f) => f !== "gpuTypeIds");
     if (missing.length === 0) return record;
-    const save: SaveEndpointInput = { id: record.id, name: inputs.name, templateId: inputs.templateId, gpuIds: record.gpuIds };
-    Object.assign(save, pickSaveFields(saveInputFrom(inputs, splitList(record.gpuIds), record.id), missing));
+    const save = modifyInput(saveInputFrom(inputs, splitList(record.gpuIds), record.id), missing);
     try {
       return await this.client.saveEndpoint(save);
     } catch (err) {
@@ -306,11 +303,8 @@ export class EndpointProvider {
     } else if (carried === null) {
       gpuTypeIds = null;
     }
-    const settings = settingsFrom(props);
-    const outs = this.outputs(record, gpuTypeIds, settings, props?.locations);
-    const inputs = inputsFromRecord(record, gpuTypeIds, settings);
-    inputs.locations = outs.locations as EndpointInputs["locations"];
-    return { id: record.id, props: outs, inputs: inputs as unknown as EndpointOutputs };
+    const outs = this.outputs(record, gpuTypeIds, settingsFrom(props), props?.locations);
+    return { id: record.id, props: outs, inputs: inputsFromOutputs(outs) as unknown as EndpointOutputs };
   }
 
   /**
@@ -326,9 +320,7 @@ export class EndpointProvider {
     const inputs = news as EndpointInputs;
     const d = diffEndpoint(olds, news);
     const tiers = inputs.gpuIds ?? splitList(olds.gpuIds as string[] | string | null);
-    const full = saveInputFrom(inputs, tiers, id);
-    const save: SaveEndpointInput = { id, name: full.name, templateId: full.templateId, gpuIds: full.gpuIds };
-    Object.assign(save, pickSaveFields(full, d.changed));
+    const save = modifyInput(saveInputFrom(inputs, tiers, id), d.changed);
     let record: EndpointRecord;
     try {
       record = await this.client.saveEndpoint(save);
@@ -394,12 +386,15 @@ function notReadyFigures(err: WorkersNotReadyError): string {
   );
 }
 
-/** The `saveEndpoint` fields of `full` that carry the given changed input fields. */
-function pickSaveFields(full: SaveEndpointInput, changed: readonly string[]): Partial<SaveEndpointInput> {
-  const out: Record<string, unknown> = {};
+/**
+ * A `saveEndpoint` modify of `full.id`: the fields every modify carries (`id`, `name`, `templateId`,
+ * `gpuIds`; spec: GraphQL › Modify endpoint) plus those of `full` that carry the `changed` input fields,
+ * so a field nobody changed is never rewritten.
+ */
+function modifyInput(full: SaveEndpointInput, changed: readonly string[]): SaveEndpointInput {
+  const save: Record<string, unknown> = { id: full.id, name: full.name, templateId: full.templateId, gpuIds: full.gpuIds };
   for (const field of changed) {
-    if (field === "gpuTypeIds" || field === "gpuIds" || field === "name" || field === "templateId") continue;
-    if (field in full) out[field] = full[field as keyof SaveEndpointInput];
+    if (field in full && !(field in save)) save[field] = full[field as keyof SaveEndpointInput];
   }
-  return out as Partial<SaveEndpointInput>;
+  return save as unknown as SaveEndpointInput;
 }

@@ -1,6 +1,6 @@
 /**
  * Conversions between the platform's endpoint record and what Pulumi stores: the resource's outputs
- * and, for import / `Endpoint.get`, inputs rebuilt from the record.
+ * and, for refresh / import / `Endpoint.get`, inputs rebuilt from them.
  */
 import type { EndpointRecord, SaveEndpointInput } from "../api/types";
 import { ENDPOINT_DEFAULTS } from "./endpointDefaults";
@@ -59,12 +59,16 @@ export function splitList(value: string | string[] | null | undefined): string[]
  * one stored, and a refresh taking it would show a false reorder in the next preview.
  */
 export function inPreviousOrder(current: readonly string[], previous: unknown): string[] {
-  if (!Array.isArray(previous) || !previous.every((v) => typeof v === "string")) return [...current];
-  const prev = previous as string[];
+  if (!isStringArray(previous)) return [...current];
   const a = new Set(current);
-  const b = new Set(prev);
-  const same = a.size === b.size && prev.length === current.length && [...a].every((v) => b.has(v));
-  return same ? [...prev] : [...current];
+  const b = new Set(previous);
+  const same = a.size === b.size && previous.length === current.length && [...a].every((v) => b.has(v));
+  return same ? [...previous] : [...current];
+}
+
+/** True for an array of strings (a list as stored in state). */
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === "string");
 }
 
 /** Joins a list the way the platform expects it (`gpuIds`, `locations`). */
@@ -109,33 +113,28 @@ export function outputsFromRecord(
 }
 
 /**
- * Inputs equivalent to a platform record (import and `Endpoint.get`, where the program's inputs may be
- * empty). Tiers are given as `gpuIds` unless `gpuTypeIds` are known from earlier state; the
- * provider-only settings are `settings` (default: their defaults).
+ * Inputs equivalent to an endpoint's outputs (refresh, import and `Endpoint.get`, where the program's
+ * inputs may be empty). Tiers are given as `gpuIds` unless the outputs carry `gpuTypeIds`; `locations`
+ * and the provider-only settings are taken as the outputs hold them.
  */
-export function inputsFromRecord(
-  record: EndpointRecord,
-  gpuTypeIds?: string[] | null,
-  settings: EndpointSettings = ENDPOINT_SETTING_DEFAULTS,
-): EndpointInputs {
-  const o = outputsFromRecord(record, undefined, "");
+export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
   const inputs: EndpointInputs = {
-    name: o.name,
-    templateId: o.templateId,
-    type: o.type as EndpointInputs["type"],
-    idleTimeout: o.idleTimeout,
-    locations: o.locations as EndpointInputs["locations"],
-    fastBootType: o.fastBootType as EndpointInputs["fastBootType"],
-    scalerType: o.scalerType as EndpointInputs["scalerType"],
-    scalerValue: o.scalerValue,
-    workersMin: o.workersMin,
-    workersMax: o.workersMax,
-    networkVolumeId: o.networkVolumeId,
-    waitForWorkers: settings.waitForWorkers,
-    workersReadyTimeout: settings.workersReadyTimeout,
+    name: outs.name,
+    templateId: outs.templateId,
+    type: outs.type as EndpointInputs["type"],
+    idleTimeout: outs.idleTimeout,
+    locations: outs.locations as EndpointInputs["locations"],
+    fastBootType: outs.fastBootType as EndpointInputs["fastBootType"],
+    scalerType: outs.scalerType as EndpointInputs["scalerType"],
+    scalerValue: outs.scalerValue,
+    workersMin: outs.workersMin,
+    workersMax: outs.workersMax,
+    networkVolumeId: outs.networkVolumeId,
+    waitForWorkers: outs.waitForWorkers,
+    workersReadyTimeout: outs.workersReadyTimeout,
   };
-  if (gpuTypeIds && gpuTypeIds.length > 0) inputs.gpuTypeIds = gpuTypeIds;
-  else inputs.gpuIds = o.gpuIds as EndpointInputs["gpuIds"];
+  if (outs.gpuTypeIds && outs.gpuTypeIds.length > 0) inputs.gpuTypeIds = outs.gpuTypeIds;
+  else inputs.gpuIds = outs.gpuIds as EndpointInputs["gpuIds"];
   return inputs;
 }
 

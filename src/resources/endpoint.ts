@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
+import { ENDPOINT_OUTPUT_FIELDS } from "../provider/endpointFields";
 import { LOOKUP_PROPERTY } from "../provider/endpointState";
 import { endpointProviderStub } from "../provider/serializable";
 
@@ -67,28 +68,6 @@ export interface EndpointArgs {
   workersReadyTimeout?: pulumi.Input<number>;
 }
 
-/** Property names the resource exposes as outputs (registered as such with the engine). */
-const OUTPUT_NAMES = [
-  "endpointId",
-  "name",
-  "templateId",
-  "gpuIds",
-  "gpuTypeIds",
-  "type",
-  "idleTimeout",
-  "locations",
-  "fastBoot",
-  "fastBootType",
-  "scalerType",
-  "scalerValue",
-  "workersMin",
-  "workersMax",
-  "networkVolumeId",
-  "jobUrl",
-  "waitForWorkers",
-  "workersReadyTimeout",
-] as const;
-
 /**
  * A serverless endpoint.
  *
@@ -143,7 +122,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = {};
-    for (const key of OUTPUT_NAMES) props[key] = undefined;
+    // Every output is registered with the engine as such, also those the user leaves unset.
+    for (const key of ENDPOINT_OUTPUT_FIELDS) props[key] = undefined;
     Object.assign(props, args ?? {});
     super(endpointProviderStub, name, props, opts, "runpod", "Endpoint");
   }

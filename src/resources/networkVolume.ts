@@ -8,7 +8,6 @@
  * other RUNPOD_* variables.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { createClient, resolveClientConfig } from "../api";
 import type { NetworkVolume, PlatformClient } from "../api/types";
 import { clientInputFromConfig } from "../provider/providerConfig";
 
@@ -19,12 +18,19 @@ export type GetNetworkVolumeArgs = { id: string; name?: undefined } | { name: st
 
 let cached: { key: string; client: PlatformClient } | undefined;
 
-/** The client for the program's configuration; rebuilt only when that configuration changes. */
-function programClient(): PlatformClient {
+/**
+ * The client for the program's configuration; rebuilt only when that configuration changes. The api
+ * client modules are loaded here, at the first lookup, not when the program loads this package: most
+ * programs never look a volume up, and loading them costs every `pulumi up` tens of milliseconds.
+ */
+async function programClient(): Promise<PlatformClient> {
   const config = new pulumi.Config("runpod");
   const input = clientInputFromConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
   const key = JSON.stringify(input);
-  if (!cached || cached.key !== key) cached = { key, client: createClient(resolveClientConfig(input, process.env)) };
+  if (!cached || cached.key !== key) {
+    const { createClient, resolveClientConfig } = await import("../api");
+    cached = { key, client: createClient(resolveClientConfig(input, process.env)) };
+  }
   return cached.client;
 }
 
@@ -36,8 +42,8 @@ const describe = (volumes: NetworkVolume[]): string =>
  * @returns records `{ id, name, size, dataCenter, type }` (`size` in GB as the console shows it; the spec does not state the unit).
  * @throws ConfigurationError without an API key; AuthenticationError (401) / PermissionError (403) for a bad key.
  */
-export function getNetworkVolumes(): Promise<NetworkVolume[]> {
-  return programClient().listNetworkVolumes();
+export async function getNetworkVolumes(): Promise<NetworkVolume[]> {
+  return (await programClient()).listNetworkVolumes();
 }
 
 /** {@link getNetworkVolumes} as an Output. */

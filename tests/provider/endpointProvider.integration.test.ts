@@ -6,7 +6,7 @@ import type { RunningEmulator } from "../../emulator";
 import type { EndpointRecord, PlatformClient } from "../../src/api/types";
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpointProvider";
 import { createClient, resolveClientConfig } from "../../src/api";
-import { emulatorAddresses, emulatorClient, startTestEmulator } from "./harness";
+import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -28,8 +28,6 @@ beforeEach(() => {
 });
 
 const onPlatform = (id: string): EndpointRecord | undefined => emu.endpoints(emu.apiKey).find((e) => e.id === id);
-let seq = 0;
-const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 
 /** Deletes an endpoint outside Pulumi (scale to zero first, as the platform requires). */
 async function deleteOutside(id: string): Promise<void> {

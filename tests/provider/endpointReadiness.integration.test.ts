@@ -11,7 +11,7 @@ import { isWorkerReady } from "../../src/api";
 import type { PlatformClient } from "../../src/api/types";
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpointProvider";
 import { LOOKUP_PROPERTY } from "../../src/provider/endpointState";
-import { emulatorClient, startTestEmulator } from "./harness";
+import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 let quick: RunningEmulator;
 let stuck: RunningEmulator;
@@ -32,14 +32,6 @@ afterAll(async () => {
  * of its own, so a "later" refresh uses a new one (a provider shares its endpoint listing for a burst).
  */
 const providerOf = (client: PlatformClient) => new EndpointProvider(() => client, { readinessPollMs: 20 });
-let seq = 0;
-const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
-
-async function checked(provider: EndpointProvider, args: Record<string, unknown>, olds?: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = await provider.check(olds, args);
-  expect(r.failures).toEqual([]);
-  return r.inputs as Record<string, unknown>;
-}
 
 const readyCount = async (client: PlatformClient, id: string) => (await client.listWorkers(id)).filter(isWorkerReady).length;
 

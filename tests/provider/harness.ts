@@ -2,6 +2,7 @@
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { createClient, resolveClientConfig } from "../../src/api";
 import type { ClientConfig, PlatformClient } from "../../src/api/types";
+import type { EndpointProvider } from "../../src/provider/endpointProvider";
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });
@@ -17,4 +18,15 @@ export function emulatorClient(emu: RunningEmulator, apiKey: string = emu.apiKey
   return createClient(
     resolveClientConfig({ apiKey, ...emulatorAddresses(emu), timeoutMs: 5000, retry: { retries: 3, minDelayMs: 5, maxDelayMs: 20, deadlineMs: 5000 } }, {}),
   );
+}
+
+let seq = 0;
+/** An endpoint name no other test of the run uses: `prefix`, the time and a counter. */
+export const uniqueName = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+
+/** `provider.check(olds, args)` as the engine calls it; fails the test on check failures and returns the checked inputs. */
+export async function checked(provider: EndpointProvider, args: Record<string, unknown>, olds?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const r = await provider.check(olds, args);
+  expect(r.failures).toEqual([]);
+  return r.inputs;
 }

@@ -8,7 +8,7 @@ import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpointProvider";
 import { forEachLimited } from "../../bench/pool";
-import { emulatorClient, startTestEmulator } from "./harness";
+import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 const N = 12;
 const PARALLEL = 8;
@@ -25,17 +25,10 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => emu.setFaults({}));
 
-let seq = 0;
-const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 const indexes = [...Array(N).keys()];
 /** Outputs as the engine hands them back to the provider. */
 const props = (outs: unknown) => outs as Record<string, unknown>;
 
-async function checked(provider: EndpointProvider, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const c = await provider.check(undefined, args);
-  expect(c.failures).toEqual([]);
-  return c.inputs;
-}
 
 /** Runs `op` over every index with the engine's parallelism and returns the emulator's counts for it. */
 async function counted(op: (i: number) => Promise<void>): Promise<Record<string, number>> {
