@@ -10,6 +10,10 @@ import { json, type BodyReply } from "./reply";
 
 export const ADMIN_PREFIX = "/_emulator";
 
+/**
+ * Answers one admin request (path under {@link ADMIN_PREFIX}) with JSON; an invalid fault configuration
+ * gives 400 and an unknown route or user 404, as problem+json.
+ */
 export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: unknown): BodyReply {
   const route = `${req.method} ${url.pathname.slice(ADMIN_PREFIX.length) || "/"}`;
   switch (route) {

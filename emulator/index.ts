@@ -1,5 +1,5 @@
 /**
- * Local emulator of the platform API (issue #3; contract in /work/notes/emulator-contract.md).
+ * Local emulator of the platform API (issue #3; shapes in ./types.ts, spec gaps and choices in ./README.md).
  *
  *   const emu = await startEmulator({ port: 0, logIntervalMs: 20, jobDurationMs: 100 });
  *   // emu.urls.graphql, emu.urls.restV1, emu.urls.restV2, emu.urls.inference, emu.urls.admin; emu.apiKey
@@ -36,7 +36,10 @@ function pickKeys(seed: Seed): Pick<RunningEmulator, "apiKey" | "readOnlyApiKey"
 }
 
 /**
- * Start the emulator on 127.0.0.1.
+ * Start the emulator on 127.0.0.1, serving GraphQL, REST v1, REST v2 and the job interface (spec: Endpoints)
+ * from one port, plus the emulator-only admin routes.
+ * @param options port (0 = any free one), seed, SQLite data file, initial faults, worker and job timings in ms.
+ * @returns the running handle: `urls` of each interface, the seeded keys, fault and stats controls, `close()`.
  * @throws when the seed is invalid, the data file cannot be opened or the port is taken.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {

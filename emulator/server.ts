@@ -65,6 +65,10 @@ function errorReply(style: Route["style"], status: number, detail: string, code:
 
 const AUTH_CODES: Record<number, string> = { 401: "UNAUTHENTICATED", 403: "FORBIDDEN" };
 
+/**
+ * The HTTP server of every interface (not yet listening), running each request through the pipeline above.
+ * Errors: 404/405/413/400 in the route's error style (spec: Errors); a handler's unexpected throw becomes a 500.
+ */
 export function createEmulatorServer(core: Core): Server {
   async function pipeline(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");

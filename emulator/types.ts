@@ -1,6 +1,6 @@
 /**
- * Public shapes of the emulator (see /work/notes/emulator-contract.md): start options, the running handle,
- * fault configuration and request statistics. Other helpers code against these; only add, never change.
+ * Public shapes of the emulator (package export `pulumi-runpod/emulator`): start options, the running handle,
+ * fault configuration and request statistics. Tests, the demo and the benchmark code against these: only add, never change.
  */
 import type { EndpointRecord } from "../src/api/types";
 import type { Seed, SeedInput } from "./seed";

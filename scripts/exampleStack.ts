@@ -16,7 +16,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { DEFAULT_PASSPHRASE, pulumiBinary, pulumiEnv, pulumiInstalled, repoRoot, runPulumi, type RunPulumiResult } from "./pulumiCli";
+import { pulumiBinary, pulumiEnv, pulumiInstalled, repoRoot, runPulumi, type RunPulumiResult } from "./pulumiCli";
 
 /** Type token of `Endpoint` resources in Pulumi state (a dynamic resource of module `runpod`). */
 export const ENDPOINT_TYPE = "pulumi-nodejs:dynamic/runpod:Endpoint";
@@ -137,7 +137,7 @@ export class LocalStack {
   readonly env: NodeJS.ProcessEnv;
 
   private constructor(private readonly opts: LocalStackOptions) {
-    const env = pulumiEnv({ stateDir: opts.stateDir, passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE });
+    const env = pulumiEnv({ stateDir: opts.stateDir, passphrase: opts.passphrase });
     for (const k of RUNPOD_ENV_VARS) delete env[k];
     this.env = { ...env, ...opts.env };
   }

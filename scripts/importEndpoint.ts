@@ -27,9 +27,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { Command } from "commander";
+import { ENDPOINT_TYPE } from "./exampleStack";
 
-/** Type token of `Endpoint` resources (a dynamic resource of module `runpod`). */
-const ENDPOINT_TYPE = "pulumi-nodejs:dynamic/runpod:Endpoint";
 const STACK_TYPE = "pulumi:pulumi:Stack";
 const NODEJS_PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 

@@ -17,6 +17,12 @@ export const DEFAULT_PASSPHRASE = "pulumi-runpod-local-passphrase";
  * @throws Error when no such directory exists.
  */
 export function repoRoot(): string {
+  // Every CLI run asks (through pulumiBinary and pulumiEnv); the walk up the file system happens once.
+  return (root ??= findRepoRoot());
+}
+let root: string | undefined;
+
+function findRepoRoot(): string {
   let dir = __dirname;
   for (;;) {
     if (fs.existsSync(path.join(dir, "scripts", "install-pulumi.sh"))) return dir;

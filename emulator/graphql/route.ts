@@ -58,18 +58,31 @@ function topLevelFields(doc: DocumentNode, set: SelectionSetNode, seen = new Set
   return out;
 }
 
+/** Documents (or syntax errors) by request body: classify and handle both need one, so each request is parsed once. */
+const parsedBodies = new WeakMap<GraphqlBody, DocumentNode | GraphQLError>();
+
+function parseOnce(body: GraphqlBody): DocumentNode | GraphQLError {
+  let result = parsedBodies.get(body);
+  if (result === undefined) {
+    try {
+      result = parse(body.query);
+    } catch (e) {
+      result = e as GraphQLError;
+    }
+    parsedBodies.set(body, result);
+  }
+  return result;
+}
+
 /** Operation names and needed scope of a GraphQL request; unparsable requests carry no operation. */
 function classify(body: unknown): Classification | BodyReply {
   const checked = checkBody(body);
   if (typeof checked === "string") return graphqlError(400, checked, "BAD_REQUEST");
-  try {
-    const doc = parse(checked.query);
-    const op = getOperationAST(doc, checked.operationName ?? undefined);
-    if (!op) return { operations: [], scope: "read" };
-    return { operations: topLevelFields(doc, op.selectionSet), scope: op.operation === "query" ? "read" : "write" };
-  } catch {
-    return { operations: [], scope: "read" };
-  }
+  const doc = parseOnce(checked);
+  if (doc instanceof GraphQLError) return { operations: [], scope: "read" };
+  const op = getOperationAST(doc, checked.operationName ?? undefined);
+  if (!op) return { operations: [], scope: "read" };
+  return { operations: topLevelFields(doc, op.selectionSet), scope: op.operation === "query" ? "read" : "write" };
 }
 
 /** Adds `code` and, for enum errors, the allowed values, so every error names what would be accepted. */
@@ -97,13 +110,10 @@ export const graphqlRoute: Route = {
   auth: "apiKeyParam",
   classify: (body) => classify(body),
   async handle(ctx) {
-    const body = checkBody(ctx.body) as GraphqlBody;
-    let document: DocumentNode;
-    try {
-      document = parse(body.query);
-    } catch (e) {
-      return json({ errors: [decorate(e as GraphQLError, "GRAPHQL_PARSE_FAILED")], data: null });
-    }
+    // classify has already refused bodies that checkBody rejects.
+    const body = ctx.body as GraphqlBody;
+    const document = parseOnce(body);
+    if (document instanceof GraphQLError) return json({ errors: [decorate(document, "GRAPHQL_PARSE_FAILED")], data: null });
     const validationErrors = validate(schema(), document);
     if (validationErrors.length > 0) return json({ errors: validationErrors.map((e) => decorate(e, "BAD_USER_INPUT")), data: null });
     const result = await execute({

@@ -36,11 +36,16 @@ export interface RelEmulator extends RunningEmulator {
  * Starts an in-process emulator on a free port with short worker timings.
  * @param options emulator options (seed, initial faults...).
  */
-export async function startRelEmulator(options: EmulatorOptions = {}): Promise<RelEmulator> {
+export function startRelEmulator(options: EmulatorOptions = {}): Promise<RelEmulator> {
+  return startInto(Object.create(null) as RelEmulator, options);
+}
+
+/** Starts the emulator into `rel` (an empty object), so a block's tests can hold `rel` before it starts. */
+async function startInto(rel: RelEmulator, options: EmulatorOptions): Promise<RelEmulator> {
   const emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });
   let carried = 0;
   let closed = false;
-  const rel: RelEmulator = Object.assign(Object.create(null) as RelEmulator, emu, {
+  return Object.assign(rel, emu, {
     expectedAtEnd: 0,
     faultsSoFar: () => carried + emu.stats().faultsInjected,
     resetStats: () => {
@@ -57,6 +62,21 @@ export async function startRelEmulator(options: EmulatorOptions = {}): Promise<R
       await emu.close();
     },
   });
+}
+
+/**
+ * The emulator of one `describe` block: registers hooks that start it before the block, close it
+ * after (adding its figures to the summary), and clear its faults and stats before each test.
+ * Call it in the block's body; the returned object is usable inside tests and hooks only.
+ */
+export function useRelEmulator(): RelEmulator {
+  const rel = Object.create(null) as RelEmulator;
+  beforeAll(() => startInto(rel, {}));
+  afterAll(() => rel.close());
+  beforeEach(() => {
+    rel.setFaults({});
+    rel.resetStats();
+  });
   return rel;
 }
 
@@ -68,6 +88,13 @@ export function tightQuotaSeed(perMinute: number): SeedInput {
 /** `runpod:*`-style addresses of an emulator (no key). */
 export function addressesOf(emu: RunningEmulator): Pick<ClientConfigInput, "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl"> {
   return { graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference };
+}
+
+/** The addresses of `emu` as `runpod:*` settings (as the engine hands them to `Configure`), with `runpod:apiKey` when given. */
+export function runpodConfig(emu: RunningEmulator, apiKey?: string): Record<string, string> {
+  const config: Record<string, string> = Object.fromEntries(Object.entries(addressesOf(emu)).map(([k, v]) => [`runpod:${k}`, String(v)]));
+  if (apiKey !== undefined) config["runpod:apiKey"] = apiKey;
+  return config;
 }
 
 /**

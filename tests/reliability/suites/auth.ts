@@ -6,22 +6,14 @@ import { AuthenticationError, ConfigurationError, PermissionError, createClient,
 import { EndpointProvider } from "../../../src/provider/endpointProvider";
 import * as providerModule from "../../../src/provider";
 import { DEFAULT_KEYS } from "../../../emulator";
-import { addressesOf, mutationCounts, relClient, startRelEmulator, thrown, uniqueName, type RelEmulator } from "../harness";
+import { addressesOf, mutationCounts, relClient, runpodConfig, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
 
 const ARGS = { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 };
 
 export function authSuite(): void {
   describe("auth", () => {
-    let emu: RelEmulator;
-    beforeAll(async () => {
-      emu = await startRelEmulator();
-    });
-    afterAll(() => emu.close());
-    beforeEach(() => {
-      emu.setFaults({});
-      emu.resetStats();
-    });
+    const emu = useRelEmulator();
 
     const providerWithKey = (apiKey: string) => new EndpointProvider(() => relClient(emu, { apiKey }));
 
@@ -29,7 +21,7 @@ export function authSuite(): void {
       const saved = process.env.RUNPOD_API_KEY;
       delete process.env.RUNPOD_API_KEY;
       try {
-        const config = Object.fromEntries(Object.entries(addressesOf(emu)).map(([k, v]) => [`runpod:${k}`, String(v)]));
+        const config = runpodConfig(emu);
         await providerModule.configure({ config: { get: (key: string) => config[key] } });
         const err = await thrown(() => providerModule.endpoint.check(undefined as never, { name: uniqueName("nokey"), ...ARGS }));
         expect(err).toBeInstanceOf(ConfigurationError);

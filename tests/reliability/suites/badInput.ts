@@ -7,7 +7,7 @@
 import { InvalidArgumentError } from "../../../src/api";
 import type { PlatformClient } from "../../../src/api/types";
 import { ProviderHost } from "../host";
-import { addressesOf, relClient, startRelEmulator, thrown, type RelEmulator } from "../harness";
+import { relClient, runpodConfig, startRelEmulator, thrown, type RelEmulator } from "../harness";
 
 const BASE = { name: "bad-input", templateId: "tpl_vllm", gpuIds: ["ADA_24"] };
 const WITHOUT_TIERS = { name: "bad-input", templateId: "tpl_vllm" };
@@ -79,10 +79,7 @@ export function badInputSuite(): void {
     let host: ProviderHost;
     beforeAll(async () => {
       emu = await startRelEmulator();
-      host = await ProviderHost.start({
-        "runpod:apiKey": emu.apiKey,
-        ...Object.fromEntries(Object.entries(addressesOf(emu)).map(([k, v]) => [`runpod:${k}`, String(v)])),
-      });
+      host = await ProviderHost.start(runpodConfig(emu, emu.apiKey));
     });
     afterAll(async () => {
       await host?.stop();

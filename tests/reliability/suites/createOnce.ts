@@ -5,20 +5,12 @@
  * and with a create that outlives the client's timeout and lands afterwards.
  */
 import { EndpointProvider } from "../../../src/provider/endpointProvider";
-import { mutationCounts, relClient, startRelEmulator, uniqueName, type RelEmulator } from "../harness";
+import { mutationCounts, relClient, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
 
 export function createOnceSuite(): void {
   describe("create is not blindly repeated", () => {
-    let emu: RelEmulator;
-    beforeAll(async () => {
-      emu = await startRelEmulator();
-    });
-    afterAll(() => emu.close());
-    beforeEach(() => {
-      emu.setFaults({});
-      emu.resetStats();
-    });
+    const emu = useRelEmulator();
 
     const named = (name: string) => emu.endpoints(emu.apiKey).filter((e) => e.name === name);
 

@@ -3,20 +3,12 @@
  * finishes; an endpoint deleted outside Pulumi → destroy succeeds.
  */
 import { EndpointProvider } from "../../../src/provider/endpointProvider";
-import { mutationCounts, relClient, startRelEmulator, thrown, uniqueName, type RelEmulator } from "../harness";
+import { mutationCounts, relClient, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
 
 export function deleteResumableSuite(): void {
   describe("delete is resumable", () => {
-    let emu: RelEmulator;
-    beforeAll(async () => {
-      emu = await startRelEmulator();
-    });
-    afterAll(() => emu.close());
-    beforeEach(() => {
-      emu.setFaults({});
-      emu.resetStats();
-    });
+    const emu = useRelEmulator();
 
     const onPlatform = (id: string) => emu.endpoints(emu.apiKey).find((e) => e.id === id);
 

@@ -5,7 +5,7 @@
 import { RateLimitError } from "../../../src/api";
 import type { PlatformClient } from "../../../src/api/types";
 import { EndpointProvider } from "../../../src/provider/endpointProvider";
-import { mutationCounts, now, relClient, startRelEmulator, thrown, tightQuotaSeed, uniqueName, type RelEmulator } from "../harness";
+import { mutationCounts, now, relClient, startRelEmulator, thrown, tightQuotaSeed, uniqueName, useRelEmulator, type RelEmulator } from "../harness";
 
 /** check + create, as the engine does; fails on check failures. */
 export async function createChecked(provider: EndpointProvider, args: Record<string, unknown>) {
@@ -17,15 +17,7 @@ export async function createChecked(provider: EndpointProvider, args: Record<str
 
 export function rateLimitSuite(): void {
   describe("rate limits: 429 answers", () => {
-    let emu: RelEmulator;
-    beforeAll(async () => {
-      emu = await startRelEmulator();
-    });
-    afterAll(() => emu.close());
-    beforeEach(() => {
-      emu.setFaults({});
-      emu.resetStats();
-    });
+    const emu = useRelEmulator();
 
     it("a read answered 429 is retried after Retry-After and then succeeds", async () => {
       const client = relClient(emu);

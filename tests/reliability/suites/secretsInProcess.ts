@@ -8,7 +8,7 @@ import { ConfigurationError, NetworkError, createClient, resolveClientConfig } f
 import { EndpointProvider } from "../../../src/provider/endpointProvider";
 import type { FaultConfig } from "../../../emulator";
 import { ProviderHost } from "../host";
-import { addressesOf, relClient, startRelEmulator, thrown, uniqueName, type RelEmulator } from "../harness";
+import { addressesOf, relClient, runpodConfig, thrown, uniqueName, useRelEmulator } from "../harness";
 import { linesWithSecret, renderError } from "../scan";
 import { createChecked } from "./rateLimits";
 
@@ -22,12 +22,7 @@ async function closedPort(): Promise<number> {
 
 export function secretsInProcessSuite(): void {
   describe("secrets: error text", () => {
-    let emu: RelEmulator;
-    beforeAll(async () => {
-      emu = await startRelEmulator();
-    });
-    afterAll(() => emu.close());
-    beforeEach(() => emu.setFaults({}));
+    const emu = useRelEmulator();
 
     const expectClean = (err: unknown, key = emu.apiKey) => expect(linesWithSecret(renderError(err), key)).toEqual([]);
 
@@ -82,10 +77,7 @@ export function secretsInProcessSuite(): void {
     });
 
     it("the dynamic provider host's error reports (gRPC errors and its stderr) are free of the key", async () => {
-      const host = await ProviderHost.start({
-        "runpod:apiKey": emu.apiKey,
-        ...Object.fromEntries(Object.entries(addressesOf(emu)).map(([k, v]) => [`runpod:${k}`, String(v)])),
-      });
+      const host = await ProviderHost.start(runpodConfig(emu, emu.apiKey));
       try {
         const { inputs } = await host.check({ name: uniqueName("host-leak"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
         // Both create attempts lose their connection before taking effect: node-fetch's message names the GraphQL URL.

@@ -10,19 +10,11 @@
  */
 import { TimeoutError } from "../../../src/api";
 import { ProviderHost } from "../host";
-import { addressesOf, eventually, mutationCounts, now, relClient, startRelEmulator, thrown, uniqueName, type RelEmulator } from "../harness";
+import { eventually, mutationCounts, now, relClient, runpodConfig, thrown, uniqueName, useRelEmulator } from "../harness";
 
 export function timeoutSuite(): void {
   describe("timeouts", () => {
-    let emu: RelEmulator;
-    beforeAll(async () => {
-      emu = await startRelEmulator();
-    });
-    afterAll(() => emu.close());
-    beforeEach(() => {
-      emu.setFaults({});
-      emu.resetStats();
-    });
+    const emu = useRelEmulator();
 
     it("a read slower than timeoutMs fails with TimeoutError once its retries are spent, every attempt cut off", async () => {
       const client = relClient(emu, { timeoutMs: 150, retry: { retries: 2 } });
@@ -53,10 +45,7 @@ export function timeoutSuite(): void {
     });
 
     it("customTimeouts: the engine's CreateRequest.timeout is not passed on by Pulumi's dynamic provider host", async () => {
-      const host = await ProviderHost.start({
-        "runpod:apiKey": emu.apiKey,
-        ...Object.fromEntries(Object.entries(addressesOf(emu)).map(([k, v]) => [`runpod:${k}`, String(v)])),
-      });
+      const host = await ProviderHost.start(runpodConfig(emu, emu.apiKey));
       try {
         const { inputs, failures } = await host.check({ name: uniqueName("custom-timeout"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
         expect(failures).toEqual([]);

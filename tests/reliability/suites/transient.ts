@@ -4,22 +4,14 @@
  */
 import { ServerError } from "../../../src/api";
 import { EndpointProvider } from "../../../src/provider/endpointProvider";
-import { mutationCounts, relClient, startRelEmulator, thrown, uniqueName, type RelEmulator } from "../harness";
+import { mutationCounts, relClient, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
 
 const READS = ["listNetworkVolumes", "myself", "gpuTypes", "listWorkers"];
 
 export function transientSuite(): void {
   describe("transient faults", () => {
-    let emu: RelEmulator;
-    beforeAll(async () => {
-      emu = await startRelEmulator();
-    });
-    afterAll(() => emu.close());
-    beforeEach(() => {
-      emu.setFaults({});
-      emu.resetStats();
-    });
+    const emu = useRelEmulator();
 
     it("reads: 5xx and connections dropped before or after the answer are retried until they succeed, one retry per fault", async () => {
       const client = relClient(emu, { retry: { retries: 8 } });
