@@ -11,4 +11,5 @@
 export * from "./resources";
 export { ENDPOINT_CHANGE_POLICY, renderChangePolicyTable } from "./provider/endpointDiff";
 export { ENDPOINT_DEFAULTS } from "./provider/endpointDefaults";
+export { ENDPOINT_OUTPUT_FIELDS } from "./provider/endpointFields";
 export * as spec from "./api/spec";

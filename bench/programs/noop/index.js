@@ -1,7 +1,7 @@
 "use strict";
 /**
  * The engine's floor: the benchmark's Endpoint stack (same count, same inputs, same config) with a
- * dynamic resource whose provider does nothing — no API calls, no modules beyond @pulumi/pulumi. It has
+ * dynamic resource whose provider does nothing — no API calls; beyond @pulumi/pulumi it loads only the package's light index (as the Endpoint program does) for the field list. It has
  * the Endpoint's shape (the same output properties, outputs of the same size), so the engine, the
  * language host and the dynamic provider host do the same work for it; what is left between the two
  * stacks is the provider's own cost (its process, its requests).
@@ -50,16 +50,13 @@ const noopProvider = {
   async delete() {},
 };
 
-/** The output properties an Endpoint registers (src/resources/endpoint.ts OUTPUT_NAMES). */
-const OUTPUT_NAMES = [
-  "endpointId", "name", "templateId", "gpuIds", "gpuTypeIds", "type", "idleTimeout", "locations", "fastBoot",
-  "fastBootType", "scalerType", "scalerValue", "workersMin", "workersMax", "networkVolumeId", "jobUrl",
-];
+// The same output properties as an Endpoint, so the engine floor stores as much state per resource.
+const { ENDPOINT_OUTPUT_FIELDS } = require("pulumi-runpod");
 
 class Noop extends pulumi.dynamic.Resource {
   constructor(name, args, opts) {
     const props = {};
-    for (const key of OUTPUT_NAMES) props[key] = undefined;
+    for (const key of ENDPOINT_OUTPUT_FIELDS) props[key] = undefined;
     Object.assign(props, args);
     super(noopProvider, name, props, opts, "bench", "Noop");
   }
