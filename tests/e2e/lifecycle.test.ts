@@ -269,6 +269,24 @@ test("importing an id the platform does not know fails and leaves the state as i
   await declare(rest);
 });
 
+test("Endpoint.get reads an existing endpoint without managing it; dropping the lookup leaves the endpoint", async () => {
+  const existing = await client.saveEndpoint({ name: "e2e-looked-up", templateId: "tpl_comfy", gpuIds: "AMPERE_80", workersMax: 5 });
+  await stack.setConfig("lookups", JSON.stringify({ found: existing.id }));
+  emu.resetStats();
+  await pulumi(["up", "--yes"]);
+  expect((await stack.outputs()).found).toEqual({ id: existing.id, name: "e2e-looked-up", gpuIds: ["AMPERE_80"], workersMax: 5 });
+  expect((await stack.endpoint("found"))!.external).toBe(true);
+  expect(mutations()).toEqual({});
+
+  await stack.removeConfig("lookups");
+  await pulumi(["up", "--yes"]);
+  expect(await stack.endpoint("found")).toBeUndefined();
+  expect(onEmulator(existing.id)).toBeDefined();
+  expect(mutations()).toEqual({});
+  await client.saveEndpoint({ id: existing.id, name: existing.name, templateId: existing.templateId, gpuIds: existing.gpuIds, workersMax: 0 });
+  await client.deleteEndpoint(existing.id);
+});
+
 test("the API key is not in the exported state, nor in plain text in any state file", async () => {
   const plain = await stack.exportText();
   const state = JSON.parse(plain) as { deployment: { resources: StateResource[] } };

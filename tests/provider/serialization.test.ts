@@ -139,12 +139,14 @@ describe("Pulumi's dynamic provider host running the serialized provider", () =>
     expect(inputs.templateId).toBe(pulumi.runtime.unknownValue);
   });
 
-  it("Endpoint.get: a read with only the program's inputs (no stored properties) finds the endpoint", async () => {
+  // For a read resource the engine hands the program's registered properties over as the read's state
+  // (`properties`), with no stored outputs and no inputs — as Pulumi 3.259's ReadStep does.
+  it("Endpoint.get: a read carrying only the program's properties (no stored outputs) finds the endpoint", async () => {
     const rec = await emulatorClient(emu).saveEndpoint({ name: "got-by-id", templateId: "tpl_comfy", gpuIds: "AMPERE_16" });
     const read = new provproto.ReadRequest();
     read.setId(rec.id);
     read.setUrn(URN);
-    read.setInputs(struct({ __provider: registered.__provider }));
+    read.setProperties(struct({ __provider: registered.__provider }));
     const resp = await call("read", read);
     expect(resp.getId()).toBe(rec.id);
     expect(resp.getProperties().toJavaScript()).toMatchObject({ endpointId: rec.id, name: "got-by-id", gpuIds: ["AMPERE_16"] });
