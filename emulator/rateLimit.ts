@@ -8,7 +8,7 @@
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "../src/api/spec";
 import type { Quotas } from "./seed";
 import type { Store } from "./store";
-import { serializeList, Token } from "./structuredHeaders";
+import { serializeList, Token } from "../src/api/structuredHeaders";
 
 export const WINDOW_SECONDS: Record<RateLimitWindow, number> = { minute: 60, hour: 3600, day: 86400 };
 

@@ -3,15 +3,8 @@
  * and pacing — holding a request back while the latest figures say a window is used up (issue #6).
  */
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "./spec";
+import { parseList, type BareItem, type List, type Parameters } from "./structuredHeaders";
 import type { RateLimitState, RateLimitWindowState } from "./types";
-
-// structured-headers publishes its typings only under package "exports", which this project's
-// `moduleResolution: node` cannot see; this is the slice of its API used here.
-type BareItem = unknown;
-type SfItem = [BareItem, Map<string, BareItem>];
-type SfList = (SfItem | [SfItem[], Map<string, BareItem>])[];
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const sh: { parseList(input: string): SfList } = require("structured-headers");
 
 /** Minimal view of response headers (node-fetch `Headers`, WHATWG `Headers`). */
 export interface HeaderSource {
@@ -24,17 +17,17 @@ function windowName(item: BareItem): RateLimitWindow | undefined {
   return RATE_LIMIT_WINDOWS.find((w) => w === name);
 }
 
-function numberParam(params: Map<string, BareItem>, key: string): number | undefined {
+function numberParam(params: Parameters, key: string): number | undefined {
   const v = params.get(key);
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
-function parseMembers(header: string | null): Map<RateLimitWindow, Map<string, BareItem>> {
-  const out = new Map<RateLimitWindow, Map<string, BareItem>>();
+function parseMembers(header: string | null): Map<RateLimitWindow, Parameters> {
+  const out = new Map<RateLimitWindow, Parameters>();
   if (!header) return out;
-  let list: SfList;
+  let list: List;
   try {
-    list = sh.parseList(header);
+    list = parseList(header);
   } catch {
     return out; // A malformed advisory header must not fail the request it came with.
   }

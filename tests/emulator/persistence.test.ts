@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { DEFAULT_SEED, startEmulator } from "../../emulator";
-import { parseList } from "../../emulator/structuredHeaders";
+import { parseList } from "../../src/api/structuredHeaders";
 import { createEndpoint, gql, rest, start, until } from "./harness";
 
 let dir: string;

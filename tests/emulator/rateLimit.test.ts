@@ -1,5 +1,5 @@
 import { DEFAULT_SEED, type RunningEmulator, type SeedInput } from "../../emulator";
-import { parseList } from "../../emulator/structuredHeaders";
+import { parseList } from "../../src/api/structuredHeaders";
 import { rest, start, gql } from "./harness";
 
 const seed: SeedInput = {
