@@ -5,6 +5,7 @@
  */
 import prand from "pure-rand";
 import { z } from "zod";
+import { issueList } from "./problem";
 import type { Stats } from "./stats";
 import type { FaultConfig } from "./types";
 
@@ -47,7 +48,7 @@ export class Faults {
    */
   set(config: FaultConfig): void {
     const parsed = faultConfigSchema.safeParse(config ?? {});
-    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+    if (!parsed.success) throw new Error(issueList(parsed.error, "").join("; "));
     this.config = parsed.data;
     this.rng = prand.xoroshiro128plus(parsed.data.seed ?? 1);
     this.remaining429 = parsed.data.force429 ?? 0;

@@ -3,6 +3,7 @@
  * `{ title, status, detail, errors? }` where `status` equals the HTTP status.
  */
 import { STATUS_CODES } from "http";
+import type { z } from "zod";
 import type { BodyReply } from "./reply";
 
 export interface ProblemBody {
@@ -10,6 +11,14 @@ export interface ProblemBody {
   status: number;
   detail: string;
   errors?: string[];
+}
+
+/**
+ * zod issues as `field: message` strings (problem+json `errors`, seed and fault-config messages);
+ * `root` names the value itself when an issue has no path.
+ */
+export function issueList(error: z.ZodError, root = "body"): string[] {
+  return error.issues.map((i) => `${i.path.join(".") || root}: ${i.message}`);
 }
 
 /** Build a problem reply; `errors` lists individual validation failures. */

@@ -5,6 +5,7 @@
 import { readFileSync } from "fs";
 import { z } from "zod";
 import { GPU_TIERS } from "../src/api/spec";
+import { issueList } from "./problem";
 
 const quotasSchema = z.object({
   minute: z.number().int().positive(),
@@ -200,8 +201,7 @@ export function loadSeed(seed?: SeedInput | Seed | string): Seed {
   }
   const parsed = seedSchema.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
-    throw new Error(`invalid ${origin}:\n  ${issues.join("\n  ")}`);
+    throw new Error(`invalid ${origin}:\n  ${issueList(parsed.error, "(root)").join("\n  ")}`);
   }
   return parsed.data;
 }

@@ -7,9 +7,8 @@
 import { z } from "zod";
 import type { Core, Route, RouteContext } from "../core";
 import type { JobTarget } from "../jobs";
-import { ProblemError } from "../problem";
+import { ProblemError, issueList } from "../problem";
 import { json } from "../reply";
-import { issueList } from "./v1";
 
 /** Input of the public image models (spec: only prompt, width, height are shown; 1024 is the default size). */
 const imageInputSchema = z

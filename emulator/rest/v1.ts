@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Route } from "../core";
-import { ProblemError } from "../problem";
+import { ProblemError, issueList } from "../problem";
 import { json } from "../reply";
 
 const bodySchema = z.object({
@@ -16,11 +16,6 @@ const bodySchema = z.object({
   workersMax: z.number().int().min(0).optional(),
   idleTimeout: z.number().int().min(0).optional(),
 });
-
-/** zod issues as `field: message` strings for problem+json `errors`. */
-export function issueList(error: z.ZodError): string[] {
-  return error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`);
-}
 
 export const restCreateEndpointRoute: Route = {
   method: "POST",
