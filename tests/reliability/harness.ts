@@ -118,14 +118,7 @@ export function summary(): { line: string; faultsInjected: number; retries: numb
 }
 
 /** Runs `fn` and returns what it threw (fails the test when it does not throw). */
-export async function thrown(fn: () => Promise<unknown> | unknown): Promise<Error> {
-  try {
-    await fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected the call to throw, but it succeeded");
-}
+export { thrown } from "../api/helpers";
 
 let seq = 0;
 /** A name unique within this run, e.g. `drop-lq3k-4`. */
