@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Endpoint, getNetworkVolumeOutput } from "pulumi-runpod";
 
 const config = new pulumi.Config();
-/** Prefix of the endpoints' names on the platform (default: the stack name). */
+/** Prefix of the inference endpoint's name on the platform (default: the stack name). */
 const prefix = config.get("namePrefix") ?? pulumi.getStack();
 
 // Looked up by name, so the program reads the same in every account that has a volume called "models".
@@ -23,9 +23,11 @@ const inference = new Endpoint("inference", {
   networkVolumeId: models.id,
 });
 
-/** Image endpoint created from GPU type names in priority order (the platform's REST v1 create). */
+/**
+ * Image endpoint created from GPU type names in priority order (the platform's REST v1 create). No
+ * `name`: auto-named `images-<7 hex digits>`, kept for the endpoint's life.
+ */
 const images = new Endpoint("images", {
-  name: `${prefix}-images`,
   templateId: "tpl_comfy",
   gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A6000"],
   workersMin: 0,

@@ -12,6 +12,7 @@ import { ENDPOINT_TYPES, FAST_BOOT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } f
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_DEFAULTS, defaultWorkersMax } from "./endpointDefaults";
 import { ENDPOINT_ARG_FIELDS } from "./endpointFields";
+import { AUTONAMED_PROPERTY } from "./endpointState";
 import { ENDPOINT_SETTING_DEFAULTS, WORKERS_READY_TIMEOUT_MAX, WORKERS_READY_TIMEOUT_MIN, type EndpointSettings } from "./endpointSettings";
 import { UNKNOWN, isUnknown } from "./unknown";
 
@@ -34,7 +35,10 @@ const ID_RULE = "id of 1 to 64 letters, digits, '_' or '-' (starting with a lett
  * the provider-only settings (endpointSettings.ts).
  */
 export interface EndpointInputs extends EndpointSettings {
+  /** Given, kept from the old inputs, or generated from the resource name (then {@link AUTONAMED_PROPERTY} is set). */
   name: string;
+  /** True when this `check` generated `name` (endpointName.ts). */
+  [AUTONAMED_PROPERTY]?: true;
   templateId: string;
   /** GPU tiers in priority order (sent to the platform comma-separated). */
   gpuIds?: GpuTier[];

@@ -12,7 +12,8 @@ import { checkEndpointInputs, isComplete, type EndpointInputs } from "./endpoint
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpointLookup";
 import { KeyedSerial } from "./keyedSerial";
 import { settingsFrom, type EndpointSettings } from "./endpointSettings";
-import { LOOKUP_PROPERTY, inPreviousOrder, inputsFromOutputs, isStringArray, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
+import { withEndpointName } from "./endpointName";
+import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, inPreviousOrder, inputsFromOutputs, isStringArray, joinList, outputsFromRecord, saveInputFrom, splitList, type EndpointOutputs } from "./endpointState";
 import { isFailedPrecondition, isNotFound, isOutcomeUnknown, isTimeout, messageOf } from "./errorKinds";
 import { isUnknown } from "./unknown";
 
@@ -41,6 +42,8 @@ export const SETTLE_FIRST_PAUSE_MS = 250;
 export const SETTLE_MAX_PAUSE_MS = 2_000;
 /** Pause between two worker listings of the readiness wait (`waitForWorkers`), in milliseconds. */
 export const READINESS_POLL_MS = 2_000;
+
+const NOTHING_BEFORE: ReadonlySet<string> = new Set();
 
 /** Endpoint CRUD for one client. */
 export class EndpointProvider {
@@ -84,7 +87,8 @@ export class EndpointProvider {
   }
 
   /**
-   * Validates and completes inputs (endpointInputs.ts). A `networkVolumeId` that is new or changed is
+   * Validates and completes inputs (endpointInputs.ts); an unset `name` is generated from the resource
+   * name or kept from `olds` (endpointName.ts). A `networkVolumeId` that is new or changed is
    * also looked up among the caller's volumes (`GET /v2/network-volumes`), so an unknown id fails at
    * preview rather than at create.
    * The client configuration is resolved here too (no request), so a missing API key or a malformed
@@ -94,7 +98,9 @@ export class EndpointProvider {
    */
   async check(olds: Record<string, unknown> | undefined, news: Record<string, unknown>): Promise<dynamic.CheckResult> {
     void this.client;
-    const { inputs, failures } = checkEndpointInputs(news ?? {});
+    const named = withEndpointName(olds, news ?? {});
+    const { inputs, failures } = checkEndpointInputs(named.news);
+    if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
     const volume = inputs.networkVolumeId;
     const shapeOk = !failures.some((f) => f.property === "networkVolumeId");
     if (typeof volume === "string" && !isUnknown(volume) && shapeOk && olds?.networkVolumeId !== volume) {
@@ -120,10 +126,12 @@ export class EndpointProvider {
    * Creates the endpoint: `saveEndpoint` without `id` for `gpuIds`; for `gpuTypeIds` the REST v1 create,
    * then `saveEndpoint` for settings the REST body lacks when the result differs from the inputs.
    * A create whose outcome is unknown is not repeated blindly: the endpoints with the same name and
-   * template that did not exist before are looked up, and one found is adopted; otherwise it is tried
-   * once more. "Existed before" is one listing taken before this provider's first create and shared by
-   * all of them, plus every endpoint this provider created or adopted since — so N creates cost N
-   * requests and one listing, not N listings. Spec: GraphQL › Create endpoint; POST /v1/endpoints.
+   * template that this provider did not create or adopt already, and that did not exist before, are
+   * looked up, and one found is adopted; otherwise it is tried once more. For an auto-named endpoint
+   * (`name` unset) nothing else can carry the name, so N creates cost exactly N requests. For a name the
+   * user chose, "existed before" is one listing taken before this provider's first create of such a name
+   * and shared by all of them: N requests and one listing.
+   * Spec: GraphQL › Create endpoint; POST /v1/endpoints.
    * With `waitForWorkers` and `workersMin` > 0, returns only once `workersMin` workers report ready
    * (see {@link awaitWorkers}).
    * @returns the endpoint id and its outputs.
@@ -190,8 +198,8 @@ export class EndpointProvider {
     // One at a time per name and template: a create settling an unknown outcome then never meets a
     // sibling's endpoint that is not claimed yet.
     return this.createsByIdentity.run(JSON.stringify([inputs.name, inputs.templateId]), async () => {
-      // Endpoints that existed before are never taken for the one we create.
-      const before = await this.endpointsBeforeCreates();
+      // Endpoints that existed before are never taken for the one we create; a generated name is new.
+      const before = inputs[AUTONAMED_PROPERTY] === true ? NOTHING_BEFORE : await this.endpointsBeforeCreates();
       for (let attempt = 1; ; attempt++) {
         try {
           return this.claim(await send());
@@ -342,15 +350,18 @@ export class EndpointProvider {
 
   /**
    * Deletes the endpoint: scale to `workersMin = 0`, `workersMax = 0` (skipped when already there), then
-   * `deleteEndpoint` (spec: the deletion precondition). Each step is idempotent, so a destroy interrupted
-   * between them finishes on the next run; an endpoint already gone counts as deleted at either step.
-   * If workers were raised between the steps, the scale-down is repeated once. The live record comes
-   * from the shared listing (endpointLookup.ts), so a destroy of N endpoints lists them about once.
+   * `deleteEndpoint` (spec: the deletion precondition). The scale-down is written from the stored
+   * outputs (`props`), so a destroy costs exactly these two requests per endpoint; only without stored
+   * outputs, or when the platform refuses the delete because workers are not at zero (raised outside
+   * Pulumi, or in between), is the live record listed (shared listing, endpointLookup.ts) and the
+   * scale-down repeated once. Each step is idempotent, so a destroy interrupted between them finishes on
+   * the next run; an endpoint already gone counts as deleted at either step.
    */
-  async delete(id: string, _props?: Record<string, unknown>): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const record = await this.directory.findEndpoint(id);
-      if (!record) return;
+  async delete(id: string, props?: Record<string, unknown>): Promise<void> {
+    let record = recordFromOutputs(id, props) ?? (await this.directory.findEndpoint(id));
+    for (let attempt = 1; record; attempt++) {
+      // Before the writes: a lookup after them must not be answered from a listing taken before.
+      this.directory.changed(id);
       try {
         if (record.workersMin !== 0 || record.workersMax !== 0) {
           await this.client.saveEndpoint({ id, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds, workersMin: 0, workersMax: 0 });
@@ -360,9 +371,8 @@ export class EndpointProvider {
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isFailedPrecondition(err) || attempt >= 2) throw err;
-      } finally {
-        this.directory.changed(id);
       }
+      record = await this.directory.findEndpoint(id);
     }
   }
 
@@ -375,6 +385,17 @@ export class EndpointProvider {
     outs.locations = inPreviousOrder(outs.locations, locationsOrder);
     return outs;
   }
+}
+
+/**
+ * What `delete` needs of the endpoint, from its stored outputs: undefined when they lack a field (an
+ * older state, or a caller that has none), so the live record is listed instead.
+ */
+function recordFromOutputs(id: string, props: Record<string, unknown> | undefined): Pick<EndpointRecord, "name" | "templateId" | "gpuIds" | "workersMin" | "workersMax"> | undefined {
+  const { name, templateId, gpuIds, workersMin, workersMax } = props ?? {};
+  if (typeof name !== "string" || typeof templateId !== "string" || typeof workersMin !== "number" || typeof workersMax !== "number") return undefined;
+  if (!isStringArray(gpuIds) || gpuIds.length === 0 || props?.endpointId !== id) return undefined;
+  return { name, templateId, gpuIds: joinList(gpuIds), workersMin, workersMax };
 }
 
 /** "N of M workers were ready after S seconds (…)", for the readiness wait's failures. */

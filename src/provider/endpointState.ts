@@ -43,6 +43,18 @@ export interface EndpointOutputs extends EndpointSettings {
  */
 export const LOOKUP_PROPERTY = "__lookup";
 
+/**
+ * Property the `Endpoint` class registers with its Pulumi resource name: the prefix of the endpoint
+ * name `check` generates when `name` is unset (Pulumi auto-naming; endpointName.ts).
+ */
+export const NAME_PREFIX_PROPERTY = "__namePrefix";
+
+/**
+ * Set (true) in checked inputs whose `name` this `check` generated. No other endpoint can carry such a
+ * name, so `create` needs no "what existed before" listing to tell its own endpoint from another.
+ */
+export const AUTONAMED_PROPERTY = "__autonamed";
+
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
 export function splitList(value: string | string[] | null | undefined): string[] {
   if (Array.isArray(value)) return value;

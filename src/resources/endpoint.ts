@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_OUTPUT_FIELDS } from "../provider/endpointFields";
-import { LOOKUP_PROPERTY } from "../provider/endpointState";
+import { LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY } from "../provider/endpointState";
 import { endpointProviderStub } from "../provider/serializable";
 
 /**
@@ -14,8 +14,16 @@ import { endpointProviderStub } from "../provider/serializable";
  * Invalid values fail at preview with one message per field naming the accepted values or range.
  */
 export interface EndpointArgs {
-  /** Endpoint name: non-empty, at most 191 characters, no leading or trailing spaces. Updated in place. */
-  name: pulumi.Input<string>;
+  /**
+   * Endpoint name: non-empty, at most 191 characters, no leading or trailing spaces. Updated in place.
+   * Unset: Pulumi auto-naming, `<resource name>-<7 random hex digits>` (e.g. `llm-3f9a2c1`), drawn at
+   * create and kept for the endpoint's life; a replacement gets a fresh one. (`pulumi preview` shows a
+   * draw of its own for a new endpoint; `pulumi up` draws again.) An auto-named create spends exactly
+   * one request even when it must be checked after a lost answer; with a chosen name the first create
+   * of each `pulumi up` also lists the existing endpoints, so one with the same name is never mistaken
+   * for the new one.
+   */
+  name?: pulumi.Input<string>;
   /** Serverless template to run (an id like `tpl_vllm`). Updated in place. */
   templateId: pulumi.Input<string>;
   /**
@@ -115,7 +123,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly workersReadyTimeout: pulumi.Output<number>;
 
   /**
-   * @param name the Pulumi resource name (not the endpoint's name, which is `args.name`).
+   * @param name the Pulumi resource name; the endpoint's name is `args.name`, or this name plus a
+   *   random suffix when that is unset.
    * @param args see {@link EndpointArgs}.
    * @param opts resource options. Not `import`: the engine cannot import through a dynamic provider
    *   (see the class documentation for the stand-in).
@@ -125,6 +134,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
     // Every output is registered with the engine as such, also those the user leaves unset.
     for (const key of ENDPOINT_OUTPUT_FIELDS) props[key] = undefined;
     Object.assign(props, args ?? {});
+    props[NAME_PREFIX_PROPERTY] = name;
     super(endpointProviderStub, name, props, opts, "runpod", "Endpoint");
   }
 

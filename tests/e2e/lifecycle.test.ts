@@ -182,6 +182,37 @@ test("a replace-forcing change (type QB -> LB) creates a new endpoint and delete
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
+test("an endpoint without a name is auto-named: kept across ups and refreshes, drawn anew on replace", async () => {
+  const valid = endpoints;
+  const AUTO: Spec = { templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMax: 1 };
+  await declare({ ...valid, auto: AUTO });
+  emu.resetStats();
+  await pulumi(["up", "--yes"]);
+  const firstId = await stateId("auto");
+  const firstName = onEmulator(firstId)!.name;
+  expect(firstName).toMatch(/^auto-[0-9a-f]{7}$/);
+  // One create request and no listing: a drawn name cannot belong to another endpoint.
+  expect(mutations()).toEqual({ saveEndpoint: 1 });
+  expect(emu.stats().byOperation.myself).toBeUndefined();
+
+  await pulumi(["refresh", "--yes"]);
+  await pulumi(["preview", "--expect-no-changes"]);
+
+  await declare({ ...valid, auto: { ...AUTO, type: "LB" } });
+  const r = await pulumi(["up", "--yes"]);
+  expect(r.stdout).toMatch(/\+-1 replaced/);
+  const secondId = await stateId("auto");
+  // The engine re-checks a replacement without the old inputs, so the new endpoint gets its own name.
+  expect(onEmulator(secondId)!.name).toMatch(/^auto-[0-9a-f]{7}$/);
+  expect(onEmulator(secondId)!.name).not.toBe(firstName);
+  expect(onEmulator(firstId)).toBeUndefined();
+
+  await declare(valid);
+  await pulumi(["up", "--yes"]);
+  expect(onEmulator(secondId)).toBeUndefined();
+  await pulumi(["preview", "--expect-no-changes"]);
+});
+
 test("refresh detects a change made outside Pulumi, and up converges back", async () => {
   const apiId = await stateId("api");
   const record = onEmulator(apiId)!;

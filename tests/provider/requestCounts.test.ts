@@ -1,8 +1,9 @@
 /**
  * Requests the Endpoint provider spends per engine operation (issue #8), driven the way the engine
- * drives it — N resources, 8 operations in flight — against the emulator over HTTP: creates share one
- * "what existed before" listing, reads and deletes share listings, updates need none; and the shared
- * listing never costs the create-once guarantee (issue #6).
+ * drives it — N resources, 8 operations in flight — against the emulator over HTTP: auto-named creates,
+ * updates and deletes spend exactly the spec's minimum (1, 1 and 2 requests each), reads share one
+ * listing, creates of chosen names share one "what existed before" listing; and none of it costs the
+ * create-once guarantee (issue #6).
  */
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
@@ -38,10 +39,10 @@ async function counted(op: (i: number) => Promise<void>): Promise<Record<string,
 }
 
 describe("requests per operation, N endpoints at parallelism 8", () => {
-  it("create N → N creates + 1 listing; refresh → 1 listing; update → N; delete → 2N + 1 listing", async () => {
+  it("auto-named: create N → N creates; refresh → 1 listing; update → N; delete → 2N", async () => {
     // The engine's provider process lives for one operation: a new provider each time.
     const prefix = uniqueName("counts");
-    const inputs = await Promise.all(indexes.map((i) => checked(new EndpointProvider(() => client), { name: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 30 })));
+    const inputs = await Promise.all(indexes.map((i) => checked(new EndpointProvider(() => client), { __namePrefix: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 30 })));
     const outs: Record<string, unknown>[] = [];
     const ids: string[] = [];
 
@@ -52,7 +53,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
         ids[i] = r.id;
         outs[i] = props(r.outs);
       }),
-    ).toEqual({ saveEndpoint: N, myself: 1 });
+    ).toEqual({ saveEndpoint: N });
     expect(new Set(ids).size).toBe(N);
 
     provider = new EndpointProvider(() => client);
@@ -72,8 +73,21 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
     ).toEqual({ saveEndpoint: N });
 
     provider = new EndpointProvider(() => client);
-    expect(await counted((i) => provider.delete(ids[i], outs[i]))).toEqual({ myself: 1, saveEndpoint: N, deleteEndpoint: N });
+    expect(await counted((i) => provider.delete(ids[i], outs[i]))).toEqual({ saveEndpoint: N, deleteEndpoint: N });
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(`${prefix}-`))).toEqual([]);
+  });
+
+  it("chosen names: create N → N creates + 1 listing of what existed before", async () => {
+    const prefix = uniqueName("chosen");
+    const provider = new EndpointProvider(() => client);
+    const inputs = await Promise.all(indexes.map((i) => checked(provider, { name: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"] })));
+    const made: { id: string; outs?: unknown }[] = [];
+    expect(
+      await counted(async (i) => {
+        made[i] = await provider.create(inputs[i]);
+      }),
+    ).toEqual({ saveEndpoint: N, myself: 1 });
+    for (const r of made) await provider.delete(r.id, props(r.outs));
   });
 
   it("a lookup of an endpoint this process changed takes a new listing; lookups of the others share the old one", async () => {

@@ -34,7 +34,16 @@ describe("Endpoint", () => {
     expect(reg.type).toBe("pulumi-nodejs:dynamic/runpod:Endpoint");
     expect(reg.inputs).toMatchObject({ name: "web-ep", templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], workersMax: 2 });
     expect(typeof reg.inputs.__provider).toBe("string");
-    expect(Object.keys(reg.inputs).sort()).toEqual(["__provider", "gpuIds", "name", "templateId", "workersMax"]);
+    // The resource name rides along as the prefix of an auto-name (used only when `name` is unset).
+    expect(reg.inputs.__namePrefix).toBe("web");
+    expect(Object.keys(reg.inputs).sort()).toEqual(["__namePrefix", "__provider", "gpuIds", "name", "templateId", "workersMax"]);
+  });
+
+  it("without a name, registers no name and the resource name as the auto-name prefix", async () => {
+    await valueOf(new Endpoint("unnamed", { templateId: "tpl_vllm", gpuIds: ["ADA_24"] }).urn);
+    const reg = registrations.find((r) => r.name === "unnamed")!;
+    expect(reg.inputs.name).toBeUndefined();
+    expect(reg.inputs.__namePrefix).toBe("unnamed");
   });
 
   it("exposes the provider's outputs as Output properties (including jobUrl and endpointId)", async () => {

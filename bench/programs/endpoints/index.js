@@ -1,6 +1,7 @@
 "use strict";
 /**
- * Benchmark stack: `count` queue-based endpoints, identical but for their names. `idleTimeout` is the
+ * Benchmark stack: `count` queue-based endpoints, identical but for their names, which are left to
+ * auto-naming (`<resource name>-<7 hex>`; the way most programs declare endpoints). `idleTimeout` is the
  * one field the benchmark's update step changes. Plain JavaScript, so no compile step is timed.
  *
  * Config: count (number, required), idleTimeout (seconds, default 30), namePrefix (default: the stack name).
@@ -15,5 +16,5 @@ const idleTimeout = config.getNumber("idleTimeout") ?? 30;
 const prefix = config.get("namePrefix") ?? pulumi.getStack();
 
 for (let i = 0; i < count; i++) {
-  new Endpoint(`ep-${i}`, { name: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout });
+  new Endpoint(`${prefix}-${i}`, { templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout });
 }

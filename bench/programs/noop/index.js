@@ -12,8 +12,11 @@ const pulumi = require("@pulumi/pulumi");
 
 /** Every operation answers at once from its inputs; `diff` reports changed fields like Endpoint's. */
 const noopProvider = {
-  async check(_olds, news) {
-    return { inputs: news };
+  async check(olds, news) {
+    // Auto-naming as Endpoint does it: the old name, else the resource name and a random suffix.
+    const { __namePrefix, ...inputs } = news;
+    inputs.name = inputs.name ?? olds?.name ?? `${__namePrefix}-${require("crypto").randomBytes(4).toString("hex").slice(0, 7)}`;
+    return { inputs };
   },
   async diff(_id, olds, news) {
     const changed = ["name", "templateId", "gpuIds", "idleTimeout"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
@@ -58,6 +61,7 @@ class Noop extends pulumi.dynamic.Resource {
     const props = {};
     for (const key of ENDPOINT_OUTPUT_FIELDS) props[key] = undefined;
     Object.assign(props, args);
+    props.__namePrefix = name;
     super(noopProvider, name, props, opts, "bench", "Noop");
   }
 }
@@ -68,5 +72,5 @@ const idleTimeout = config.getNumber("idleTimeout") ?? 30;
 const prefix = config.get("namePrefix") ?? pulumi.getStack();
 
 for (let i = 0; i < count; i++) {
-  new Noop(`ep-${i}`, { name: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout });
+  new Noop(`${prefix}-${i}`, { templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout });
 }

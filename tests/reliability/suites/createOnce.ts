@@ -38,6 +38,20 @@ export function createOnceSuite(): void {
       emu.expectedAtEnd += 1;
     });
 
+    it("auto-named (name unset): saveEndpoint acted on, then the connection dropped — adopted with one listing after, none before: exactly one", async () => {
+      const provider = new EndpointProvider(() => relClient(emu));
+      const prefix = uniqueName("auto");
+      // An endpoint named like the prefix: the drawn suffix keeps it from ever being taken.
+      await relClient(emu).saveEndpoint({ name: prefix, templateId: "tpl_vllm", gpuIds: "ADA_24" });
+      emu.resetStats();
+      emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
+      const { id, inputs } = await createChecked(provider, { __namePrefix: prefix, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
+      expect(inputs.name).toMatch(new RegExp(`^${prefix}-[0-9a-f]{7}$`));
+      expect(named(inputs.name as string).map((e) => e.id)).toEqual([id]);
+      expect(emu.stats().byOperation).toEqual({ saveEndpoint: 1, myself: 1 });
+      emu.expectedAtEnd += 2;
+    });
+
     it("an endpoint with the same name and template that existed before is never taken for the new one", async () => {
       const provider = new EndpointProvider(() => relClient(emu));
       const name = uniqueName("twin");

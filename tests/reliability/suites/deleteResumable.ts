@@ -12,7 +12,7 @@ export function deleteResumableSuite(): void {
 
     const onPlatform = (id: string) => emu.endpoints(emu.apiKey).find((e) => e.id === id);
 
-    it("scaled to zero, then deleteEndpoint failed: the next delete (a new provider process) finishes without scaling again", async () => {
+    it("scaled to zero, then deleteEndpoint failed: the next delete (a new provider process, stale outputs) finishes", async () => {
       const first = new EndpointProvider(() => relClient(emu, { retry: { retries: 2 } }));
       const { id, outs } = await createChecked(first, { name: uniqueName("resume"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMin: 1, workersMax: 3 });
       emu.resetStats();
@@ -27,7 +27,9 @@ export function deleteResumableSuite(): void {
       const next = new EndpointProvider(() => relClient(emu));
       await next.delete(id, outs);
       expect(onPlatform(id)).toBeUndefined();
-      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 0, restCreateEndpoint: 0, deleteEndpoint: 1 });
+      // The engine kept the old outputs (1..3 workers): the scale-down is written again (a no-op), no listing.
+      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 1 });
+      expect(emu.stats().byOperation.myself).toBeUndefined();
     });
 
     it("a delete whose answer was lost after it took effect counts as done", async () => {
@@ -42,7 +44,7 @@ export function deleteResumableSuite(): void {
       expect(mutationCounts(emu).deleteEndpoint).toBe(2);
     });
 
-    it("an endpoint deleted outside Pulumi: delete succeeds and sends no mutation", async () => {
+    it("an endpoint deleted outside Pulumi: delete succeeds on the platform's not-found answer", async () => {
       const provider = new EndpointProvider(() => relClient(emu));
       const { id, outs } = await createChecked(provider, { name: uniqueName("gone"), templateId: "tpl_comfy", gpuIds: ["AMPERE_48"], workersMin: 1 });
       const outside = relClient(emu);
@@ -51,19 +53,21 @@ export function deleteResumableSuite(): void {
       await outside.deleteEndpoint(id);
       emu.resetStats();
       await provider.delete(id, outs);
-      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 0, restCreateEndpoint: 0, deleteEndpoint: 0 });
+      // The scale-down from the stored outputs answers "not found": nothing left to do.
+      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 0 });
       expect(onPlatform(id)).toBeUndefined();
     });
 
-    it("scaled to zero outside Pulumi, deleted by the provider: no redundant scale-down", async () => {
+    it("stored outputs at zero workers but raised outside Pulumi: the refused delete is followed by a look, a scale-down and the delete", async () => {
       const provider = new EndpointProvider(() => relClient(emu));
-      const { id, outs } = await createChecked(provider, { name: uniqueName("half"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMin: 2, workersMax: 2 });
+      const { id, outs } = await createChecked(provider, { name: uniqueName("raised"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMin: 0, workersMax: 0 });
       const rec = onPlatform(id)!;
-      await relClient(emu).saveEndpoint({ id, name: rec.name, templateId: rec.templateId, gpuIds: rec.gpuIds, workersMin: 0, workersMax: 0 });
+      await relClient(emu).saveEndpoint({ id, name: rec.name, templateId: rec.templateId, gpuIds: rec.gpuIds, workersMin: 2, workersMax: 2 });
       emu.resetStats();
       await provider.delete(id, outs);
       expect(onPlatform(id)).toBeUndefined();
-      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 0, restCreateEndpoint: 0, deleteEndpoint: 1 });
+      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 2 });
+      expect(emu.stats().byOperation.myself).toBe(1);
     });
   });
 }

@@ -1,0 +1,33 @@
+/**
+ * Pulumi auto-naming for endpoints whose `name` is unset: `<resource name>-<7 random hex digits>`, the
+ * convention of Pulumi's own providers. The name is drawn when there is no previous name to keep — a
+ * new resource, or a replacement (the engine re-runs `check` without old inputs then, so the new
+ * endpoint never shares its predecessor's name) — and kept from the old inputs otherwise.
+ */
+import { randomBytes } from "crypto";
+import { NAME_PREFIX_PROPERTY } from "./endpointState";
+import { isUnknown } from "./unknown";
+
+/** Hex digits of the random suffix. */
+export const AUTONAME_SUFFIX_LENGTH = 7;
+
+/** A fresh auto-name for `prefix`: `${prefix}-` and {@link AUTONAME_SUFFIX_LENGTH} random hex digits. */
+export function autoName(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString("hex").slice(0, AUTONAME_SUFFIX_LENGTH)}`;
+}
+
+/**
+ * `news` with `name` filled in when it is unset and the `Endpoint` class gave a prefix
+ * ({@link NAME_PREFIX_PROPERTY}): the old inputs' name when there are old inputs, else a fresh
+ * {@link autoName} (`autonamed` true; the caller marks the checked inputs with
+ * `AUTONAMED_PROPERTY`, endpointState.ts). The prefix itself is dropped. A set or not-yet-known name is kept.
+ */
+export function withEndpointName(
+  olds: Record<string, unknown> | undefined,
+  news: Record<string, unknown>,
+): { news: Record<string, unknown>; autonamed: boolean } {
+  const { [NAME_PREFIX_PROPERTY]: prefix, ...rest } = news;
+  if ((rest.name !== undefined && rest.name !== null) || typeof prefix !== "string" || isUnknown(prefix)) return { news: rest, autonamed: false };
+  if (typeof olds?.name === "string") return { news: { ...rest, name: olds.name }, autonamed: false };
+  return { news: { ...rest, name: autoName(prefix) }, autonamed: true };
+}

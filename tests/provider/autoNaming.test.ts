@@ -1,0 +1,96 @@
+/**
+ * Pulumi auto-naming of endpoints whose `name` is unset (src/provider/endpointName.ts), through the
+ * provider's `check` and `create` against the emulator over HTTP: how the name is drawn and kept, and
+ * that an auto-named create needs no listing in advance yet is still never repeated blindly (issue #6).
+ */
+import type { RunningEmulator } from "../../emulator";
+import type { PlatformClient } from "../../src/api/types";
+import { EndpointProvider } from "../../src/provider/endpointProvider";
+import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  client = emulatorClient(emu);
+});
+afterAll(() => emu.close());
+beforeEach(() => emu.setFaults({}));
+
+const args = (prefix: string) => ({ __namePrefix: prefix, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
+const named = (prefix: string) => emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(`${prefix}-`));
+
+describe("auto-naming in check", () => {
+  const provider = new EndpointProvider(() => client);
+
+  it("no name: `<resource name>-<7 hex digits>`, marked as generated, the prefix not kept", async () => {
+    const inputs = await checked(provider, args("llm"));
+    expect(inputs.name).toMatch(/^llm-[0-9a-f]{7}$/);
+    expect(inputs.__autonamed).toBe(true);
+    expect(inputs).not.toHaveProperty("__namePrefix");
+  });
+
+  it("an update keeps the name from the old inputs (no diff); a replacement's re-check without them draws a new one", async () => {
+    const first = await checked(provider, args("keep"));
+    const again = await checked(provider, { ...args("keep"), idleTimeout: 30 }, first);
+    expect(again.name).toBe(first.name);
+    expect(again).not.toHaveProperty("__autonamed");
+    expect((await provider.diff("id", { ...first, idleTimeout: 5 }, again)).changed).toEqual(["idleTimeout"]);
+    const replacement = await checked(provider, { ...args("keep"), type: "LB" });
+    expect(replacement.name).toMatch(/^keep-[0-9a-f]{7}$/);
+    expect(replacement.name).not.toBe(first.name);
+  });
+
+  it("a chosen name wins over the prefix, and setting one later renames in place", async () => {
+    const auto = await checked(provider, args("web"));
+    const chosen = await checked(provider, { ...args("web"), name: "web-prod" }, auto);
+    expect(chosen.name).toBe("web-prod");
+    expect(chosen).not.toHaveProperty("__autonamed");
+    const d = await provider.diff("id", auto, chosen);
+    expect(d).toMatchObject({ changes: true, changed: ["name"], replaces: [] });
+  });
+
+  it("a prefix that makes too long a name fails on `name`", async () => {
+    const r = await provider.check(undefined, args("x".repeat(190)));
+    expect(r.failures).toEqual([expect.objectContaining({ property: "name" })]);
+  });
+});
+
+describe("auto-named create", () => {
+  it("costs exactly one request", async () => {
+    const prefix = uniqueName("one");
+    const provider = new EndpointProvider(() => client);
+    const inputs = await checked(provider, args(prefix));
+    emu.resetStats();
+    const r = await provider.create(inputs);
+    expect(emu.stats().byOperation).toEqual({ saveEndpoint: 1 });
+    expect(named(prefix).map((e) => [e.id, e.name])).toEqual([[r.id, inputs.name]]);
+    await provider.delete(r.id, r.outs as unknown as Record<string, unknown>);
+  });
+
+  it("answer lost after it took effect: looks once, adopts it — exactly one endpoint", async () => {
+    const prefix = uniqueName("lost");
+    const provider = new EndpointProvider(() => client);
+    const inputs = await checked(provider, args(prefix));
+    emu.resetStats();
+    emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
+    const r = await provider.create(inputs);
+    emu.setFaults({});
+    expect(emu.stats().byOperation).toEqual({ saveEndpoint: 1, myself: 1 });
+    expect(named(prefix).map((e) => e.id)).toEqual([r.id]);
+    await provider.delete(r.id, r.outs as unknown as Record<string, unknown>);
+  });
+
+  it("refused before taking effect, twice: looked for after each attempt, never before; fails with nothing created", async () => {
+    const prefix = uniqueName("refused");
+    const provider = new EndpointProvider(() => client);
+    const inputs = await checked(provider, args(prefix));
+    emu.resetStats();
+    emu.setFaults({ errorRate: 1, match: ["saveEndpoint"] });
+    await expect(provider.create(inputs)).rejects.toMatchObject({ outcomeUnknown: true });
+    emu.setFaults({});
+    expect(emu.stats().byOperation).toEqual({ saveEndpoint: 2, myself: 2 });
+    expect(named(prefix)).toEqual([]);
+  });
+});
