@@ -1,11 +1,11 @@
 /**
  * Finding endpoints by id with one shared listing: the platform has no "get endpoint" call, only
- * `myself { endpoints }` (spec: GraphQL › List endpoints), so a `pulumi refresh` or `pulumi destroy`
- * of N endpoints would otherwise list them all N times.
+ * `myself { endpoints }` (spec: GraphQL › List endpoints), so a `pulumi refresh` of N endpoints would
+ * otherwise list them all N times (as would the deletes that need the live record, see `delete`).
  *
  * Lookups share one listing while it is in flight and through a burst of lookups that follow it
  * (each within {@link LOOKUP_WINDOW_MS} of the previous, up to {@link LOOKUP_MAX_AGE_MS} after the
- * listing completed) — the engine's reads and deletes of one operation arrive as such a burst, so an
+ * listing completed) — the engine's reads (and deletes) of one operation arrive as such a burst, so an
  * operation on N endpoints costs O(1) listings. The provider reports every endpoint it changes
  * ({@link EndpointDirectory.changed}); a lookup of a changed endpoint, or of the whole list, takes a
  * new listing, so nobody is answered from a listing that predates this process's own change to what

@@ -57,6 +57,24 @@ describe("auto-naming in check", () => {
   });
 });
 
+describe("auto-named endpoint renamed outside Pulumi", () => {
+  it("refresh shows the platform's name; the next up renames it back to the auto-name", async () => {
+    const provider = new EndpointProvider(() => client);
+    const declared = args(uniqueName("drift"));
+    const inputs = await checked(provider, declared);
+    const { id, outs } = await provider.create(inputs);
+    await client.saveEndpoint({ id, name: "renamed-by-hand", templateId: "tpl_vllm", gpuIds: "ADA_24" });
+
+    const refreshed = await new EndpointProvider(() => client).read(id, outs as never);
+    expect(refreshed.props).toMatchObject({ name: "renamed-by-hand" });
+    // The engine keeps the stored inputs after a refresh, so check keeps the auto-name.
+    const next = await checked(provider, declared, inputs);
+    expect(next.name).toBe(inputs.name);
+    expect(await provider.diff(id, refreshed.props as never, next)).toMatchObject({ changes: true, changed: ["name"], replaces: [] });
+    await provider.delete(id, refreshed.props as never);
+  });
+});
+
 describe("auto-named create", () => {
   it("costs exactly one request", async () => {
     const prefix = uniqueName("one");
