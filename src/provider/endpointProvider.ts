@@ -295,10 +295,10 @@ export class EndpointProvider {
    * tiers changed since they were last seen, in which case they are cleared so the next `up` re-creates
    * the endpoint with its GPU type priority — and the provider-only settings (`waitForWorkers`,
    * `workersReadyTimeout`; defaults when props lack them). `locations` keep the order of props when
-   * the platform reports the same set, so a refresh never shows a reorder.
-   * Inputs are returned only when props are not stored outputs (the import stand-in, `Endpoint.get`):
-   * a refresh keeps the stored inputs — the declared values, so the next `up` reverts drift, also of
-   * an auto-name — and the engine is spared a second copy of every endpoint.
+   * the platform reports the same set, so a refresh never shows a reorder (in outputs and inputs).
+   * Inputs are returned too: the engine shows `preview --diff` from them, so after a refresh the
+   * drift reads e.g. `workersMax: 9 => 5`. (So an auto-named endpoint renamed outside Pulumi keeps
+   * its new name from then on, as with Pulumi's own providers: `check` keeps the name of the old inputs.)
    */
   async read(id: string, props?: Record<string, unknown>): Promise<dynamic.ReadResult<EndpointOutputs>> {
     const record = await this.directory.findEndpoint(id);
@@ -315,7 +315,6 @@ export class EndpointProvider {
       gpuTypeIds = null;
     }
     const outs = this.outputs(record, gpuTypeIds, settingsFrom(props), props?.locations);
-    if (props?.endpointId !== undefined) return { id: record.id, props: outs };
     return { id: record.id, props: outs, inputs: inputsFromOutputs(outs) as unknown as EndpointOutputs };
   }
 

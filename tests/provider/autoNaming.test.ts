@@ -58,7 +58,7 @@ describe("auto-naming in check", () => {
 });
 
 describe("auto-named endpoint renamed outside Pulumi", () => {
-  it("refresh shows the platform's name; the next up renames it back to the auto-name", async () => {
+  it("a refresh takes the platform's name into outputs and inputs; later ups keep it (no diff)", async () => {
     const provider = new EndpointProvider(() => client);
     const declared = args(uniqueName("drift"));
     const inputs = await checked(provider, declared);
@@ -67,10 +67,11 @@ describe("auto-named endpoint renamed outside Pulumi", () => {
 
     const refreshed = await new EndpointProvider(() => client).read(id, outs as never);
     expect(refreshed.props).toMatchObject({ name: "renamed-by-hand" });
-    // The engine keeps the stored inputs after a refresh, so check keeps the auto-name.
-    const next = await checked(provider, declared, inputs);
-    expect(next.name).toBe(inputs.name);
-    expect(await provider.diff(id, refreshed.props as never, next)).toMatchObject({ changes: true, changed: ["name"], replaces: [] });
+    expect(refreshed.inputs).toMatchObject({ name: "renamed-by-hand" });
+    // The engine stores the returned inputs; check keeps their name, as Pulumi's own providers do.
+    const next = await checked(provider, declared, refreshed.inputs as never);
+    expect(next.name).toBe("renamed-by-hand");
+    expect(await provider.diff(id, refreshed.props as never, next)).toMatchObject({ changes: false });
     await provider.delete(id, refreshed.props as never);
   });
 });

@@ -122,9 +122,8 @@ describe("provider-only settings through diff and read", () => {
     const stored = { ...outs, waitForWorkers: true, workersReadyTimeout: 42 };
     const read = await provider.read(id, stored as never);
     expect(read.props).toMatchObject({ waitForWorkers: true, workersReadyTimeout: 42 });
-    // A refresh keeps the stored inputs (no inputs in the answer).
-    expect(read.inputs).toBeUndefined();
-    expect(await provider.diff(id, read.props as never, await checked(provider, args, inputs))).toMatchObject({ changes: false });
+    expect(read.inputs).toMatchObject({ waitForWorkers: true, workersReadyTimeout: 42 });
+    expect(await provider.diff(id, read.props as never, await checked(provider, args, read.inputs as never))).toMatchObject({ changes: false });
     // an import or Endpoint.get (no stored outputs): the defaults
     const fresh = await provider.read(id, {});
     expect(fresh.props).toMatchObject({ waitForWorkers: false, workersReadyTimeout: 600 });
@@ -134,7 +133,7 @@ describe("provider-only settings through diff and read", () => {
 });
 
 describe("locations order across a refresh", () => {
-  it("the platform reporting the same regions in another order keeps the stored order", async () => {
+  it("the platform reporting the same regions in another order keeps the stored order (outputs and inputs)", async () => {
     const provider = providerOf(quickClient);
     const args = { name: uniqueName("regions"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], locations: ["US", "FR", "RO"] };
     const inputs = await checked(provider, args);
@@ -146,14 +145,14 @@ describe("locations order across a refresh", () => {
     expect(quick.endpoints(quick.apiKey).find((e) => e.id === id)!.locations).toBe("RO,FR,US");
     const read = await providerOf(quickClient).read(id, outs as never);
     expect(read.props).toMatchObject({ locations: ["US", "FR", "RO"], workersMax: 5 });
+    expect(read.inputs).toMatchObject({ locations: ["US", "FR", "RO"], workersMax: 5 });
     expect(await provider.diff(id, read.props as never, inputs)).toMatchObject({ changes: true, changed: ["workersMax"] });
 
     // Other regions: the platform's list, as reported.
     await quickClient.saveEndpoint({ id, name: args.name, templateId: "tpl_vllm", gpuIds: "ADA_24", locations: "NO,US" });
     const read2 = await providerOf(quickClient).read(id, read.props as never);
     expect(read2.props).toMatchObject({ locations: ["NO", "US"] });
-    // Endpoint.get / import (no stored outputs): inputs rebuilt from the record, in the platform's order.
-    expect((await providerOf(quickClient).read(id, {})).inputs).toMatchObject({ locations: ["NO", "US"] });
+    expect(read2.inputs).toMatchObject({ locations: ["NO", "US"] });
     await provider.delete(id, outs as never);
   });
 
