@@ -2,7 +2,8 @@
 /**
  * The engine's floor: the benchmark's Endpoint stack (same count, same inputs, same config) with a
  * dynamic resource whose provider does nothing — no API calls; beyond @pulumi/pulumi it loads only the package's light index (as the Endpoint program does) for the field list. It has
- * the Endpoint's shape (the same output properties, outputs of the same size), so the engine, the
+ * the Endpoint's shape (the same output properties, outputs of the same size, a read that answers with
+ * inputs too), so the engine, the
  * language host and the dynamic provider host do the same work for it; what is left between the two
  * stacks is the provider's own cost (its process, its requests).
  *
@@ -45,7 +46,9 @@ const noopProvider = {
     return { id, outs };
   },
   async read(id, props) {
-    return { id, props };
+    // Inputs too, as Endpoint's read returns them (the engine stores them and shows diffs from them).
+    const { endpointId: _id, jobUrl: _url, fastBoot: _fb, ...inputs } = props;
+    return { id, props, inputs };
   },
   async update(_id, olds, news) {
     return { outs: { ...olds, idleTimeout: news.idleTimeout } };
