@@ -77,38 +77,43 @@ describe("auto-named endpoint renamed outside Pulumi", () => {
 });
 
 describe("auto-named create", () => {
-  it("costs exactly one request", async () => {
-    const prefix = uniqueName("one");
+  /** A new provider and the checked inputs of an auto-named endpoint; counting starts after the check. */
+  async function prepared(label: string) {
+    const prefix = uniqueName(label);
     const provider = new EndpointProvider(() => client);
     const inputs = await checked(provider, args(prefix));
     emu.resetStats();
-    const r = await provider.create(inputs);
+    return { prefix, provider, inputs };
+  }
+  /** Creates under `faults` (cleared afterwards, also on failure). */
+  async function createUnder(faults: Parameters<RunningEmulator["setFaults"]>[0], provider: EndpointProvider, inputs: Record<string, unknown>) {
+    emu.setFaults(faults);
+    try {
+      return await provider.create(inputs);
+    } finally {
+      emu.setFaults({});
+    }
+  }
+
+  it("costs exactly one request", async () => {
+    const { prefix, provider, inputs } = await prepared("one");
+    const r = await createUnder({}, provider, inputs);
     expect(emu.stats().byOperation).toEqual({ saveEndpoint: 1 });
     expect(named(prefix).map((e) => [e.id, e.name])).toEqual([[r.id, inputs.name]]);
     await provider.delete(r.id, r.outs as unknown as Record<string, unknown>);
   });
 
   it("answer lost after it took effect: looks once, adopts it — exactly one endpoint", async () => {
-    const prefix = uniqueName("lost");
-    const provider = new EndpointProvider(() => client);
-    const inputs = await checked(provider, args(prefix));
-    emu.resetStats();
-    emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
-    const r = await provider.create(inputs);
-    emu.setFaults({});
+    const { prefix, provider, inputs } = await prepared("lost");
+    const r = await createUnder({ dropAfterRate: 1, match: ["saveEndpoint"] }, provider, inputs);
     expect(emu.stats().byOperation).toEqual({ saveEndpoint: 1, myself: 1 });
     expect(named(prefix).map((e) => e.id)).toEqual([r.id]);
     await provider.delete(r.id, r.outs as unknown as Record<string, unknown>);
   });
 
   it("refused before taking effect, twice: looked for after each attempt, never before; fails with nothing created", async () => {
-    const prefix = uniqueName("refused");
-    const provider = new EndpointProvider(() => client);
-    const inputs = await checked(provider, args(prefix));
-    emu.resetStats();
-    emu.setFaults({ errorRate: 1, match: ["saveEndpoint"] });
-    await expect(provider.create(inputs)).rejects.toMatchObject({ outcomeUnknown: true });
-    emu.setFaults({});
+    const { prefix, provider, inputs } = await prepared("refused");
+    await expect(createUnder({ errorRate: 1, match: ["saveEndpoint"] }, provider, inputs)).rejects.toMatchObject({ outcomeUnknown: true });
     expect(emu.stats().byOperation).toEqual({ saveEndpoint: 2, myself: 2 });
     expect(named(prefix)).toEqual([]);
   });
