@@ -20,6 +20,7 @@ export const faultConfigSchema = z
     force429: z.number().int().min(0).optional(),
     retryAfterSeconds: z.number().int().min(0).optional(),
     match: z.array(z.string()).optional(),
+    singleMutationField: z.boolean().optional(),
     dropStreamAfterEvents: z.number().int().min(0).optional(),
     seed: z.number().int().optional(),
   })

@@ -76,6 +76,11 @@ export interface FaultConfig {
   retryAfterSeconds?: number;
   /** Only requests whose operation name is listed are affected; default all. */
   match?: string[];
+  /**
+   * GraphQL: refuse documents whose mutation has more than one top-level field with a request error
+   * (no `path`, nothing run), as a gateway that takes one mutation per request would.
+   */
+  singleMutationField?: boolean;
   /** Worker-log SSE: destroy each connection after this many events. */
   dropStreamAfterEvents?: number;
   /** PRNG seed so fault patterns are reproducible (default 1). */

@@ -114,6 +114,10 @@ export const graphqlRoute: Route = {
     const body = ctx.body as GraphqlBody;
     const document = parseOnce(body);
     if (document instanceof GraphQLError) return json({ errors: [decorate(document, "GRAPHQL_PARSE_FAILED")], data: null });
+    const op = getOperationAST(document, body.operationName ?? undefined);
+    if (ctx.core.faults.get().singleMutationField && op?.operation === "mutation" && topLevelFields(document, op.selectionSet).length > 1) {
+      return graphqlError(200, "A request may carry only one mutation field.", "BAD_USER_INPUT");
+    }
     const validationErrors = validate(schema(), document);
     if (validationErrors.length > 0) return json({ errors: validationErrors.map((e) => decorate(e, "BAD_USER_INPUT")), data: null });
     const result = await execute({

@@ -16,6 +16,7 @@ import { listNetworkVolumes, listWorkers } from "./restV2";
 import type {
   ClientConfig,
   ClientStats,
+  EndpointIdentity,
   EndpointRecord,
   GpuType,
   Job,
@@ -65,6 +66,9 @@ class Client implements PlatformClient {
   }
   deleteEndpoint(id: string): Promise<void> {
     return endpoints.deleteEndpoint(this.#ctx, id);
+  }
+  scaleDownAndDeleteEndpoint(endpoint: EndpointIdentity): Promise<void> {
+    return endpoints.scaleDownAndDeleteEndpoint(this.#ctx, endpoint);
   }
   myself(): Promise<Myself> {
     return endpoints.myself(this.#ctx);

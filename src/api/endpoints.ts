@@ -7,9 +7,10 @@ import { gql } from "graphql-request";
 import { requireNonEmpty } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
 import { NotFoundError } from "./errors";
-import { executeGraphQL } from "./graphql";
+import { executeGraphQL, executeGraphQLFields, fieldFailure, refusedBeforeExecution } from "./graphql";
+import type { Transport } from "./http";
 import { endpointRecordSchema, gpuTypeSchema, myselfSchema } from "./schemas";
-import type { EndpointRecord, GpuType, Myself, SaveEndpointInput } from "./types";
+import type { EndpointIdentity, EndpointRecord, GpuType, Myself, SaveEndpointInput } from "./types";
 
 /** Endpoint fields selected everywhere an endpoint is returned (spec: Resources › Serverless endpoint). */
 export const ENDPOINT_FIELDS = `
@@ -26,6 +27,18 @@ export const SAVE_ENDPOINT = gql`
 
 export const DELETE_ENDPOINT = gql`
   mutation deleteEndpoint($id: String!) {
+    deleteEndpoint(id: $id)
+  }
+`;
+
+/**
+ * The scale-down and the delete in one document: mutation root fields run one after the other
+ * (GraphQL specification, "Mutation"), so `deleteEndpoint` sees the workers at zero, as the spec's
+ * deletion precondition asks, and a destroy needs one round trip per endpoint instead of two.
+ */
+export const SCALE_DOWN_AND_DELETE_ENDPOINT = gql`
+  mutation scaleDownAndDeleteEndpoint($input: EndpointInput!, $id: String!) {
+    saveEndpoint(input: $input) { id workersMin workersMax }
     deleteEndpoint(id: $id)
   }
 `;
@@ -126,6 +139,53 @@ export async function deleteEndpoint(ctx: ClientContext, id: string): Promise<vo
       throw err;
     }
   });
+}
+
+/** Clients whose platform refused {@link SCALE_DOWN_AND_DELETE_ENDPOINT}: they send its two fields as two requests from then on. */
+const refusesTwoFieldDelete = new WeakSet<Transport>();
+
+/**
+ * Scales an endpoint to `workersMin` = 0, `workersMax` = 0 and deletes it (spec: GraphQL › Modify
+ * endpoint, then Delete endpoint with its precondition), both mutations in one request (see
+ * {@link SCALE_DOWN_AND_DELETE_ENDPOINT}). Safe to repeat, so retried; a retry that finds the endpoint
+ * gone after an earlier attempt's answer was lost succeeds. A platform that refuses a document of two
+ * mutation fields before running it (a GraphQL request error) gets {@link saveEndpoint} and
+ * {@link deleteEndpoint} as two requests instead, from then on.
+ *
+ * @param endpoint `id` plus the fields every modify carries (`name`, `templateId`, `gpuIds`
+ *   comma-separated), e.g. from the endpoint's last known record.
+ * @throws InvalidArgumentError (empty `id`); the deletion's outcome decides otherwise: NotFoundError
+ *   (no such endpoint), GraphQLRequestError naming the errors of both fields (e.g. FAILED_PRECONDITION
+ *   when the scale-down was refused and workers are nonzero), and the request errors of saveEndpoint.
+ *   An error of the scale-down alone is not thrown when the delete succeeded.
+ */
+export async function scaleDownAndDeleteEndpoint(ctx: ClientContext, endpoint: EndpointIdentity): Promise<void> {
+  const operation = "deleteEndpoint";
+  requireNonEmpty(endpoint.id, "id", operation);
+  const input: SaveEndpointInput = { id: endpoint.id, name: endpoint.name, templateId: endpoint.templateId, gpuIds: endpoint.gpuIds, workersMin: 0, workersMax: 0 };
+  if (!refusesTwoFieldDelete.has(ctx.transport)) {
+    try {
+      return await callWithRetry(ctx, operation, true, async (attempt) => {
+        const { fieldErrors } = await executeGraphQLFields(ctx.transport, ctx.config.graphqlUrl, {
+          operation,
+          document: SCALE_DOWN_AND_DELETE_ENDPOINT,
+          variables: { input, id: endpoint.id },
+          schema: z.object({ deleteEndpoint: z.unknown() }),
+        });
+        const deleteErrors = fieldErrors.get("deleteEndpoint");
+        if (!deleteErrors) return;
+        // The scale-down's errors explain a refused delete (e.g. FAILED_PRECONDITION after a refused scale-down).
+        const err = fieldFailure(ctx.transport, operation, [...deleteErrors, ...(fieldErrors.get("saveEndpoint") ?? [])]);
+        if (attempt > 1 && err instanceof NotFoundError) return;
+        throw err;
+      });
+    } catch (err) {
+      if (!refusedBeforeExecution(err)) throw err;
+      refusesTwoFieldDelete.add(ctx.transport);
+    }
+  }
+  await saveEndpoint(ctx, input);
+  await deleteEndpoint(ctx, endpoint.id);
 }
 
 /**

@@ -91,16 +91,16 @@ export interface GraphQLCall<S extends z.ZodTypeAny> {
   signal?: AbortSignal;
 }
 
-/**
- * Sends one GraphQL request (one attempt; retries are the caller's).
- *
- * @param graphqlUrl address without the key; the key is added as `api_key`.
- * @returns `data` parsed by `call.schema`.
- * @throws AuthenticationError / PermissionError / NotFoundError / RateLimitError / ServerError
- *   (status or error code), GraphQLRequestError (other `errors`, all messages kept),
- *   ResponseValidationError, and the transport errors of `sendBuffered`.
- */
-export async function executeGraphQL<S extends z.ZodTypeAny>(t: Transport, graphqlUrl: string, call: GraphQLCall<S>): Promise<z.output<S>> {
+/** A GraphQL answer as received: `data` unparsed, `errors` redacted. */
+interface GraphQLAnswer {
+  data: unknown;
+  entries: GraphQLErrorEntry[];
+  status: number;
+  headers: Headers;
+}
+
+/** Sends one GraphQL request; throws for answers that are not GraphQL answers, or that carry errors at a non-2xx status. */
+async function sendGraphQL(t: Transport, graphqlUrl: string, call: GraphQLCall<z.ZodTypeAny>): Promise<GraphQLAnswer> {
   const { operation } = call;
   const client = new GraphQLClient(graphqlAddress(graphqlUrl, t.apiKey), {
     // graphql-request's fetch type is cross-fetch's; ours is node-fetch with the same surface.
@@ -121,8 +121,71 @@ export async function executeGraphQL<S extends z.ZodTypeAny>(t: Transport, graph
     const message = t.redact(err instanceof Error ? err.message : String(err));
     throw new ResponseValidationError(`${operation}: unreadable GraphQL answer: ${message}`, [message], { operation });
   }
-  const entries = toEntries(result.errors, t.redact);
-  if (entries.length) throw graphqlFailure(t, operation, result.status, entries, result.headers as Headers, undefined);
-  if (result.data == null) throw graphqlFailure(t, operation, result.status, [], result.headers as Headers, undefined);
-  return parseResponse(call.schema, result.data, operation, t.redact);
+  return { data: result.data, entries: toEntries(result.errors, t.redact), status: result.status, headers: result.headers as Headers };
+}
+
+/**
+ * Sends one GraphQL request (one attempt; retries are the caller's).
+ *
+ * @param graphqlUrl address without the key; the key is added as `api_key`.
+ * @returns `data` parsed by `call.schema`.
+ * @throws AuthenticationError / PermissionError / NotFoundError / RateLimitError / ServerError
+ *   (status or error code), GraphQLRequestError (other `errors`, all messages kept),
+ *   ResponseValidationError, and the transport errors of `sendBuffered`.
+ */
+export async function executeGraphQL<S extends z.ZodTypeAny>(t: Transport, graphqlUrl: string, call: GraphQLCall<S>): Promise<z.output<S>> {
+  const answer = await sendGraphQL(t, graphqlUrl, call);
+  if (answer.entries.length || answer.data == null) throw graphqlFailure(t, call.operation, answer.status, answer.entries, answer.headers, undefined);
+  return parseResponse(call.schema, answer.data, call.operation, t.redact);
+}
+
+/** What {@link executeGraphQLFields} returns: `data` (a failed field is null) and the errors of each failed field. */
+export interface GraphQLFieldsResult<T> {
+  data: T;
+  /** Errors by top-level response key (the first element of their `path`). */
+  fieldErrors: Map<string, GraphQLErrorEntry[]>;
+}
+
+/**
+ * Sends one request whose document has several top-level fields, e.g. two mutations that GraphQL
+ * executes one after the other (GraphQL specification, "Mutation": root fields run serially). An error
+ * of one field (an error with a `path`) does not fail the call; it is returned under that field, so the
+ * caller decides what each outcome means ({@link fieldFailure} turns one into the client's error).
+ *
+ * @returns `data` parsed by `call.schema` and the field errors.
+ * @throws as {@link executeGraphQL} for errors of the request itself: errors without a `path`, which a
+ *   GraphQL service reports when it refuses a document before executing any of it (GraphQL
+ *   specification, "Response": request errors), and answers without `data`.
+ */
+export async function executeGraphQLFields<S extends z.ZodTypeAny>(
+  t: Transport,
+  graphqlUrl: string,
+  call: GraphQLCall<S>,
+): Promise<GraphQLFieldsResult<z.output<S>>> {
+  const answer = await sendGraphQL(t, graphqlUrl, call);
+  if (answer.entries.some((e) => !e.path?.length) || answer.data == null) {
+    throw graphqlFailure(t, call.operation, answer.status, answer.entries, answer.headers, undefined);
+  }
+  const fieldErrors = new Map<string, GraphQLErrorEntry[]>();
+  for (const entry of answer.entries) {
+    const key = String(entry.path![0]);
+    fieldErrors.set(key, [...(fieldErrors.get(key) ?? []), entry]);
+  }
+  return { data: parseResponse(call.schema, answer.data, call.operation, t.redact), fieldErrors };
+}
+
+/**
+ * The client error for the errors of failed fields, as {@link executeGraphQL} would throw it for a
+ * document of those fields alone: NOT_FOUND → NotFoundError, and so on; others → GraphQLRequestError.
+ */
+export function fieldFailure(t: Transport, operation: string, entries: GraphQLErrorEntry[]): PlatformError {
+  return graphqlFailure(t, operation, 200, entries, undefined, undefined);
+}
+
+/**
+ * Whether `err` is a refusal of the whole document before any of it ran: GraphQL request errors, which
+ * carry no `path` (e.g. a gateway that takes only one mutation field per request).
+ */
+export function refusedBeforeExecution(err: unknown): boolean {
+  return err instanceof GraphQLRequestError && err.errors.length > 0 && err.errors.every((e) => !e.path?.length);
 }

@@ -73,6 +73,9 @@ export interface SaveEndpointInput {
   networkVolumeId?: string | null;
 }
 
+/** An endpoint's `id` with the fields every `saveEndpoint` modify carries (spec: GraphQL › Modify endpoint). */
+export type EndpointIdentity = Required<Pick<SaveEndpointInput, "id" | "name" | "templateId" | "gpuIds">>;
+
 /** Body of `POST /v1/endpoints` (spec: Resources › REST v1 creation body). */
 export interface RestCreateEndpointInput {
   name: string;
@@ -200,6 +203,8 @@ export interface PlatformClient {
   // GraphQL
   saveEndpoint(input: SaveEndpointInput): Promise<EndpointRecord>;
   deleteEndpoint(id: string): Promise<void>;
+  /** Scale to zero workers and delete, in one request (endpoints.ts `scaleDownAndDeleteEndpoint`). */
+  scaleDownAndDeleteEndpoint(endpoint: EndpointIdentity): Promise<void>;
   myself(): Promise<Myself>;
   listEndpoints(): Promise<EndpointRecord[]>;
   /** One endpoint by id, or undefined when the caller has none with that id. */

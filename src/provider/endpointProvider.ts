@@ -353,8 +353,9 @@ export class EndpointProvider {
 
   /**
    * Deletes the endpoint: scale to `workersMin = 0`, `workersMax = 0` (skipped when already there), then
-   * `deleteEndpoint` (spec: the deletion precondition). The scale-down is written from the stored
-   * outputs (`props`), so a destroy costs exactly these two requests per endpoint; only without stored
+   * `deleteEndpoint` (spec: the deletion precondition), both in one request (the api client's
+   * `scaleDownAndDeleteEndpoint`). The scale-down is written from the stored outputs (`props`), so a
+   * destroy costs exactly one request per endpoint (two calls of the spec); only without stored
    * outputs, or when the platform refuses the delete because workers are not at zero (raised outside
    * Pulumi, or in between), is the live record listed (shared listing, endpointLookup.ts) and the
    * scale-down repeated once. Each step is idempotent, so a destroy interrupted between them finishes on
@@ -367,9 +368,10 @@ export class EndpointProvider {
       this.directory.changed(id);
       try {
         if (record.workersMin !== 0 || record.workersMax !== 0) {
-          await this.client.saveEndpoint({ id, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds, workersMin: 0, workersMax: 0 });
+          await this.client.scaleDownAndDeleteEndpoint({ id, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds });
+        } else {
+          await this.client.deleteEndpoint(id);
         }
-        await this.client.deleteEndpoint(id);
         return;
       } catch (err) {
         if (isNotFound(err)) return;

@@ -241,15 +241,19 @@ describe("Endpoint provider: delete", () => {
     await expect(provider.delete("doesnotexist00", {})).resolves.toBeUndefined();
   });
 
-  it("is resumable: scale-to-zero done, delete failed → the next destroy finishes", async () => {
+  it("a failed delete changes nothing; the next destroy finishes, also from a scaled-down endpoint", async () => {
     const { id, outs } = await createChecked({ name: uniqueName("resume"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 2 });
     emu.setFaults({ errorRate: 1, match: ["deleteEndpoint"] });
-    await expect(provider.delete(id, outs as never)).rejects.toThrow();
+    await expect(provider.delete(id, outs as never)).rejects.toThrow(/deleteEndpoint/);
     emu.setFaults({});
-    expect(onPlatform(id)).toMatchObject({ workersMin: 0, workersMax: 0 });
-    // the engine keeps the old state (workers 2) and calls delete again
+    expect(onPlatform(id)).toMatchObject({ workersMin: 2 });
+    // Left scaled to zero but not deleted (e.g. by a platform taking one mutation per request); the
+    // engine keeps the old state (workers 2) and calls delete again.
+    await outside.saveEndpoint({ id, name: outs!.name, templateId: "tpl_vllm", gpuIds: "ADA_24", workersMin: 0, workersMax: 0 });
+    emu.resetStats();
     await provider.delete(id, outs as never);
     expect(onPlatform(id)).toBeUndefined();
+    expect(emu.stats().requests).toBe(1);
   });
 
   it("scales down again when workers were raised between the two steps", async () => {

@@ -1,7 +1,8 @@
 /**
  * Requests the Endpoint provider spends per engine operation (issue #8), driven the way the engine
  * drives it — N resources, 8 operations in flight — against the emulator over HTTP: auto-named creates,
- * updates and deletes spend exactly the spec's minimum (1, 1 and 2 requests each), reads share one
+ * updates and deletes spend exactly the spec's minimum (1, 1 and 2 calls each; a delete's two calls
+ * travel in one request), reads share one
  * listing, creates of chosen names share one "what existed before" listing; and none of it costs the
  * create-once guarantee (issue #6).
  */
@@ -31,15 +32,15 @@ const indexes = [...Array(N).keys()];
 const props = (outs: unknown) => outs as Record<string, unknown>;
 
 
-/** Runs `op` over every index with the engine's parallelism and returns the emulator's counts for it. */
-async function counted(op: (i: number) => Promise<void>): Promise<Record<string, number>> {
+/** Runs `op` over every index with the engine's parallelism and returns the emulator's counts for it: HTTP requests, and calls by operation. */
+async function counted(op: (i: number) => Promise<void>): Promise<{ requests: number; calls: Record<string, number> }> {
   emu.resetStats();
   await forEachLimited(indexes, PARALLEL, op);
-  return emu.stats().byOperation;
+  return { requests: emu.stats().requests, calls: emu.stats().byOperation };
 }
 
 describe("requests per operation, N endpoints at parallelism 8", () => {
-  it("auto-named: create N → N creates; refresh → 1 listing; update → N; delete → 2N", async () => {
+  it("auto-named: create N → N creates; refresh → 1 listing; update → N; delete → 2N calls in N requests", async () => {
     // The engine's provider process lives for one operation: a new provider each time.
     const prefix = uniqueName("counts");
     const inputs = await Promise.all(indexes.map((i) => checked(new EndpointProvider(() => client), { __namePrefix: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 30 })));
@@ -53,7 +54,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
         ids[i] = r.id;
         outs[i] = props(r.outs);
       }),
-    ).toEqual({ saveEndpoint: N });
+    ).toEqual({ requests: N, calls: { saveEndpoint: N } });
     expect(new Set(ids).size).toBe(N);
 
     provider = new EndpointProvider(() => client);
@@ -61,7 +62,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
       await counted(async (i) => {
         expect((await provider.read(ids[i], outs[i])).id).toBe(ids[i]);
       }),
-    ).toEqual({ myself: 1 });
+    ).toEqual({ requests: 1, calls: { myself: 1 } });
 
     provider = new EndpointProvider(() => client);
     expect(
@@ -70,10 +71,10 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
         expect((await provider.diff(ids[i], outs[i], news)).changes).toBe(true);
         outs[i] = props((await provider.update(ids[i], outs[i], news)).outs);
       }),
-    ).toEqual({ saveEndpoint: N });
+    ).toEqual({ requests: N, calls: { saveEndpoint: N } });
 
     provider = new EndpointProvider(() => client);
-    expect(await counted((i) => provider.delete(ids[i], outs[i]))).toEqual({ saveEndpoint: N, deleteEndpoint: N });
+    expect(await counted((i) => provider.delete(ids[i], outs[i]))).toEqual({ requests: N, calls: { saveEndpoint: N, deleteEndpoint: N } });
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(`${prefix}-`))).toEqual([]);
   });
 
@@ -86,7 +87,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
       await counted(async (i) => {
         made[i] = await provider.create(inputs[i]);
       }),
-    ).toEqual({ saveEndpoint: N, myself: 1 });
+    ).toEqual({ requests: N + 1, calls: { saveEndpoint: N, myself: 1 } });
     for (const r of made) await provider.delete(r.id, props(r.outs));
   });
 
