@@ -11,7 +11,7 @@ import { randomSuffix, type PlatformAddresses } from "../scripts/exampleStack";
 import { pulumiVersion } from "./cliInfo";
 import { BENCH_ENDPOINT, runApiFloor, UPDATED_IDLE_TIMEOUT } from "./apiFloor";
 import { resultRow, type BenchResults, type ResultRow } from "./report";
-import { OPERATIONS, measure, requestsNeeded, type BenchOperation, type Measurement } from "./requests";
+import { OPERATIONS, callsNeeded, measure, requestsNeeded, type BenchOperation, type Measurement } from "./requests";
 import { measureStartup } from "./startup";
 import { BenchStack, type BenchProgram } from "./stacks";
 
@@ -103,7 +103,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       }
       for (const op of OPERATIONS) {
         const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
-        rows.push(resultRow(op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), requestsNeeded(op, n)));
+        rows.push(resultRow(op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), { requests: requestsNeeded(op, n), calls: callsNeeded(op, n) }));
       }
     }
   } finally {

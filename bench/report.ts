@@ -20,9 +20,13 @@ export interface ResultRow {
   ratio: number;
   /** Requests the emulator received during our operation (the most of any run). */
   requestsMade: number;
-  /** Requests the spec needs (requests.ts `requestsNeeded`). */
+  /** HTTP requests the spec's calls need at the least (requests.ts `requestsNeeded`). */
   requestsNeeded: number;
-  /** Our requests by operation name (of the run with the most requests). */
+  /** Our calls (GraphQL top-level fields, REST operations) during the run with the most requests. */
+  callsMade: number;
+  /** Calls the spec needs (requests.ts `callsNeeded`). */
+  callsNeeded: number;
+  /** Our calls by operation name (of the run with the most requests). */
   madeByOperation: Record<string, number>;
   /** Requests counted during the API floor's runs, the most of any (equals requestsNeeded unless the floor is broken). */
   apiFloorRequests: number;
@@ -66,7 +70,14 @@ const most = (list: readonly Measurement[]): Measurement => list.reduce((a, b) =
  * Builds a row from every run of one operation: medians of the times, the most requests of any run.
  * @throws when a list is empty.
  */
-export function resultRow(operation: BenchOperation, n: number, ours: readonly Measurement[], engine: readonly Measurement[], api: readonly Measurement[], needed: number): ResultRow {
+export function resultRow(
+  operation: BenchOperation,
+  n: number,
+  ours: readonly Measurement[],
+  engine: readonly Measurement[],
+  api: readonly Measurement[],
+  needed: { requests: number; calls: number },
+): ResultRow {
   const ms = (list: readonly Measurement[]) => list.map((m) => m.ms);
   const oursMs = median(ms(ours));
   const engineFloorMs = median(ms(engine));
@@ -83,7 +94,9 @@ export function resultRow(operation: BenchOperation, n: number, ours: readonly M
     runsMs: { ours: ms(ours).map(round), engineFloor: ms(engine).map(round), apiFloor: ms(api).map(round) },
     ratio: Math.round((oursMs / Math.max(engineFloorMs, apiFloorMs)) * 100) / 100,
     requestsMade: most(ours).requests,
-    requestsNeeded: needed,
+    requestsNeeded: needed.requests,
+    callsMade: Object.values(most(ours).byOperation).reduce((a, b) => a + b, 0),
+    callsNeeded: needed.calls,
     madeByOperation: most(ours).byOperation,
     apiFloorRequests: most(api).requests,
     engineFloorRequests: most(engine).requests,
@@ -96,10 +109,21 @@ export function resultRow(operation: BenchOperation, n: number, ours: readonly M
 const round = (ms: number) => Math.round(ms * 10) / 10;
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 
-/** Plain-text table of the rows: operation, N, times in seconds, ratio, requests made and needed. */
+/** Plain-text table of the rows: operation, N, times in seconds, ratio, requests and calls made and needed. */
 export function formatTable(rows: readonly ResultRow[]): string {
-  const header = ["operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed"];
-  const body = rows.map((r) => [r.operation, String(r.n), secs(r.oursMs), secs(r.engineFloorMs), secs(r.apiFloorMs), `${r.ratio.toFixed(2)}x`, String(r.requestsMade), String(r.requestsNeeded)]);
+  const header = ["operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"];
+  const body = rows.map((r) => [
+    r.operation,
+    String(r.n),
+    secs(r.oursMs),
+    secs(r.engineFloorMs),
+    secs(r.apiFloorMs),
+    `${r.ratio.toFixed(2)}x`,
+    String(r.requestsMade),
+    String(r.requestsNeeded),
+    String(r.callsMade),
+    String(r.callsNeeded),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");

@@ -11,12 +11,12 @@ export const OPERATIONS = ["create", "refresh", "update", "destroy"] as const;
 export type BenchOperation = (typeof OPERATIONS)[number];
 
 /**
- * Requests the spec needs for `op` on `n` endpoints (the API floor's count): one `saveEndpoint` per
- * create and per update, a scale-to-zero `saveEndpoint` plus `deleteEndpoint` per delete (spec: the
- * deletion precondition), and one `myself { endpoints }` listing shared by all endpoints for a refresh
- * (spec: no single-endpoint query is shown).
+ * Calls the spec needs for `op` on `n` endpoints: one `saveEndpoint` per create and per update, a
+ * scale-to-zero `saveEndpoint` plus `deleteEndpoint` per delete (spec: the deletion precondition), and
+ * one `myself { endpoints }` listing shared by all endpoints for a refresh (spec: no single-endpoint
+ * query is shown). The emulator counts calls per GraphQL top-level field (`byOperation`).
  */
-export function requestsNeeded(op: BenchOperation, n: number): number {
+export function callsNeeded(op: BenchOperation, n: number): number {
   switch (op) {
     case "create":
     case "update":
@@ -26,6 +26,15 @@ export function requestsNeeded(op: BenchOperation, n: number): number {
     case "refresh":
       return n > 0 ? 1 : 0;
   }
+}
+
+/**
+ * HTTP requests those calls need at the least (the API floor's count): one per call, except that a
+ * delete's two mutations travel as two fields of one document (GraphQL runs them in order; the api
+ * client's `scaleDownAndDeleteEndpoint`), so a destroy needs one request per endpoint.
+ */
+export function requestsNeeded(op: BenchOperation, n: number): number {
+  return op === "destroy" ? n : callsNeeded(op, n);
 }
 
 /** What the emulator offers to count requests (a `RunningEmulator` has both). */

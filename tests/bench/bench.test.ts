@@ -9,7 +9,7 @@ import { runApiFloor } from "../../bench/apiFloor";
 import { parseDefaultParallelism } from "../../bench/cliInfo";
 import { forEachLimited } from "../../bench/pool";
 import { formatTable, median, resultRow } from "../../bench/report";
-import { OPERATIONS, measure, requestsNeeded, type Measurement } from "../../bench/requests";
+import { OPERATIONS, callsNeeded, measure, requestsNeeded, type Measurement } from "../../bench/requests";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -32,8 +32,9 @@ describe("API floor", () => {
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
   });
 
-  it("the needed counts follow the spec: 1 per create and update, 2 per delete, one listing for a refresh", () => {
-    expect(OPERATIONS.map((op) => requestsNeeded(op, 7))).toEqual([7, 1, 7, 14]);
+  it("the needed counts follow the spec: 1 call per create and update, 2 per delete (in 1 request), one listing for a refresh", () => {
+    expect(OPERATIONS.map((op) => callsNeeded(op, 7))).toEqual([7, 1, 7, 14]);
+    expect(OPERATIONS.map((op) => requestsNeeded(op, 7))).toEqual([7, 1, 7, 7]);
     expect(requestsNeeded("refresh", 0)).toBe(0);
   });
 });
@@ -82,17 +83,18 @@ describe("report", () => {
   const m = (ms: number, requests: number): Measurement => ({ ms, requests, byOperation: { saveEndpoint: requests }, localCpuMs: 1 });
 
   it("a row holds the median times, the ratio to the larger floor and the most requests of any run", () => {
-    const row = resultRow("create", 2, [m(300, 3), m(100, 3), m(200, 4)], [m(150, 0), m(50, 0), m(100, 0)], [m(10, 2), m(30, 2), m(20, 2)], 2);
-    expect(row).toMatchObject({ oursMs: 200, engineFloorMs: 100, apiFloorMs: 20, ratio: 2, requestsMade: 4, requestsNeeded: 2, apiFloorRequests: 2, engineFloorRequests: 0 });
+    const row = resultRow("create", 2, [m(300, 3), m(100, 3), m(200, 4)], [m(150, 0), m(50, 0), m(100, 0)], [m(10, 2), m(30, 2), m(20, 2)], { requests: 2, calls: 2 });
+    expect(row).toMatchObject({ oursMs: 200, engineFloorMs: 100, apiFloorMs: 20, ratio: 2, requestsMade: 4, requestsNeeded: 2, callsMade: 4, callsNeeded: 2, apiFloorRequests: 2, engineFloorRequests: 0 });
     expect(row.runsMs.ours).toEqual([300, 100, 200]);
     expect(median([4, 1, 3, 2])).toBe(2.5);
   });
 
   it("the table has the required columns and one line per row", () => {
-    const row = resultRow("destroy", 2, [m(2500, 5)], [m(2000, 0)], [m(100, 4)], 4);
+    const destroyRun: Measurement = { ms: 2500, requests: 3, byOperation: { saveEndpoint: 2, deleteEndpoint: 2, myself: 1 }, localCpuMs: 1 };
+    const row = resultRow("destroy", 2, [destroyRun], [m(2000, 0)], [m(100, 2)], { requests: 2, calls: 4 });
     const lines = formatTable([row]).split("\n");
-    expect(lines[0].split(/\s{2,}/)).toEqual(["operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed"]);
-    expect(lines[2].split(/\s+/)).toEqual(["destroy", "2", "2.50", "2.00", "0.10", "1.25x", "5", "4"]);
+    expect(lines[0].split(/\s{2,}/)).toEqual(["operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"]);
+    expect(lines[2].split(/\s+/)).toEqual(["destroy", "2", "2.50", "2.00", "0.10", "1.25x", "3", "2", "5", "4"]);
   });
 });
 

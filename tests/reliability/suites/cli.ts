@@ -212,7 +212,9 @@ export function cliSuite(): void {
       providerStateHasKey = false;
     });
 
-    it("`pulumi destroy`: scale-to-zero done but deleteEndpoint failing → destroy fails; one deleted outside; the next destroy finishes", async () => {
+    it("`pulumi destroy`: deleteEndpoint refused (429) → destroy fails and changes nothing; one deleted outside; the next destroy finishes", async () => {
+      const [gqlBefore] = named("rel-gql");
+      const [restBefore] = named("rel-rest");
       emu.setFaults({ force429: 10, retryAfterSeconds: 600, match: ["deleteEndpoint"] });
       const failed = await pulumi("destroy with deleteEndpoint failing", ["destroy", "--yes", "-v=9", "--logtostderr"], FAILED);
       emu.setFaults({});
@@ -220,20 +222,19 @@ export function cliSuite(): void {
       expect(output(failed)).toMatch(/429/);
       const [gql] = named("rel-gql");
       const [rest] = named("rel-rest");
-      expect(gql).toMatchObject({ workersMin: 0, workersMax: 0 });
-      expect(rest).toMatchObject({ workersMin: 0, workersMax: 0 });
+      expect(gql).toEqual(gqlBefore);
+      expect(rest).toEqual(restBefore);
       expect(await stack.resources(ENDPOINT_TYPE)).toHaveLength(2);
 
-      await relClient(emu).deleteEndpoint(rest.id);
+      await relClient(emu).scaleDownAndDeleteEndpoint({ id: rest.id, name: rest.name, templateId: rest.templateId, gpuIds: rest.gpuIds });
       emu.resetStats();
       const r = await pulumi("destroy resumed", ["destroy", "--yes", "-v=9", "--logtostderr"]);
       expect(r.stdout).toMatch(/- 3 deleted/);
       expect(named("rel-gql")).toEqual([]);
       expect(named("rel-rest")).toEqual([]);
       const ops = emu.stats().byOperation;
-      // From the state the failed destroy left (workers as declared): one scale-down written again (a
-      // no-op) and the delete for rel-gql; for rel-rest the scale-down answers "not found" and ends it.
-      expect({ saveEndpoint: ops.saveEndpoint ?? 0, deleteEndpoint: ops.deleteEndpoint ?? 0 }).toEqual({ saveEndpoint: 2, deleteEndpoint: 1 });
+      // One request each, carrying the scale-down and the delete: rel-gql is deleted, rel-rest answers "not found".
+      expect({ saveEndpoint: ops.saveEndpoint ?? 0, deleteEndpoint: ops.deleteEndpoint ?? 0 }).toEqual({ saveEndpoint: 2, deleteEndpoint: 2 });
       expect(await stack.resources(ENDPOINT_TYPE)).toEqual([]);
       emu.expectedAtEnd = 0;
     });

@@ -1,6 +1,6 @@
 /**
- * Issue #6 "Delete is resumable": scale-to-zero succeeded but the delete failed → the next destroy
- * finishes; an endpoint deleted outside Pulumi → destroy succeeds.
+ * Issue #6 "Delete is resumable": a failed delete changes nothing, and an endpoint left scaled to zero
+ * but not deleted is deleted by the next destroy; an endpoint deleted outside Pulumi → destroy succeeds.
  */
 import { EndpointProvider } from "../../../src/provider/endpointProvider";
 import { mutationCounts, relClient, thrown, uniqueName, useRelEmulator } from "../harness";
@@ -12,22 +12,28 @@ export function deleteResumableSuite(): void {
 
     const onPlatform = (id: string) => emu.endpoints(emu.apiKey).find((e) => e.id === id);
 
-    it("scaled to zero, then deleteEndpoint failed: the next delete (a new provider process, stale outputs) finishes", async () => {
+    it("a failed delete changes nothing; left scaled to zero but not deleted, the next delete (a new provider process, stale outputs) finishes", async () => {
       const first = new EndpointProvider(() => relClient(emu, { retry: { retries: 2 } }));
       const { id, outs } = await createChecked(first, { name: uniqueName("resume"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMin: 1, workersMax: 3 });
       emu.resetStats();
       emu.setFaults({ errorRate: 1, match: ["deleteEndpoint"] });
       const err = await thrown(() => first.delete(id, outs));
       expect(err.message).toMatch(/deleteEndpoint/);
-      expect(onPlatform(id)).toMatchObject({ id, workersMin: 0, workersMax: 0 });
-      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 3 });
+      expect(onPlatform(id)).toMatchObject({ id, workersMin: 1, workersMax: 3 });
+      // three attempts of the one request that carries both calls
+      expect(emu.stats().requests).toBe(3);
+      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 3, restCreateEndpoint: 0, deleteEndpoint: 3 });
 
+      // Scaled to zero but not deleted, as a destroy on a platform taking one mutation per request can leave it.
       emu.setFaults({});
+      const rec = onPlatform(id)!;
+      await relClient(emu).saveEndpoint({ id, name: rec.name, templateId: rec.templateId, gpuIds: rec.gpuIds, workersMin: 0, workersMax: 0 });
       emu.resetStats();
       const next = new EndpointProvider(() => relClient(emu));
       await next.delete(id, outs);
       expect(onPlatform(id)).toBeUndefined();
-      // The engine kept the old outputs (1..3 workers): the scale-down is written again (a no-op), no listing.
+      // The engine kept the old outputs (1..3 workers): the scale-down is written again (a no-op) with the delete, no listing.
+      expect(emu.stats().requests).toBe(1);
       expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 1 });
       expect(emu.stats().byOperation.myself).toBeUndefined();
     });
@@ -42,6 +48,7 @@ export function deleteResumableSuite(): void {
       expect(onPlatform(id)).toBeUndefined();
       expect(emu.stats().faultsByKind.dropAfter).toBe(1);
       expect(mutationCounts(emu).deleteEndpoint).toBe(2);
+      expect(emu.stats().requests).toBe(2);
     });
 
     it("an endpoint deleted outside Pulumi: delete succeeds on the platform's not-found answer", async () => {
@@ -53,8 +60,8 @@ export function deleteResumableSuite(): void {
       await outside.deleteEndpoint(id);
       emu.resetStats();
       await provider.delete(id, outs);
-      // The scale-down from the stored outputs answers "not found": nothing left to do.
-      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 0 });
+      // The one request (scale-down from the stored outputs, and delete) answers "not found": nothing left to do.
+      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 1 });
       expect(onPlatform(id)).toBeUndefined();
     });
 

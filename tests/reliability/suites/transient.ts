@@ -54,14 +54,17 @@ export function transientSuite(): void {
       const client = relClient(emu, { retry: { retries: 8 } });
       const provider = new EndpointProvider(() => client);
       const { id, outs, inputs } = await createChecked(provider, { name: uniqueName("prov-writes"), templateId: "tpl_comfy", gpuIds: ["AMPERE_48"], workersMin: 1, workersMax: 2 });
-      emu.setFaults({ errorRate: 0.3, dropAfterRate: 0.3, match: ["saveEndpoint", "deleteEndpoint", "myself"], seed: 9 });
+      // Seeded so that both the update and the delete meet faults: a lost answer each, and 5xx answers.
+      emu.setFaults({ errorRate: 0.3, dropAfterRate: 0.3, match: ["saveEndpoint", "deleteEndpoint", "myself"], seed: 4 });
       const next = (await provider.check(inputs, { ...inputs, workersMax: 5, scalerValue: 7 })).inputs;
       const updated = await provider.update(id, outs, next);
       expect(updated.outs).toMatchObject({ workersMax: 5, scalerValue: 7 });
+      const faultsInUpdate = emu.stats().faultsInjected;
+      expect(faultsInUpdate).toBeGreaterThan(0);
       expect(emu.endpoints(emu.apiKey).find((e) => e.id === id)).toMatchObject({ workersMax: 5, scalerValue: 7, workersMin: 1 });
       await provider.delete(id, updated.outs as unknown as Record<string, unknown>);
       expect(emu.endpoints(emu.apiKey).find((e) => e.id === id)).toBeUndefined();
-      expect(emu.stats().faultsInjected).toBeGreaterThan(0);
+      expect(emu.stats().faultsInjected).toBeGreaterThan(faultsInUpdate);
       expect(client.stats.retries).toBe(emu.stats().faultsInjected);
     });
 
