@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     const ops = emu.stats().byOperation;
     // The platform refuses deleteEndpoint while workersMax > 0, so each delete needs its scale-down first.
     check((ops.saveEndpoint ?? 0) >= 2 && ops.deleteEndpoint === 2, `expected 2 scale-downs and 2 deletes, saw ${ops.saveEndpoint ?? 0} and ${ops.deleteEndpoint ?? 0}`);
-    note(`${ops.saveEndpoint} scale-to-zero calls, ${ops.deleteEndpoint} deletes: the emulator has no endpoints left`);
+    note(`${ops.saveEndpoint} scale-to-zero calls and ${ops.deleteEndpoint} deletes in ${emu.stats().requests} requests: the emulator has no endpoints left`);
 
     step("Remove the throwaway stack and stop the emulator");
     await stack.remove();

@@ -370,6 +370,8 @@ test("destroy scales every endpoint to zero, deletes it, and leaves none on the 
   expect(r.stdout).toMatch(/- 4 deleted/); // three endpoints and the stack
   expect(emu.endpoints()).toEqual([]);
   expect(emu.stats().byOperation.deleteEndpoint).toBe(3);
+  // One request per endpoint: the scale-down and the delete travel together; no listing.
+  expect(emu.stats().requests).toBe(3);
   expect(await stack.resources()).toEqual([]);
 });
 
