@@ -114,8 +114,9 @@ export const graphqlRoute: Route = {
     const body = ctx.body as GraphqlBody;
     const document = parseOnce(body);
     if (document instanceof GraphQLError) return json({ errors: [decorate(document, "GRAPHQL_PARSE_FAILED")], data: null });
-    const op = getOperationAST(document, body.operationName ?? undefined);
-    if (ctx.core.faults.get().singleMutationField && op?.operation === "mutation" && topLevelFields(document, op.selectionSet).length > 1) {
+    // classify already listed the selected operation's top-level fields in ctx.operations.
+    const singleMutationField = ctx.core.faults.get().singleMutationField === true;
+    if (singleMutationField && ctx.operations.length > 1 && getOperationAST(document, body.operationName ?? undefined)?.operation === "mutation") {
       return graphqlError(200, "A request may carry only one mutation field.", "BAD_USER_INPUT");
     }
     const validationErrors = validate(schema(), document);
