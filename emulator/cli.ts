@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * `pulumi-runpod-emulator [--port 0] [--seed FILE] [--data FILE] [--json]` — starts the emulator and prints its
+ * `pulumi-runpod-emulator [--port 0] [--seed FILE] [--data FILE] [--save-semantics replace|merge] [--json]` — starts the emulator and prints its
  * URLs and keys (human format ending in a `READY <origin>` line, or one JSON line with --json). Stops on
  * SIGINT/SIGTERM.
  */
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { startEmulator } from "./index";
-import type { FaultConfig, RunningEmulator } from "./types";
+import { SAVE_SEMANTICS, type FaultConfig, type RunningEmulator } from "./types";
 
 function integer(value: string): number {
   const n = Number(value);
@@ -51,6 +51,11 @@ async function main(argv: string[]): Promise<void> {
     .option("--job-duration <ms>", "time a job takes from IN_QUEUE to done", integer)
     .option("--worker-start <ms>", "time a worker takes to become READY", integer)
     .option("--faults <json>", "initial fault injection, e.g. '{\"errorRate\":0.2,\"seed\":7}'", faults)
+    .addOption(
+      new Option("--save-semantics <mode>", "what saveEndpoint with an id does to fields it leaves out: replace (reset to default, as the live platform) or merge (keep)").choices([
+        ...SAVE_SEMANTICS,
+      ]),
+    )
     .option("-q, --quiet", "do not log internal errors to stderr")
     .parse(argv);
   const o = program.opts();
@@ -62,6 +67,7 @@ async function main(argv: string[]): Promise<void> {
     logIntervalMs: o.logInterval,
     jobDurationMs: o.jobDuration,
     workerStartMs: o.workerStart,
+    saveSemantics: o.saveSemantics,
     quiet: o.quiet,
   });
   const { urls, apiKey, readOnlyApiKey, otherUserApiKey } = emu;

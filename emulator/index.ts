@@ -17,10 +17,19 @@ import { createEmulatorServer } from "./server";
 import { SqliteStore } from "./sqliteStore";
 import { Stats } from "./stats";
 import { MemoryStore, type Store } from "./store";
-import type { EmulatorOptions, EmulatorUrls, RunningEmulator } from "./types";
+import { SAVE_SEMANTICS, type EmulatorOptions, type EmulatorUrls, type RunningEmulator, type SaveSemantics } from "./types";
 import { WorkerPool } from "./workers";
 
-export type { EmulatorOptions, EmulatorStats, EmulatorUrls, FaultConfig, RunningEmulator } from "./types";
+export type { EmulatorOptions, EmulatorStats, EmulatorUrls, FaultConfig, RunningEmulator, SaveSemantics } from "./types";
+
+/** The save semantics to run with: the option, else RUNPOD_EMULATOR_SAVE_SEMANTICS, else `replace`. */
+function saveSemanticsFrom(option: SaveSemantics | undefined): SaveSemantics {
+  const chosen = option ?? process.env.RUNPOD_EMULATOR_SAVE_SEMANTICS ?? "replace";
+  if (!(SAVE_SEMANTICS as readonly string[]).includes(chosen)) {
+    throw new Error(`saveSemantics must be one of ${SAVE_SEMANTICS.join(", ")}; got "${chosen}" (option or RUNPOD_EMULATOR_SAVE_SEMANTICS)`);
+  }
+  return chosen as SaveSemantics;
+}
 export { DEFAULT_KEYS, DEFAULT_SEED, loadSeed, type Seed, type SeedInput } from "./seed";
 
 /** Keys handed out by the running handle: first user's read-write and read-only keys, second user's read-write key. */
@@ -53,7 +62,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     store,
     stats,
     workers,
-    platform: new Platform(seed, store, workers),
+    platform: new Platform(seed, store, workers, saveSemanticsFrom(options.saveSemantics)),
     jobs: new Jobs(store, { jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
     faults: new Faults(stats, options.faults),
     rateLimiter: new RateLimiter(store, (userId) => quotasOf(seed, userId)),

@@ -9,6 +9,7 @@ import { DomainError } from "./domainError";
 import { randomId } from "./ids";
 import type { Seed, SeedGpuType } from "./seed";
 import type { EndpointRow, Store } from "./store";
+import type { SaveSemantics } from "./types";
 import type { WorkerPool } from "./workers";
 
 /** Defaults of omitted fields on create (contract: Endpoint records). */
@@ -66,6 +67,7 @@ export class Platform {
     private seed: Seed,
     private store: Store,
     private workers: WorkerPool,
+    private saveSemantics: SaveSemantics = "replace",
   ) {}
 
   /** The platform record of a stored endpoint; `pods` mirrors its running workers. */
@@ -94,8 +96,8 @@ export class Platform {
   }
 
   /**
-   * Create (no `id`) or modify (`id`) an endpoint. On modify, absent fields keep their value and null resets
-   * a field to its default. Throws DomainError BAD_USER_INPUT naming the field and allowed values, or NOT_FOUND.
+   * Create (no `id`) or modify (`id`) an endpoint. On modify, null resets a field to its default, and an
+   * absent field is reset too under `replace` save semantics, kept under `merge`. Throws DomainError BAD_USER_INPUT naming the field and allowed values, or NOT_FOUND.
    */
   saveEndpoint(userId: string, input: SaveInput): EndpointRecord {
     const existing = input.id != null ? this.ownedEndpoint(userId, input.id) : undefined;
@@ -109,7 +111,7 @@ export class Platform {
     const pick = <K extends keyof typeof ENDPOINT_DEFAULTS>(key: K) => {
       const v = input[key];
       if (v === null) return ENDPOINT_DEFAULTS[key];
-      if (v === undefined) return existing ? existing[key] : ENDPOINT_DEFAULTS[key];
+      if (v === undefined) return existing && this.saveSemantics === "merge" ? existing[key] : ENDPOINT_DEFAULTS[key];
       return v;
     };
     const template = this.seed.templates.find((t) => t.id === input.templateId && (t.userId === null || t.userId === userId));

@@ -21,9 +21,20 @@ export interface EmulatorOptions {
   jobDurationMs?: number;
   /** Time for a new worker to go from INITIALIZING to READY (default 500). */
   workerStartMs?: number;
+  /**
+   * What `saveEndpoint` with an `id` does to a field the input leaves out: `replace` (default) resets it
+   * to its default, as the live platform does (its official CLI's maintainers found so); `merge` keeps
+   * the stored value, as the spec's "carries … plus the changed fields" reads. Default: the
+   * `RUNPOD_EMULATOR_SAVE_SEMANTICS` environment variable, else `replace`.
+   */
+  saveSemantics?: SaveSemantics;
   /** Suppress the emulator's own console output. */
   quiet?: boolean;
 }
+
+/** See {@link EmulatorOptions.saveSemantics}. */
+export type SaveSemantics = "merge" | "replace";
+export const SAVE_SEMANTICS: readonly SaveSemantics[] = ["merge", "replace"];
 
 /** Base URLs of the four interfaces plus the emulator-only admin routes. */
 export interface EmulatorUrls {

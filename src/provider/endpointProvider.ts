@@ -5,7 +5,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { waitForWorkers, WorkersNotReadyError } from "../api";
-import type { EndpointRecord, NetworkVolume, PlatformClient, SaveEndpointInput } from "../api/types";
+import type { EndpointRecord, NetworkVolume, PlatformClient } from "../api/types";
 import { CoalescedCall } from "./coalesce";
 import { diffEndpoint, type EndpointDiff } from "./endpointDiff";
 import { checkEndpointInputs, isComplete, type EndpointInputs } from "./endpointInputs";
@@ -274,7 +274,8 @@ export class EndpointProvider {
     const answered = this.outputs(record, inputs.gpuTypeIds) as unknown as Record<string, unknown>;
     const missing = diffEndpoint(answered, inputs as unknown as Record<string, unknown>).changed.filter((f) => f !== "gpuTypeIds");
     if (missing.length === 0) return record;
-    const save = modifyInput(saveInputFrom(inputs, splitList(record.gpuIds), record.id), missing);
+    // The whole desired state, not only `missing`: a modify may reset omitted fields (full-state modify).
+    const save = saveInputFrom(inputs, splitList(record.gpuIds), record.id);
     try {
       return await this.client.saveEndpoint(save);
     } catch (err) {
@@ -319,8 +320,9 @@ export class EndpointProvider {
   }
 
   /**
-   * Applies in-place changes with `saveEndpoint` carrying `id`, `name`, `templateId`, `gpuIds` and the
-   * changed fields (spec: GraphQL › Modify endpoint). With `waitForWorkers` and `workersMin` > 0,
+   * Applies in-place changes with `saveEndpoint` carrying `id` and every managed field's desired value
+   * (spec: GraphQL › Modify endpoint). The live platform resets a field left out of a modify to its
+   * default (platform-clients.md), so a modify of only the changed fields could undo other settings. With `waitForWorkers` and `workersMin` > 0,
    * returns only once `workersMin` workers report ready (see {@link awaitWorkers}).
    * @throws when the endpoint no longer exists (run `pulumi refresh`), the platform refuses a value, or
    *   the workers were not ready within `workersReadyTimeout` seconds (the change is applied then; the
@@ -329,9 +331,8 @@ export class EndpointProvider {
   async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.UpdateResult<EndpointOutputs>> {
     if (!isComplete(news)) throw new Error("Endpoint inputs are not all known; cannot update the endpoint yet");
     const inputs = news as EndpointInputs;
-    const d = diffEndpoint(olds, news);
     const tiers = inputs.gpuIds ?? splitList(olds.gpuIds as string[] | string | null);
-    const save = modifyInput(saveInputFrom(inputs, tiers, id), d.changed);
+    const save = saveInputFrom(inputs, tiers, id);
     let record: EndpointRecord;
     try {
       record = await this.client.saveEndpoint(save);
@@ -410,17 +411,4 @@ function notReadyFigures(err: WorkersNotReadyError): string {
     `${err.ready} of ${err.expected} worker${err.expected === 1 ? " was" : "s were"} ready after ${seconds} seconds ` +
     "(waitForWorkers; raise workersReadyTimeout to wait longer)"
   );
-}
-
-/**
- * A `saveEndpoint` modify of `full.id`: the fields every modify carries (`id`, `name`, `templateId`,
- * `gpuIds`; spec: GraphQL › Modify endpoint) plus those of `full` that carry the `changed` input fields,
- * so a field nobody changed is never rewritten.
- */
-function modifyInput(full: SaveEndpointInput, changed: readonly string[]): SaveEndpointInput {
-  const save: Record<string, unknown> = { id: full.id, name: full.name, templateId: full.templateId, gpuIds: full.gpuIds };
-  for (const field of changed) {
-    if (field in full && !(field in save)) save[field] = full[field as keyof SaveEndpointInput];
-  }
-  return save as unknown as SaveEndpointInput;
 }

@@ -84,10 +84,10 @@ describe("saveEndpoint", () => {
     });
   });
 
-  test("modify keeps omitted fields, resets explicit nulls, and shows up in myself", async () => {
+  test("modify resets omitted fields (replace save semantics, the default) and explicit nulls, and shows up in myself", async () => {
     const ep = await createEndpoint(emu, { name: "before", idleTimeout: 20, networkVolumeId: "nv_cache01" });
     const res = await gql(emu, SAVE, { input: { id: ep.id, name: "after", templateId: "tpl_vllm", gpuIds: "AMPERE_48", networkVolumeId: null } });
-    expect(res.body.data.saveEndpoint).toMatchObject({ id: ep.id, name: "after", gpuIds: "AMPERE_48", idleTimeout: 20, networkVolumeId: null });
+    expect(res.body.data.saveEndpoint).toMatchObject({ id: ep.id, name: "after", gpuIds: "AMPERE_48", idleTimeout: 5, networkVolumeId: null });
     const mine = await gql(emu, MYSELF);
     expect(mine.body.data.myself.endpoints).toEqual(expect.arrayContaining([expect.objectContaining({ id: ep.id, name: "after" })]));
   });

@@ -3,7 +3,7 @@
  * create/delete guarantees of issue #6).
  */
 import type { RunningEmulator } from "../../emulator";
-import type { EndpointRecord, PlatformClient } from "../../src/api/types";
+import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../src/api/types";
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpointProvider";
 import { createClient, resolveClientConfig } from "../../src/api";
 import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
@@ -75,7 +75,9 @@ describe("Endpoint provider lifecycle", () => {
     expect(onPlatform(id)).toMatchObject({ id, workersMax: 4, idleTimeout: 30, name });
 
     // drift behind the provider's back
-    await outside.saveEndpoint({ id, name, templateId: "tpl_vllm", gpuIds: rec.gpuIds, scalerValue: 9, workersMax: 6 });
+    // (the whole record, as a modify must be on a platform that resets omitted fields)
+    const { pods: _pods, ...live } = onPlatform(id)!;
+    await outside.saveEndpoint({ ...(live as SaveEndpointInput), scalerValue: 9, workersMax: 6 });
     const read2 = await provider.read(id, updated.outs as never);
     expect(read2.props).toMatchObject({ scalerValue: 9, workersMax: 6 });
     const drift = await provider.diff(id, read2.props as never, next);
