@@ -1,17 +1,18 @@
 /**
  * Fault injection (contract: FaultConfig). Decisions draw from a seeded PRNG (pure-rand) so a given seed and
  * request sequence always yields the same pattern. Kinds counted in stats: error5xx, dropBefore, dropAfter,
- * force429, dropStream.
+ * force429, dropStream, echoRequest.
  */
 import prand from "pure-rand";
 import { z } from "zod";
+import type { EchoMode } from "./echo";
 import { issueList } from "./problem";
 import type { Stats } from "./stats";
 import type { FaultConfig } from "./types";
 
 const rate = z.number().min(0).max(1);
-/** Validates fault configurations from options and `POST {admin}/faults`; unknown keys are rejected. */
-export const faultConfigSchema = z
+/** The fields of a fault configuration (emulator/README.md lists each). */
+const faultFields = z
   .object({
     latencyMs: z.number().int().min(0).optional(),
     errorRate: rate.optional(),
@@ -19,6 +20,9 @@ export const faultConfigSchema = z
     dropAfterRate: rate.optional(),
     force429: z.number().int().min(0).optional(),
     retryAfterSeconds: z.number().int().min(0).optional(),
+    rateLimitResetSeconds: z.number().int().min(0).optional(),
+    omitRateLimitHeaders: z.boolean().optional(),
+    echoRequest: z.enum(["json", "text"]).optional(),
     match: z.array(z.string()).optional(),
     singleMutationField: z.boolean().optional(),
     dropStreamAfterEvents: z.number().int().min(0).optional(),
@@ -26,8 +30,19 @@ export const faultConfigSchema = z
   })
   .strict();
 
+/** Validates fault configurations from options and `POST {admin}/faults`; unknown keys are rejected. */
+export const faultConfigSchema = faultFields.refine((c) => !(c.omitRateLimitHeaders && c.rateLimitResetSeconds !== undefined), {
+  message: "rateLimitResetSeconds sets the RateLimit header that omitRateLimitHeaders leaves out; give one of them",
+  path: ["rateLimitResetSeconds"],
+});
+
 /** What to do with a request before it takes effect. */
-export type BeforeFault = { kind: "force429"; retryAfter: number } | { kind: "dropBefore" } | { kind: "error5xx"; status: number } | null;
+export type BeforeFault =
+  /** `rateLimitReset`: the `t` of the 429's `RateLimit` header; null = no `RateLimit`/`RateLimit-Policy`. */
+  | { kind: "force429"; retryAfter: number; rateLimitReset: number | null }
+  | { kind: "dropBefore" }
+  | { kind: "error5xx"; status: number }
+  | null;
 
 const ERROR_STATUSES = [500, 502, 503];
 
@@ -83,7 +98,9 @@ export class Faults {
     if (this.remaining429 > 0) {
       this.remaining429--;
       this.stats.fault("force429");
-      return { kind: "force429", retryAfter: this.config.retryAfterSeconds ?? 1 };
+      const retryAfter = this.config.retryAfterSeconds ?? 1;
+      const rateLimitReset = this.config.omitRateLimitHeaders ? null : (this.config.rateLimitResetSeconds ?? Math.max(1, retryAfter));
+      return { kind: "force429", retryAfter, rateLimitReset };
     }
     if (this.chance(this.config.dropBeforeRate)) {
       this.stats.fault("dropBefore");
@@ -107,6 +124,16 @@ export class Faults {
   /** Events after which a worker-log stream is destroyed, if configured. */
   streamEventLimit(operations: string[]): number | undefined {
     return this.matches(operations) ? this.config.dropStreamAfterEvents : undefined;
+  }
+
+  /** How error answers to a request with these operations echo the request, if they do. */
+  echoFor(operations: string[]): EchoMode | undefined {
+    return this.matches(operations) ? this.config.echoRequest : undefined;
+  }
+
+  /** Record that an error answer echoed its request. */
+  echoed(): void {
+    this.stats.fault("echoRequest");
   }
 
   /** Record that a stream was destroyed by `dropStreamAfterEvents`. */

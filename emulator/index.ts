@@ -21,6 +21,7 @@ import { SAVE_SEMANTICS, type EmulatorOptions, type EmulatorUrls, type RunningEm
 import { WorkerPool } from "./workers";
 
 export type { EmulatorOptions, EmulatorStats, EmulatorUrls, FaultConfig, RunningEmulator, SaveSemantics } from "./types";
+export type { EndpointRecord } from "./records";
 
 /** The save semantics to run with: the option, else RUNPOD_EMULATOR_SAVE_SEMANTICS, else `replace`. */
 function saveSemanticsFrom(option: SaveSemantics | undefined): SaveSemantics {

@@ -4,8 +4,8 @@
  * `jobDurationMs`, IN_PROGRESS for the second half, then its precomputed outcome. That needs no timers and
  * survives a restart with a data file. Ordinary endpoints echo their input; image models return `image_url`.
  */
-import type { Job } from "../src/api/types";
 import { jobId } from "./ids";
+import type { JobView } from "./records";
 import type { SeedPublicEndpoint } from "./seed";
 import type { JobRow, Store } from "./store";
 
@@ -68,21 +68,21 @@ export class Jobs {
   }
 
   /** Status response as the platform's SDKs read it: `{ id, status, delayTime?, executionTime?, output?, error? }`. */
-  view(row: JobRow, now = Date.now()): Job {
+  view(row: JobRow, now = Date.now()): JobView {
     const queued = Math.floor(row.durationMs / 2);
     const finishedAt = row.createdAt + row.durationMs;
     if (row.cancelledAt !== undefined && row.cancelledAt < finishedAt) return { id: row.id, status: "CANCELLED" };
     const elapsed = now - row.createdAt;
     if (elapsed < queued) return { id: row.id, status: "IN_QUEUE" };
     if (elapsed < row.durationMs) return { id: row.id, status: "IN_PROGRESS", delayTime: queued };
-    const job: Job = { id: row.id, status: row.outcome.status, delayTime: queued, executionTime: row.durationMs - queued };
+    const job: JobView = { id: row.id, status: row.outcome.status, delayTime: queued, executionTime: row.durationMs - queued };
     if (row.outcome.output !== undefined) job.output = row.outcome.output;
     if (row.outcome.error !== undefined) job.error = row.outcome.error;
     return job;
   }
 
   /** Cancel a job that has not finished; a finished job is left as it is. */
-  cancel(row: JobRow, now = Date.now()): Job {
+  cancel(row: JobRow, now = Date.now()): JobView {
     if (now < row.createdAt + row.durationMs && row.cancelledAt === undefined) {
       row.cancelledAt = now;
       this.store.putJob(row);

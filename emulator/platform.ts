@@ -3,33 +3,17 @@
  * REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the deletion
  * precondition, and keeping simulated workers in step with `workersMin`.
  */
-import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES, FAST_BOOT_TYPES } from "../src/api/spec";
-import type { EndpointRecord, NetworkVolume, SaveEndpointInput } from "../src/api/types";
 import { DomainError } from "./domainError";
+import { ENDPOINT_FACTS as F } from "./facts";
 import { randomId } from "./ids";
+import type { EndpointRecord, NetworkVolume, SaveEndpointInput } from "./records";
 import type { Seed, SeedGpuType } from "./seed";
 import type { EndpointRow, Store } from "./store";
 import type { SaveSemantics } from "./types";
 import type { WorkerPool } from "./workers";
 
-/** Defaults of omitted fields on create (contract: Endpoint records). */
-export const ENDPOINT_DEFAULTS = {
-  type: "QB",
-  idleTimeout: 5,
-  locations: null,
-  fastBootType: null,
-  scalerType: "QUEUE_DELAY",
-  scalerValue: 4,
-  workersMin: 0,
-  workersMax: 3,
-  networkVolumeId: null,
-} as const;
-
-/** Upper bounds the spec leaves open (documented in emulator/README.md). */
-export const LIMITS = { maxWorkers: 100, maxIdleTimeout: 3600 } as const;
-
-/** `saveEndpoint` input as received: any optional field may be absent (keep) or null (reset to default). */
-export type SaveInput = { [K in keyof SaveEndpointInput]?: SaveEndpointInput[K] | null };
+/** Fields that fall back to their default (facts.ts) when omitted or null. */
+type Defaulted = { [K in keyof typeof F]: (typeof F)[K] extends { default: unknown } ? K : never }[keyof typeof F];
 
 function splitList(value: string): string[] {
   return value.split(",").map((s) => s.trim());
@@ -55,7 +39,8 @@ function checkOne(field: string, value: string, allowed: readonly string[]): str
   return value;
 }
 
-function checkInt(field: string, value: number, min: number, max: number): number {
+function checkBounded(field: "idleTimeout" | "scalerValue" | "workersMin" | "workersMax", value: number): number {
+  const { min, max } = F[field];
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new DomainError("BAD_USER_INPUT", `Invalid ${field} ${value}: must be an integer from ${min} to ${max}.`, field);
   }
@@ -99,19 +84,19 @@ export class Platform {
    * Create (no `id`) or modify (`id`) an endpoint. On modify, null resets a field to its default, and an
    * absent field is reset too under `replace` save semantics, kept under `merge`. Throws DomainError BAD_USER_INPUT naming the field and allowed values, or NOT_FOUND.
    */
-  saveEndpoint(userId: string, input: SaveInput): EndpointRecord {
+  saveEndpoint(userId: string, input: SaveEndpointInput): EndpointRecord {
     const existing = input.id != null ? this.ownedEndpoint(userId, input.id) : undefined;
     for (const field of ["name", "templateId", "gpuIds"] as const) {
       if (typeof input[field] !== "string" || (input[field] as string).trim() === "") {
-        const allowed = field === "gpuIds" ? GPU_TIERS : undefined;
+        const allowed = field === "gpuIds" ? F.gpuIds.values : undefined;
         const hint = allowed ? `; allowed values are ${allowed.join(", ")} (comma separated)` : "";
         throw new DomainError("BAD_USER_INPUT", `Field "${field}" is required and must be a non-empty string${hint}.`, field, allowed);
       }
     }
-    const pick = <K extends keyof typeof ENDPOINT_DEFAULTS>(key: K) => {
+    const pick = <K extends Defaulted>(key: K) => {
       const v = input[key];
-      if (v === null) return ENDPOINT_DEFAULTS[key];
-      if (v === undefined) return existing && this.saveSemantics === "merge" ? existing[key] : ENDPOINT_DEFAULTS[key];
+      if (v === null) return F[key].default;
+      if (v === undefined) return existing && this.saveSemantics === "merge" ? existing[key] : F[key].default;
       return v;
     };
     const template = this.seed.templates.find((t) => t.id === input.templateId && (t.userId === null || t.userId === userId));
@@ -130,16 +115,16 @@ export class Platform {
       createdAt: existing?.createdAt ?? Date.now(),
       name: input.name!.trim(),
       templateId: input.templateId!,
-      gpuIds: checkList("gpuIds", input.gpuIds!, GPU_TIERS),
-      type: checkOne("type", pick("type") as string, ENDPOINT_TYPES) as EndpointRecord["type"],
-      idleTimeout: checkInt("idleTimeout", pick("idleTimeout") as number, 0, LIMITS.maxIdleTimeout),
+      gpuIds: checkList("gpuIds", input.gpuIds!, F.gpuIds.values),
+      type: checkOne("type", pick("type") as string, F.type.values) as EndpointRecord["type"],
+      idleTimeout: checkBounded("idleTimeout", pick("idleTimeout") as number),
       // The spec: empty or null means any region; the value is kept as sent so a client's diff stays stable.
-      locations: locationsIn === null || locationsIn === "" ? locationsIn : checkList("locations", locationsIn, LOCATIONS),
-      fastBootType: fastBoot === null ? null : (checkOne("fastBootType", fastBoot, FAST_BOOT_TYPES) as EndpointRecord["fastBootType"]),
-      scalerType: checkOne("scalerType", pick("scalerType") as string, SCALER_TYPES) as EndpointRecord["scalerType"],
-      scalerValue: checkInt("scalerValue", pick("scalerValue") as number, 1, 3600),
-      workersMin: checkInt("workersMin", pick("workersMin") as number, 0, LIMITS.maxWorkers),
-      workersMax: checkInt("workersMax", pick("workersMax") as number, 0, LIMITS.maxWorkers),
+      locations: locationsIn === null || locationsIn === "" ? locationsIn : checkList("locations", locationsIn, F.locations.values),
+      fastBootType: fastBoot === null ? null : (checkOne("fastBootType", fastBoot, F.fastBootType.values) as EndpointRecord["fastBootType"]),
+      scalerType: checkOne("scalerType", pick("scalerType") as string, F.scalerType.values) as EndpointRecord["scalerType"],
+      scalerValue: checkBounded("scalerValue", pick("scalerValue") as number),
+      workersMin: checkBounded("workersMin", pick("workersMin") as number),
+      workersMax: checkBounded("workersMax", pick("workersMax") as number),
       networkVolumeId: volumeIn === "" ? null : volumeIn,
     };
     if (row.workersMin > row.workersMax) {

@@ -5,10 +5,15 @@
  *   RateLimit-Policy: minute;q=6000;w=60, hour;q=100000;w=3600, day;q=1000000;w=86400
  * (members are sf-tokens named after the window; r = remaining, t = seconds to reset, q = quota, w = window seconds).
  */
-import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "../src/api/spec";
+import type * as StructuredHeaders from "structured-headers/dist/index.js";
+import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "./facts";
 import type { Quotas } from "./seed";
 import type { Store } from "./store";
-import { serializeList, Token } from "../src/api/structuredHeaders";
+
+// The package's types are reachable only through its `exports` map, which `moduleResolution: node` ignores:
+// types from its dist folder, runtime from the package entry.
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { serializeList, Token }: typeof StructuredHeaders = require("structured-headers");
 
 export const WINDOW_SECONDS: Record<RateLimitWindow, number> = { minute: 60, hour: 3600, day: 86400 };
 

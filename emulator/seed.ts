@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "fs";
 import { z } from "zod";
-import { GPU_TIERS } from "../src/api/spec";
+import { ENDPOINT_FACTS } from "./facts";
 import { issueList } from "./problem";
 
 const quotasSchema = z.object({
@@ -74,7 +74,7 @@ const seedSchema = z
           id: z.string().min(1),
           displayName: z.string(),
           memoryInGb: z.number().int().positive(),
-          tier: z.enum(GPU_TIERS),
+          tier: z.enum(ENDPOINT_FACTS.gpuIds.values),
         }),
       )
       .min(1),

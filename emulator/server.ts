@@ -2,7 +2,8 @@
  * The HTTP server and the request pipeline shared by every interface:
  *   route → body (JSON) → classify (operations, scope) → stats → latency → auth (401/403)
  *   → injected faults (forced 429, drop, 5xx) → rate limit (429) → handler → drop-after or respond
- * with `RateLimit`/`RateLimit-Policy` on every response of an authenticated request.
+ * with `RateLimit`/`RateLimit-Policy` on every response of an authenticated request. Error answers echo the
+ * request when the `echoRequest` fault is set (echo.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "http";
 import { setTimeout as sleep } from "timers/promises";
@@ -10,6 +11,7 @@ import { ADMIN_PREFIX, handleAdmin } from "./admin";
 import { authenticate, bearerToken } from "./auth";
 import type { Classification, Core, Route } from "./core";
 import { DomainError } from "./domainError";
+import { withEcho } from "./echo";
 import { graphqlError, graphqlRoute } from "./graphql/route";
 import { problem, ProblemError } from "./problem";
 import { describeExceeded, rateLimitHeaders } from "./rateLimit";
@@ -84,11 +86,20 @@ export function createEmulatorServer(core: Core): Server {
       return sendBody(res, handleAdmin(core, req, url, body));
     }
 
+    // Every answer below goes through `send`, so an `echoRequest` fault reaches all error answers.
+    let operations: string[] = [];
+    const send = (reply: BodyReply, extraHeaders?: Record<string, string>) => {
+      const mode = core.faults.echoFor(operations);
+      const echoed = mode && withEcho(reply, req, mode);
+      if (echoed) core.faults.echoed();
+      sendBody(res, echoed || reply, extraHeaders);
+    };
+
     const found = findRoute(ROUTES, method, url.pathname);
     if (!found || "allowed" in found) {
       core.stats.request([]);
-      if (found) return sendBody(res, problem(405, `${method} is not allowed on ${url.pathname}.`, undefined, { Allow: found.allowed.join(", ") }));
-      return sendBody(res, problem(404, `No route ${method} ${url.pathname}.`));
+      if (found) return send(problem(405, `${method} is not allowed on ${url.pathname}.`, undefined, { Allow: found.allowed.join(", ") }));
+      return send(problem(404, `No route ${method} ${url.pathname}.`));
     }
     const { route, params } = found;
 
@@ -98,15 +109,16 @@ export function createEmulatorServer(core: Core): Server {
     } catch (e) {
       core.stats.request([]);
       const err = e as BodyError;
-      return sendBody(res, errorReply(route.style, err.status ?? 400, err.message, "BAD_REQUEST"));
+      return send(errorReply(route.style, err.status ?? 400, err.message, "BAD_REQUEST"));
     }
 
     const classified: Classification | Reply = typeof route.classify === "function" ? route.classify(body, url) : route.classify;
     if ("kind" in classified) {
       core.stats.request([]);
-      return sendBody(res, classified as BodyReply);
+      return send(classified as BodyReply);
     }
-    const { operations, scope } = classified;
+    operations = classified.operations;
+    const { scope } = classified;
     core.stats.request(operations);
 
     const latency = core.faults.latencyFor(operations);
@@ -116,22 +128,24 @@ export function createEmulatorServer(core: Core): Server {
     if (route.auth !== "none") {
       const key = route.auth === "apiKeyParam" ? (url.searchParams.get("api_key") ?? bearerToken(req)) : bearerToken(req);
       const auth = authenticate(core.seed, key, scope);
-      if (!auth.ok) return sendBody(res, errorReply(route.style, auth.status, auth.detail, AUTH_CODES[auth.status]));
+      if (!auth.ok) return send(errorReply(route.style, auth.status, auth.detail, AUTH_CODES[auth.status]));
       principal = auth.principal;
     }
 
     const fault = core.faults.before(operations);
     if (fault?.kind === "dropBefore") return void req.socket.destroy();
     if (fault?.kind === "error5xx") {
-      return sendBody(res, problem(fault.status, `Injected fault: the emulator answered ${fault.status} before taking effect.`));
+      return send(problem(fault.status, `Injected fault: the emulator answered ${fault.status} before taking effect.`));
     }
     if (fault?.kind === "force429") {
       const headers = {
         "Retry-After": String(fault.retryAfter),
-        ...rateLimitHeaders([{ window: "minute", quota: 0, windowSeconds: 60, remaining: 0, resetSeconds: Math.max(1, fault.retryAfter) }]),
+        ...(fault.rateLimitReset === null
+          ? {}
+          : rateLimitHeaders([{ window: "minute", quota: 0, windowSeconds: 60, remaining: 0, resetSeconds: fault.rateLimitReset }])),
       };
       const detail = `Per-user rate limit exceeded for the minute window (injected); retry in ${fault.retryAfter} seconds.`;
-      return sendBody(res, errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, headers));
+      return send(errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, headers));
     }
 
     let limitHeaders: Record<string, string> = {};
@@ -140,7 +154,7 @@ export function createEmulatorServer(core: Core): Server {
       limitHeaders = rateLimitHeaders(decision.windows);
       if (!decision.allowed) {
         const { detail, retryAfter } = describeExceeded(decision.exceeded);
-        return sendBody(res, errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, { ...limitHeaders, "Retry-After": String(retryAfter) }));
+        return send(errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, { ...limitHeaders, "Retry-After": String(retryAfter) }));
       }
     }
 
@@ -158,7 +172,7 @@ export function createEmulatorServer(core: Core): Server {
 
     if (core.faults.dropAfter(operations)) return void req.socket.destroy();
     if (reply.kind === "stream") return reply.start(req, res, limitHeaders);
-    sendBody(res, reply, limitHeaders);
+    send(reply, limitHeaders);
   }
 
   return createServer((req, res) => {

@@ -3,7 +3,7 @@
  * {@link MemoryStore} keeps it in maps; `SqliteStore` (sqliteStore.ts) persists it so a restart keeps it.
  * Seed data (users, keys, volumes, templates, GPU types) is configuration and not stored here.
  */
-import type { EndpointRecord } from "../src/api/types";
+import type { EndpointRecord } from "./records";
 
 /** An endpoint as stored: the platform record (without the derived `pods`) plus its owner. */
 export interface EndpointRow extends Omit<EndpointRecord, "pods"> {

@@ -2,7 +2,7 @@
  * Public shapes of the emulator (package export `pulumi-runpod/emulator`): start options, the running handle,
  * fault configuration and request statistics. Tests, the demo and the benchmark code against these: only add, never change.
  */
-import type { EndpointRecord } from "../src/api/types";
+import type { EndpointRecord } from "./records";
 import type { Seed, SeedInput } from "./seed";
 
 /** Options of {@link startEmulator}. All durations are milliseconds. */
@@ -85,6 +85,19 @@ export interface FaultConfig {
   force429?: number;
   /** Retry-After of forced 429s, seconds (default 1). */
   retryAfterSeconds?: number;
+  /**
+   * `t` (seconds to reset) of the minute window in forced 429s' `RateLimit` header; default `retryAfterSeconds`
+   * (at least 1). A value apart from `retryAfterSeconds` shows whether a client waits for `Retry-After` or the reset.
+   */
+  rateLimitResetSeconds?: number;
+  /** Forced 429s carry no `RateLimit` or `RateLimit-Policy` header, only `Retry-After`. */
+  omitRateLimitHeaders?: boolean;
+  /**
+   * Error answers echo the request (method, URL with its query, every header), as some gateways do:
+   * `json` adds it to the error body's text (problem `detail` and `errors`, GraphQL `message`) and as a
+   * `request` member; `text` replaces error bodies of status 400 or more with a plain-text page carrying it.
+   */
+  echoRequest?: "json" | "text";
   /** Only requests whose operation name is listed are affected; default all. */
   match?: string[];
   /**
@@ -104,8 +117,8 @@ export interface EmulatorStats {
   requests: number;
   /** Per operation name (GraphQL top-level field names, restCreateEndpoint, listNetworkVolumes, listWorkers, workerLogs, run, runsync, jobStatus, ...). */
   byOperation: Record<string, number>;
-  /** Total faults injected (5xx, drops, forced 429s, dropped streams). */
+  /** Total faults injected (5xx, drops, forced 429s, dropped streams, echoed requests). */
   faultsInjected: number;
-  /** Per kind: error5xx, dropBefore, dropAfter, force429, dropStream. */
+  /** Per kind: error5xx, dropBefore, dropAfter, force429, dropStream, echoRequest. */
   faultsByKind: Record<string, number>;
 }

@@ -3,7 +3,7 @@
  * `workerStartMs` and emits a container line every `logIntervalMs` (and a system heartbeat every third tick)
  * into a bounded per-worker history that backs the log stream (spec: GET /v2/serverless/{id}/workers/...).
  */
-import type { LogSource } from "../src/api/spec";
+import type { LogSource } from "./facts";
 import { randomId } from "./ids";
 
 /** One stored log line. `seq` increases by one per line of the worker and forms the SSE id suffix. */

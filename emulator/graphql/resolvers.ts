@@ -5,7 +5,8 @@
 import { GraphQLError } from "graphql";
 import type { Principal } from "../auth";
 import { DomainError } from "../domainError";
-import type { Platform, SaveInput } from "../platform";
+import type { Platform } from "../platform";
+import type { SaveEndpointInput } from "../records";
 
 export interface GraphqlContext {
   principal: Principal;
@@ -36,7 +37,7 @@ export const rootValue = {
   }),
   gpuTypes: (_args: unknown, { platform }: GraphqlContext) =>
     platform.gpuTypes().map(({ id, displayName, memoryInGb }) => ({ id, displayName, memoryInGb })),
-  saveEndpoint: ({ input }: { input: SaveInput }, { principal, platform }: GraphqlContext) =>
+  saveEndpoint: ({ input }: { input: SaveEndpointInput }, { principal, platform }: GraphqlContext) =>
     domain(() => platform.saveEndpoint(principal.user.id, input)),
   deleteEndpoint: ({ id }: { id: string }, { principal, platform }: GraphqlContext) =>
     domain(() => {

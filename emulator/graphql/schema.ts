@@ -4,7 +4,7 @@
  * are checked by the resolvers; `fastBootType` is a real enum because the spec shows it unquoted.
  */
 import { buildSchema, type GraphQLSchema } from "graphql";
-import { FAST_BOOT_TYPES } from "../../src/api/spec";
+import { ENDPOINT_FACTS as F } from "../facts";
 
 export const SDL = /* GraphQL */ `
   "Returns null; used by mutations whose success carries no data."
@@ -12,7 +12,7 @@ export const SDL = /* GraphQL */ `
 
   "Faster cold starts."
   enum FastBootType {
-    ${FAST_BOOT_TYPES.join("\n    ")}
+    ${F.fastBootType.values.join("\n    ")}
   }
 
   type Query {
@@ -56,15 +56,15 @@ export const SDL = /* GraphQL */ `
     id: String!
     name: String!
     templateId: String!
-    "Comma-separated GPU tiers: AMPERE_16, AMPERE_24, ADA_24, AMPERE_48, ADA_48_PRO, AMPERE_80, ADA_80_PRO."
+    "Comma-separated GPU tiers: ${F.gpuIds.values.join(", ")}."
     gpuIds: String!
-    "QB (queue-based) or LB (load balancing)."
+    "${F.type.values.join(" or ")} (queue-based or load balancing)."
     type: String!
     idleTimeout: Int
-    "Comma-separated regions (CZ, FR, GB, NO, RO, US); null or empty = any region."
+    "Comma-separated regions (${F.locations.values.join(", ")}); null or empty = any region."
     locations: String
     fastBootType: FastBootType
-    "QUEUE_DELAY or REQUEST_COUNT."
+    "${F.scalerType.values.join(" or ")}."
     scalerType: String
     scalerValue: Int
     workersMin: Int!

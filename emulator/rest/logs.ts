@@ -5,8 +5,8 @@
  * both. Event ids are `<ts>/<12-digit per-worker sequence>`.
  */
 import { z } from "zod";
-import { LOG_SOURCES, TAIL_DEFAULT, TAIL_MAX, TAIL_MIN, type LogSource } from "../../src/api/spec";
 import type { Route } from "../core";
+import { LOG_FACTS, type LogSource } from "../facts";
 import { ProblemError } from "../problem";
 import { SseWriter } from "../sse";
 import type { LogEntry } from "../workers";
@@ -29,14 +29,15 @@ interface LogQuery {
 export function parseLogQuery(url: URL, lastEventId: string | undefined): LogQuery {
   const errors: string[] = [];
   const sourceRaw = url.searchParams.get("source");
-  if (sourceRaw !== null && !LOG_SOURCES.includes(sourceRaw as LogSource)) {
-    errors.push(`source: must be one of ${LOG_SOURCES.join(", ")}`);
+  if (sourceRaw !== null && !LOG_FACTS.sources.includes(sourceRaw as LogSource)) {
+    errors.push(`source: must be one of ${LOG_FACTS.sources.join(", ")}`);
   }
   const tailRaw = url.searchParams.get("tail");
-  let tail = TAIL_DEFAULT;
+  const { min, max } = LOG_FACTS.tail;
+  let tail: number = LOG_FACTS.tail.default;
   if (tailRaw !== null) {
     tail = /^\d+$/.test(tailRaw) ? Number(tailRaw) : NaN;
-    if (!(tail >= TAIL_MIN && tail <= TAIL_MAX)) errors.push(`tail: must be an integer from ${TAIL_MIN} to ${TAIL_MAX}`);
+    if (!(tail >= min && tail <= max)) errors.push(`tail: must be an integer from ${min} to ${max}`);
   }
   const sinceRaw = url.searchParams.get("since");
   if (sinceRaw !== null && !rfc3339.safeParse(sinceRaw).success) errors.push("since: must be an RFC 3339 date-time");

@@ -6,7 +6,6 @@
 import * as fs from "fs";
 import * as path from "path";
 import { DEFAULT_TIMEOUT_MS, DEFAULT_URLS, ENV_VARS, PULUMI_CONFIG_KEYS } from "../../src/api/config";
-import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../src/api/spec";
 import { ENDPOINT_DEFAULTS } from "../../src/provider/endpointDefaults";
 import { ENDPOINT_CHANGE_POLICY, renderChangePolicyTable } from "../../src/provider/endpointDiff";
 import { ENDPOINT_ARG_FIELDS, IDLE_TIMEOUT_MAX, NAME_MAX_LENGTH, SCALER_VALUE_MAX, WORKERS_LIMIT } from "../../src/provider/endpointInputs";
@@ -17,6 +16,7 @@ import {
   WORKERS_READY_TIMEOUT_MIN,
   type EndpointSettingField,
 } from "../../src/provider/endpointSettings";
+import { SPEC_TABLES as SPEC } from "../spec/specTables";
 
 const README = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
 
@@ -81,10 +81,10 @@ describe("the Endpoint arguments table", () => {
   });
 
   test("names every accepted value and the bounds validation uses", () => {
-    for (const tier of GPU_TIERS) expect(row("gpuIds").accepts).toContain(`\`${tier}\``);
-    for (const loc of LOCATIONS) expect(row("locations").accepts).toContain(`\`${loc}\``);
-    for (const t of ENDPOINT_TYPES) expect(row("type").accepts).toContain(`\`${t}\``);
-    for (const s of SCALER_TYPES) expect(row("scalerType").accepts).toContain(`\`${s}\``);
+    for (const tier of SPEC.gpuTiers) expect(row("gpuIds").accepts).toContain(`\`${tier}\``);
+    for (const loc of SPEC.locations) expect(row("locations").accepts).toContain(`\`${loc}\``);
+    for (const t of SPEC.endpointTypes) expect(row("type").accepts).toContain(`\`${t}\``);
+    for (const s of SPEC.scalerTypes) expect(row("scalerType").accepts).toContain(`\`${s}\``);
     expect(row("name").accepts).toContain(`1–${NAME_MAX_LENGTH} characters`);
     expect(row("idleTimeout").accepts).toBe(`seconds, 0–${IDLE_TIMEOUT_MAX}`);
     expect(row("scalerValue").accepts).toContain(`1–${SCALER_VALUE_MAX}`);

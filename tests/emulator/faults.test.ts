@@ -1,5 +1,5 @@
 import type { RunningEmulator } from "../../emulator";
-import { createEndpoint, gql, readSse, rest, SAVE, start, until } from "./harness";
+import { createEndpoint, gql, rateLimitWindows, readSse, rest, SAVE, start, until } from "./harness";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -88,6 +88,92 @@ describe("fault injection", () => {
     const res = await gql(emu, `{ myself { id } }`);
     expect(res.status).toBe(429);
     expect(res.body.errors[0].extensions.code).toBe("RATE_LIMITED");
+  });
+
+  test("rateLimitResetSeconds sets the RateLimit reset of forced 429s apart from Retry-After", async () => {
+    emu.setFaults({ force429: 1, retryAfterSeconds: 2, rateLimitResetSeconds: 0, match: ["listNetworkVolumes"] });
+    const res = await rest("GET", `${emu.urls.restV2}/v2/network-volumes`, emu.apiKey);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(rateLimitWindows(res.headers.get("ratelimit")).minute).toEqual({ r: 0, t: 0 });
+    expect(rateLimitWindows(res.headers.get("ratelimit-policy")).minute).toEqual({ q: 0, w: 60 });
+  });
+
+  test("omitRateLimitHeaders: forced 429s carry Retry-After only, on REST and GraphQL", async () => {
+    emu.setFaults({ force429: 2, retryAfterSeconds: 2, omitRateLimitHeaders: true });
+    for (const res of [await rest("GET", `${emu.urls.restV2}/v2/network-volumes`, emu.apiKey), await gql(emu, `{ myself { id } }`)]) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("2");
+      expect(res.headers.get("ratelimit")).toBeNull();
+      expect(res.headers.get("ratelimit-policy")).toBeNull();
+    }
+    // Ordinary answers keep their headers.
+    expect((await rest("GET", `${emu.urls.restV2}/v2/network-volumes`, emu.apiKey)).headers.get("ratelimit")).toMatch(/minute;r=/);
+  });
+
+  test("rateLimitResetSeconds and omitRateLimitHeaders together are refused, naming the field", () => {
+    expect(() => emu.setFaults({ force429: 1, rateLimitResetSeconds: 1, omitRateLimitHeaders: true })).toThrow(/rateLimitResetSeconds/);
+  });
+
+  describe("echoRequest", () => {
+    const volumesUrl = () => `${emu.urls.restV2}/v2/network-volumes`;
+    const keyInUrl = () => `api_key=${emu.apiKey}`;
+
+    test("json: GraphQL errors echo the URL with api_key in each message and in extensions.request", async () => {
+      emu.setFaults({ echoRequest: "json" });
+      emu.resetStats();
+      const res = await gql(emu, SAVE, { input: { name: "echo", templateId: "tpl_vllm", gpuIds: "H100" } });
+      expect(res.status).toBe(200);
+      const [error] = res.body.errors;
+      expect(error.message).toMatch(/^Invalid gpuIds/);
+      expect(error.message).toContain(keyInUrl());
+      expect(error.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "gpuIds" });
+      expect(error.extensions.request).toMatchObject({ method: "POST", url: expect.stringContaining(keyInUrl()) });
+      expect(emu.stats().faultsByKind).toEqual({ echoRequest: 1 });
+    });
+
+    test("json: REST and job-interface problems echo the Authorization header in detail, errors and request", async () => {
+      emu.setFaults({ echoRequest: "json" });
+      for (const url of [`${emu.urls.restV2}/v2/serverless/nope/workers`, `${emu.urls.inference}/v2/nope/status/job1`]) {
+        const res = await rest("GET", url, emu.apiKey);
+        expect(res.status).toBe(404);
+        expect(res.headers.get("content-type")).toBe("application/problem+json");
+        expect(res.body.detail).toMatch(/^Endpoint "nope" not found\./);
+        expect(res.body.detail).toContain(`Bearer ${emu.apiKey}`);
+        expect(res.body.errors.join(" ")).toContain(`Bearer ${emu.apiKey}`);
+        expect(Object.values(res.body.request.headers)).toContain(`Bearer ${emu.apiKey}`);
+      }
+    });
+
+    test("json: successful answers are untouched", async () => {
+      emu.setFaults({ echoRequest: "json" });
+      emu.resetStats();
+      const res = await rest("GET", volumesUrl(), emu.apiKey);
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body)).not.toContain(emu.apiKey);
+      expect(emu.stats().faultsByKind).toEqual({});
+    });
+
+    test("text: error answers become a plain-text page with the request; GraphQL 200 errors stay JSON", async () => {
+      emu.setFaults({ echoRequest: "text", errorRate: 1, match: ["listNetworkVolumes"] });
+      const failed = await rest("GET", volumesUrl(), emu.apiKey);
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(failed.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(failed.body).toContain(`Bearer ${emu.apiKey}`);
+      emu.setFaults({ echoRequest: "text" });
+      const unauthenticated = await gql(emu, `{ myself { id } }`, undefined, "rpa_wrong_key_echoed");
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.body).toContain("api_key=rpa_wrong_key_echoed");
+      const invalid = await gql(emu, SAVE, { input: { name: "echo", templateId: "tpl_vllm", gpuIds: "H100" } });
+      expect(invalid.body.errors[0].message).toContain(keyInUrl());
+    });
+
+    test("match limits the echo to the listed operations", async () => {
+      emu.setFaults({ echoRequest: "json", match: ["jobStatus"] });
+      const res = await rest("GET", `${emu.urls.restV2}/v2/serverless/nope/workers`, emu.apiKey);
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(res.body)).not.toContain(emu.apiKey);
+    });
   });
 
   test("latencyMs delays matching requests", async () => {

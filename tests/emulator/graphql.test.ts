@@ -1,5 +1,5 @@
-import { GPU_TIERS, LOCATIONS } from "../../src/api/spec";
 import type { RunningEmulator } from "../../emulator";
+import { SPEC_TABLES as SPEC } from "../spec/specTables";
 import { createEndpoint, gql, SAVE, start, until } from "./harness";
 
 let emu: RunningEmulator;
@@ -100,11 +100,11 @@ describe("saveEndpoint", () => {
   });
 
   test.each([
-    ["gpuIds", { gpuIds: "AMPERE_24,H100" }, GPU_TIERS],
-    ["gpuIds", { gpuIds: "" }, GPU_TIERS],
-    ["locations", { locations: "US,MARS" }, LOCATIONS],
-    ["type", { type: "SERVERLESS" }, ["QB", "LB"]],
-    ["scalerType", { scalerType: "CPU" }, ["QUEUE_DELAY", "REQUEST_COUNT"]],
+    ["gpuIds", { gpuIds: "AMPERE_24,H100" }, SPEC.gpuTiers],
+    ["gpuIds", { gpuIds: "" }, SPEC.gpuTiers],
+    ["locations", { locations: "US,MARS" }, SPEC.locations],
+    ["type", { type: "SERVERLESS" }, SPEC.endpointTypes],
+    ["scalerType", { scalerType: "CPU" }, SPEC.scalerTypes],
   ])("invalid %s is BAD_USER_INPUT naming the field and allowed values", async (field, bad, allowed) => {
     const res = await gql(emu, SAVE, { input: { name: "bad", templateId: "tpl_vllm", gpuIds: "AMPERE_24", ...bad } });
     const [error] = res.body.errors;

@@ -1,6 +1,11 @@
 /** Shared helpers for the emulator tests: start options, HTTP calls with global fetch, and an SSE reader. */
 import { createParser } from "eventsource-parser";
+import type * as StructuredHeaders from "structured-headers/dist/index.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+
+// The package's types are reachable only through its `exports` map, which `moduleResolution: node` ignores.
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { parseList }: typeof StructuredHeaders = require("structured-headers");
 
 /** Short intervals keep the suite quick; nothing asserts on them. */
 export const FAST: EmulatorOptions = { port: 0, logIntervalMs: 10, workerStartMs: 10, jobDurationMs: 60, quiet: true };
@@ -40,6 +45,28 @@ export async function rest(method: string, url: string, key: string | undefined,
   const init: RequestInit = { method, headers };
   if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
   return result(await fetch(url, init));
+}
+
+/** `RateLimit` or `RateLimit-Policy` as { window: { param: value } }, parsed with the structured-headers library. */
+export function rateLimitWindows(value: string | null): Record<string, Record<string, number>> {
+  expect(value).not.toBeNull();
+  const out: Record<string, Record<string, number>> = {};
+  for (const [name, params] of parseList(value!)) out[String(name)] = Object.fromEntries(params as Map<string, number>);
+  return out;
+}
+
+/**
+ * Makes the authenticated `request` inside a minute window with more than `marginSeconds` left, waiting for the
+ * next window (and repeating the request) when the current one is about to reset. Per-minute counts compared
+ * within that margin afterwards then belong to one window. Returns the answer of the request that counted.
+ */
+export async function inFreshMinute(request: () => Promise<HttpResult>, marginSeconds = 3): Promise<HttpResult> {
+  for (;;) {
+    const res = await request();
+    const t = rateLimitWindows(res.headers.get("ratelimit")).minute.t;
+    if (t > marginSeconds) return res;
+    await new Promise((r) => setTimeout(r, (t + 0.2) * 1000));
+  }
 }
 
 export const SAVE = /* GraphQL */ `

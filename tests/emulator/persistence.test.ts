@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { DEFAULT_SEED, startEmulator } from "../../emulator";
-import { parseList } from "../../src/api/structuredHeaders";
-import { createEndpoint, gql, rest, start, until } from "./harness";
+import { createEndpoint, gql, inFreshMinute, rateLimitWindows, rest, start, until } from "./harness";
 
 let dir: string;
 beforeAll(() => {
@@ -11,10 +10,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const minuteRemaining = (h: Headers) => {
-  const member = parseList(h.get("ratelimit")!).find(([name]) => String(name) === "minute")!;
-  return (member[1] as Map<string, number>).get("r")!;
-};
+const minuteRemaining = (h: Headers) => rateLimitWindows(h.get("ratelimit")).minute.r;
 
 test("with a data file, endpoints, jobs, workers and rate-limit counters survive a restart", async () => {
   const dataFile = join(dir, "state.sqlite");
@@ -22,7 +18,9 @@ test("with a data file, endpoints, jobs, workers and rate-limit counters survive
   const ep = await createEndpoint(first, { name: "persisted", workersMin: 1, locations: "US" });
   const job = await rest("POST", `${first.urls.inference}/v2/${ep.id}/runsync`, first.apiKey, { input: { keep: true } });
   expect(job.body.status).toBe("COMPLETED");
-  const before = await rest("GET", `${first.urls.restV2}/v2/network-volumes`, first.apiKey);
+  // The per-minute counts compared below must belong to one window: the restart and the requests in
+  // between take a few seconds, so this request waits for a minute with ample time left.
+  const before = await inFreshMinute(() => rest("GET", `${first.urls.restV2}/v2/network-volumes`, first.apiKey), 15);
   await first.close();
 
   const second = await start({ dataFile });

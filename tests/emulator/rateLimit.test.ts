@@ -1,6 +1,5 @@
 import { DEFAULT_SEED, type RunningEmulator, type SeedInput } from "../../emulator";
-import { parseList } from "../../src/api/structuredHeaders";
-import { rest, start, gql } from "./harness";
+import { gql, inFreshMinute, rateLimitWindows as parseWindows, rest, start } from "./harness";
 
 const seed: SeedInput = {
   ...DEFAULT_SEED,
@@ -19,28 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-/** Parse `RateLimit` or `RateLimit-Policy` into { window: { param: value } } with the structured-headers library. */
-function parseWindows(value: string | null): Record<string, Record<string, number>> {
-  expect(value).not.toBeNull();
-  const out: Record<string, Record<string, number>> = {};
-  for (const [name, params] of parseList(value!)) out[String(name)] = Object.fromEntries(params as Map<string, number>);
-  return out;
-}
-
 const volumes = (key: string) => rest("GET", `${emu.urls.restV2}/v2/network-volumes`, key);
-
-/**
- * Make one request inside a minute window that is not about to reset (waiting for the next window if needed),
- * so the count cannot roll over mid-test.
- */
-async function firstRequestInFreshMinute(key: string): Promise<void> {
-  for (;;) {
-    const res = await volumes(key);
-    const t = parseWindows(res.headers.get("ratelimit")).minute.t;
-    if (t > 3) return;
-    await new Promise((r) => setTimeout(r, (t + 0.2) * 1000));
-  }
-}
 
 test("successful responses carry RateLimit and RateLimit-Policy for every window", async () => {
   const res = await volumes(emu.otherUserApiKey);
@@ -58,7 +36,7 @@ test("successful responses carry RateLimit and RateLimit-Policy for every window
 });
 
 test("the minute window runs out: 429 problem+json with Retry-After and a detail naming the minute", async () => {
-  await firstRequestInFreshMinute(emu.apiKey); // uses 1 of the 3
+  await inFreshMinute(() => volumes(emu.apiKey)); // uses 1 of the 3; the minute cannot roll over mid-test
   const second = await volumes(emu.apiKey);
   expect(parseWindows(second.headers.get("ratelimit")).minute.r).toBe(1);
   const third = await gql(emu, `{ myself { id } }`);
