@@ -15,10 +15,10 @@ export const restV1Operations = operationTable({
    * (what the emulator returns). Creation is not repeated after a 5xx, timeout or dropped
    * connection (`outcomeUnknown: true`); 429 and refused connections are retried.
    *
-   * @param input `gpuTypeIds` are GPU type names in priority order (first available wins);
-   *   `idleTimeout` is seconds; `workersMin`/`workersMax` are counts.
+   * @param input the creation body: GPU type names in priority order (first available wins), the
+   *   idle timeout in seconds, worker counts (fields: schemas.ts `restCreateEndpointInputSchema`).
    * @returns the created endpoint.
-   * @throws InvalidArgumentError (empty `gpuTypeIds`), AuthenticationError, PermissionError,
+   * @throws InvalidArgumentError (an empty GPU type list), AuthenticationError, PermissionError,
    *   ApiHttpError (validation; problem details in the message), RateLimitError, ServerError,
    *   NetworkError, TimeoutError, ResponseValidationError.
    */
