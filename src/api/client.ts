@@ -1,119 +1,44 @@
 /**
  * The platform client: one object over every interface of the spec (issue #2), built from a
- * {@link ClientConfig}. The key lives only inside the client's private state; `config` exposes
- * everything else.
+ * {@link ClientConfig} and the operation table (clientOperations.ts). The key lives only inside the
+ * client's closures; `config` exposes everything else.
  */
-import { resolveClientConfig, type ClientConfigInput } from "./config";
+import { resolveClientConfig, type ClientConfig, type ClientConfigInput } from "./config";
 import type { ClientContext } from "./context";
-import * as endpoints from "./endpoints";
 import type { Transport } from "./http";
-import * as jobs from "./jobs";
-import { streamWorkerLogs } from "./logs";
+import { jobUrl } from "./jobs";
+import { bindOperations } from "./clientOperations";
 import { RateLimitTracker } from "./ratelimit";
 import { createRedactor } from "./redact";
-import { createEndpointRest } from "./restV1";
-import { listNetworkVolumes, listWorkers } from "./restV2";
-import type {
-  ClientConfig,
-  ClientStats,
-  EndpointIdentity,
-  EndpointRecord,
-  GpuType,
-  Job,
-  LogEvent,
-  LogStreamOptions,
-  Myself,
-  NetworkVolume,
-  PlatformClient,
-  RateLimitState,
-  RestCreateEndpointInput,
-  SaveEndpointInput,
-  WaitForJobOptions,
-  Worker,
-} from "./types";
+import type { PlatformClient } from "./types";
 
-class Client implements PlatformClient {
-  readonly #ctx: ClientContext;
-
-  constructor(config: ClientConfig) {
-    const transport: Transport = {
-      apiKey: config.apiKey,
-      timeoutMs: config.timeoutMs,
-      redact: createRedactor(config.apiKey),
-      rateLimit: new RateLimitTracker(),
-      stats: { requests: 0, retries: 0, rateLimitWaits: 0, streamReconnects: 0 },
-      debug: config.debug,
-    };
-    const { apiKey: _key, ...rest } = config;
-    this.#ctx = { transport, config: Object.freeze({ ...rest, retry: Object.freeze({ ...config.retry }) }) };
-  }
-
-  get config(): Readonly<Omit<ClientConfig, "apiKey">> {
-    return this.#ctx.config;
-  }
-  get rateLimit(): RateLimitState {
-    return this.#ctx.transport.rateLimit.latest;
-  }
-  get stats(): Readonly<ClientStats> {
-    return this.#ctx.transport.stats;
-  }
-  jobUrl(endpointId: string): string {
-    return `${jobs.jobUrl(this.#ctx, endpointId)}/`;
-  }
-
-  saveEndpoint(input: SaveEndpointInput): Promise<EndpointRecord> {
-    return endpoints.saveEndpoint(this.#ctx, input);
-  }
-  deleteEndpoint(id: string): Promise<void> {
-    return endpoints.deleteEndpoint(this.#ctx, id);
-  }
-  scaleDownAndDeleteEndpoint(endpoint: EndpointIdentity): Promise<void> {
-    return endpoints.scaleDownAndDeleteEndpoint(this.#ctx, endpoint);
-  }
-  myself(): Promise<Myself> {
-    return endpoints.myself(this.#ctx);
-  }
-  listEndpoints(): Promise<EndpointRecord[]> {
-    return endpoints.listEndpoints(this.#ctx);
-  }
-  findEndpoint(id: string): Promise<EndpointRecord | undefined> {
-    return endpoints.findEndpoint(this.#ctx, id);
-  }
-  findEndpointsByName(name: string, templateId?: string): Promise<EndpointRecord[]> {
-    return endpoints.findEndpointsByName(this.#ctx, name, templateId);
-  }
-  gpuTypes(): Promise<GpuType[]> {
-    return endpoints.gpuTypes(this.#ctx);
-  }
-  createEndpointRest(input: RestCreateEndpointInput): Promise<EndpointRecord> {
-    return createEndpointRest(this.#ctx, input);
-  }
-  listNetworkVolumes(): Promise<NetworkVolume[]> {
-    return listNetworkVolumes(this.#ctx);
-  }
-  listWorkers(endpointId: string): Promise<Worker[]> {
-    return listWorkers(this.#ctx, endpointId);
-  }
-  streamWorkerLogs(endpointId: string, workerId: string, options?: LogStreamOptions): AsyncIterable<LogEvent> {
-    return streamWorkerLogs(this.#ctx, endpointId, workerId, options);
-  }
-  run(endpointId: string, input: unknown): Promise<Job> {
-    return jobs.run(this.#ctx, endpointId, input);
-  }
-  runSync(endpointId: string, input: unknown, options?: WaitForJobOptions): Promise<Job> {
-    return jobs.runSync(this.#ctx, endpointId, input, options);
-  }
-  jobStatus(endpointId: string, jobId: string): Promise<Job> {
-    return jobs.jobStatus(this.#ctx, endpointId, jobId);
-  }
-  waitForJob(endpointId: string, jobId: string, options?: WaitForJobOptions): Promise<Job> {
-    return jobs.waitForJob(this.#ctx, endpointId, jobId, options);
-  }
-
-  /** Keeps `JSON.stringify(client)` to the public, key-free parts. */
-  toJSON(): Record<string, unknown> {
-    return { config: this.config, rateLimit: this.rateLimit, stats: this.stats };
-  }
+function buildClient(config: ClientConfig): PlatformClient {
+  const transport: Transport = {
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+    redact: createRedactor(config.apiKey),
+    rateLimit: new RateLimitTracker(),
+    stats: { requests: 0, retries: 0, rateLimitWaits: 0, streamReconnects: 0 },
+    debug: config.debug,
+  };
+  const { apiKey: _key, ...rest } = config;
+  const ctx: ClientContext = { transport, config: Object.freeze({ ...rest, retry: Object.freeze({ ...config.retry }) }) };
+  const client: PlatformClient & { toJSON(): Record<string, unknown> } = {
+    ...bindOperations(ctx),
+    get config() {
+      return ctx.config;
+    },
+    get rateLimit() {
+      return transport.rateLimit.latest;
+    },
+    get stats() {
+      return transport.stats;
+    },
+    jobUrl: (endpointId) => jobUrl(ctx.config, endpointId),
+    /** Keeps `JSON.stringify(client)` to the public, key-free parts. */
+    toJSON: () => ({ config: client.config, rateLimit: client.rateLimit, stats: client.stats }),
+  };
+  return client;
 }
 
 /**
@@ -127,7 +52,7 @@ class Client implements PlatformClient {
  * @throws ConfigurationError when the key is missing or a setting is invalid.
  */
 export function createClient(config: ClientConfig): PlatformClient {
-  return new Client(resolveClientConfig(config, {}));
+  return buildClient(resolveClientConfig(config, {}));
 }
 
 /**
@@ -137,5 +62,5 @@ export function createClient(config: ClientConfig): PlatformClient {
  * @throws ConfigurationError naming `runpod:apiKey` and `RUNPOD_API_KEY` when no key is found.
  */
 export function createClientFromEnv(partial: ClientConfigInput = {}, env: NodeJS.ProcessEnv = process.env): PlatformClient {
-  return new Client(resolveClientConfig(partial, env));
+  return buildClient(resolveClientConfig(partial, env));
 }

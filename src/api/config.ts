@@ -6,9 +6,39 @@
  * is accepted and removed here, where `ClientConfig` holds the spec's bare `{rest_url}`,
  * `{base_url}` and `{inference_url}`.
  */
-import type { ClientConfig, RetryPolicy } from "./types";
 import { ConfigurationError } from "./errors";
 import { createRedactor, type Redactor } from "./redact";
+
+/** Client configuration (issue #2). Every address may point at the emulator or a proxy. */
+export interface ClientConfig {
+  /** API key; never logged, never put in an error message. */
+  apiKey: string;
+  /** GraphQL entry point, e.g. `https://api.runpod.io/graphql`; the key is appended as `?api_key=`. */
+  graphqlUrl: string;
+  /** `{rest_url}` of the spec (without `/v1`); `/v1/endpoints` is appended. */
+  restV1Url: string;
+  /** `{base_url}` of the spec (without `/v2`); paths like `/v2/network-volumes` are appended. */
+  restV2Url: string;
+  /** `{inference_url}` of the spec (without `/v2`); job URLs are `{inferenceUrl}/v2/{endpointId}/`. */
+  inferenceUrl: string;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs: number;
+  /** Retry policy for 429, 5xx and dropped connections. */
+  retry: RetryPolicy;
+  /** Receives one line per request and retry, already redacted (optional; e.g. Pulumi `log.debug`). */
+  debug?: (line: string) => void;
+}
+
+export interface RetryPolicy {
+  /** Maximum retries of one request (0 disables retrying). */
+  retries: number;
+  /** First backoff in milliseconds; grows exponentially with jitter. */
+  minDelayMs: number;
+  /** Largest single backoff in milliseconds. */
+  maxDelayMs: number;
+  /** Total time budget for one call including all retries, in milliseconds. */
+  deadlineMs: number;
+}
 
 /** Production addresses, as the platform's official clients use them (spec: What the service does). */
 export const DEFAULT_URLS = {

@@ -4,7 +4,7 @@
  */
 import type { Transport } from "./http";
 import { withRetry } from "./retry";
-import type { ClientConfig } from "./types";
+import type { ClientConfig } from "./config";
 
 export interface ClientContext {
   readonly transport: Transport;

@@ -20,7 +20,7 @@
  * builds the error (see redact.ts); errors never keep the raw underlying library error, whose text
  * may hold the GraphQL URL with the key.
  */
-import type { RateLimitState } from "./types";
+import type { RateLimitState } from "./ratelimit";
 import type { RateLimitWindow } from "./spec";
 import { RATE_LIMIT_WINDOWS } from "./spec";
 

@@ -8,7 +8,7 @@
  * never rethrown: only redacted fields of it are kept.
  */
 import { ClientError, GraphQLClient } from "graphql-request";
-import type { z } from "zod";
+import { z } from "zod";
 import {
   GraphQLRequestError,
   PlatformError,
@@ -27,6 +27,30 @@ const CODE_STATUS: Record<string, number> = {
   NOT_FOUND: 404,
   RATE_LIMITED: 429,
 };
+
+/** The object schema inside optional, nullable, array and transformed wrappers, if any. */
+function objectWithin(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
+  for (let t = schema; ; ) {
+    if (t instanceof z.ZodObject) return t;
+    if (t instanceof z.ZodEffects) t = t.innerType();
+    else if (t instanceof z.ZodOptional || t instanceof z.ZodNullable) t = t.unwrap();
+    else if (t instanceof z.ZodArray) t = t.element;
+    else return undefined;
+  }
+}
+
+/**
+ * The GraphQL selection set of the fields an object schema lists, nested objects included, e.g.
+ * `id name pods { desiredStatus }`: documents select exactly what the schemas read (schemas.ts).
+ * @throws Error when `schema` holds no object schema (a programming error).
+ */
+export function selectionOf(schema: z.ZodTypeAny): string {
+  const object = objectWithin(schema);
+  if (!object) throw new Error("selectionOf: not an object schema");
+  return Object.entries(object.shape as z.ZodRawShape)
+    .map(([field, type]) => (objectWithin(type) ? `${field} { ${selectionOf(type)} }` : field))
+    .join(" ");
+}
 
 /** Builds the `?api_key=` address (spec: Authentication 2). The result is a secret: never log it unredacted. */
 export function graphqlAddress(graphqlUrl: string, apiKey: string): string {

@@ -18,9 +18,18 @@ import {
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitTracker } from "./ratelimit";
 import { redactValue, type Redactor } from "./redact";
 import { parseResponse, problemDetailsSchema } from "./schemas";
-import type { ClientStats } from "./types";
 
-export type { ClientStats };
+/** Counters a client keeps, for reports (issue #6 summary line). */
+export interface ClientStats {
+  /** Requests put on the wire, including retries and stream reconnects. */
+  requests: number;
+  /** Attempts repeated after a retryable failure. */
+  retries: number;
+  /** Times a request was held back by rate-limit pacing. */
+  rateLimitWaits: number;
+  /** Log-stream reconnects after a dropped or closed stream. */
+  streamReconnects: number;
+}
 
 /** Everything a request needs from its client; built once by `createClient`. */
 export interface Transport {

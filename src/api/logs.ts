@@ -14,10 +14,32 @@ import { isRfc3339DateTime, requireNonEmpty } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
 import { InvalidArgumentError, NetworkError, ResponseValidationError } from "./errors";
 import { bearerHeaders, joinUrl, openStream } from "./http";
+import { composite, operationTable } from "./operation";
 import { sleep } from "./ratelimit";
-import { logEventDataSchema, parseResponse } from "./schemas";
-import { LOG_SOURCES, TAIL_MAX, TAIL_MIN } from "./spec";
-import type { LogEvent, LogStreamOptions } from "./types";
+import { logEventDataSchema, parseResponse, type Listed } from "./schemas";
+import { LOG_SOURCES, TAIL_MAX, TAIL_MIN, type LogSource } from "./spec";
+
+/** One worker log event (spec: Events): `ts`, `source` and `line` of the event's data. */
+export interface LogEvent extends Listed<typeof logEventDataSchema> {
+  /** The SSE event id, used to resume. */
+  id: string;
+}
+
+export interface LogStreamOptions {
+  source?: LogSource;
+  /** 0..5000 historical lines; default 100. */
+  tail?: number;
+  /** RFC 3339 resume point. */
+  since?: string;
+  /** Resume cursor; takes precedence over since and tail. */
+  lastEventId?: string;
+  /** Keep reading live events (default true); false ends once the backfill is delivered and the stream idles. */
+  follow?: boolean;
+  /** Abort to end the iteration cleanly. */
+  signal?: AbortSignal;
+  /** follow:false only — milliseconds without an event after which the backfill counts as delivered (default 1000). */
+  idleMs?: number;
+}
 
 /** Quiet time after which a `follow: false` stream counts as fully delivered, in milliseconds. */
 export const DEFAULT_LOG_IDLE_MS = 1000;
@@ -78,29 +100,31 @@ interface StreamState {
   delivered: number;
 }
 
-/**
- * Streams a worker's logs: `GET {restV2Url}/v2/serverless/{endpointId}/workers/{workerId}/logs`.
- *
- * Start point (spec order): `lastEventId` (sent as `Last-Event-ID`) › `since` › `tail` (default 100
- * on the platform). Options are validated when this function is called, before any request.
- *
- * With `follow: true` (default) the iterator runs until the consumer stops, `signal` aborts, or the
- * server closes the stream without new events (e.g. the worker stopped); it reconnects after drops. With `follow: false` it ends once the backfill is
- * delivered: when the server closes the stream, after `idleMs` (default 1000 ms) without an event,
- * or at the first live event — one stamped after the request was sent (local clock, when it agrees
- * with the response's `Date` header; otherwise after `Date` + 1 s, which may let up to a second of
- * live lines through but never cuts backfill). A local clock running behind the server's by δ < 1 s
- * leaves out lines stamped in the last δ before the request; follow mode is unaffected.
- *
- * @returns an async iterable of `{ id, ts, source, line }`; `id` is the SSE event id (resume cursor).
- * @throws InvalidArgumentError synchronously for bad options; during iteration AuthenticationError,
- *   PermissionError, NotFoundError, RateLimitError (after retries), ResponseValidationError (bad event
- *   data), NetworkError when reconnecting keeps failing. Aborting ends the iteration without error.
- */
-export function streamWorkerLogs(ctx: ClientContext, endpointId: string, workerId: string, options: LogStreamOptions = {}): AsyncIterable<LogEvent> {
-  validateLogStreamOptions(endpointId, workerId, options);
-  return { [Symbol.asyncIterator]: () => iterate(ctx, endpointId, workerId, options) };
-}
+export const logOperations = operationTable({
+  /**
+   * Streams a worker's logs: `GET {restV2Url}/v2/serverless/{endpointId}/workers/{workerId}/logs`.
+   *
+   * Start point (spec order): `lastEventId` (sent as `Last-Event-ID`) › `since` › `tail` (default 100
+   * on the platform). Options are validated when this function is called, before any request.
+   *
+   * With `follow: true` (default) the iterator runs until the consumer stops, `signal` aborts, or the
+   * server closes the stream without new events (e.g. the worker stopped); it reconnects after drops. With `follow: false` it ends once the backfill is
+   * delivered: when the server closes the stream, after `idleMs` (default 1000 ms) without an event,
+   * or at the first live event — one stamped after the request was sent (local clock, when it agrees
+   * with the response's `Date` header; otherwise after `Date` + 1 s, which may let up to a second of
+   * live lines through but never cuts backfill). A local clock running behind the server's by δ < 1 s
+   * leaves out lines stamped in the last δ before the request; follow mode is unaffected.
+   *
+   * @returns an async iterable of `{ id, ts, source, line }`; `id` is the SSE event id (resume cursor).
+   * @throws InvalidArgumentError synchronously for bad options; during iteration AuthenticationError,
+   *   PermissionError, NotFoundError, RateLimitError (after retries), ResponseValidationError (bad event
+   *   data), NetworkError when reconnecting keeps failing. Aborting ends the iteration without error.
+   */
+  streamWorkerLogs: composite((ctx) => (endpointId: string, workerId: string, options: LogStreamOptions = {}): AsyncIterable<LogEvent> => {
+    validateLogStreamOptions(endpointId, workerId, options);
+    return { [Symbol.asyncIterator]: () => iterate(ctx, endpointId, workerId, options) };
+  }),
+});
 
 async function* iterate(ctx: ClientContext, endpointId: string, workerId: string, options: LogStreamOptions): AsyncGenerator<LogEvent, void, undefined> {
   const operation = "workerLogs";

@@ -4,7 +4,15 @@
  */
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "./spec";
 import { parseList, type BareItem, type List, type Parameters } from "./structuredHeaders";
-import type { RateLimitState, RateLimitWindowState } from "./types";
+
+/** One parsed member of `RateLimit` (r = remaining, t = seconds to reset) and `RateLimit-Policy` (q = quota, w = window seconds). */
+export interface RateLimitWindowState {
+  remaining?: number;
+  resetSeconds?: number;
+  quota?: number;
+  windowSeconds?: number;
+}
+export type RateLimitState = Partial<Record<RateLimitWindow, RateLimitWindowState>>;
 
 /** Minimal view of response headers (node-fetch `Headers`, WHATWG `Headers`). */
 export interface HeaderSource {

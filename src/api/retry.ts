@@ -18,7 +18,7 @@ import pRetry from "p-retry";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "./errors";
 import type { ClientStats } from "./http";
 import { sleep, type RateLimitTracker } from "./ratelimit";
-import type { RetryPolicy } from "./types";
+import type { RetryPolicy } from "./config";
 
 export interface RetryOptions {
   /** Operation name for messages. */

@@ -1,16 +1,32 @@
 /**
- * zod schemas of every response the client reads, mirroring the spec's tables
- * (spec: Resources and their fields; Errors; Events). Objects use `.passthrough()` so fields the
- * spec marks "not shown" are accepted and kept, but the client relies only on the listed ones.
+ * zod schemas of every record the client reads or sends, mirroring the spec's tables (spec: Resources
+ * and their fields; Errors; Events). A field is named here only: the record and input types are
+ * derived from these schemas (`z.output` / `z.input`), and so are the GraphQL selections
+ * (graphql.ts `selectionOf`). Response objects use `.passthrough()` so fields the spec marks
+ * "not shown" are accepted and kept, but the client relies only on the listed ones.
  */
 import { z } from "zod";
-import { ENDPOINT_TYPES, FAST_BOOT_TYPES, LOG_SOURCES, SCALER_TYPES } from "./spec";
+import { nonEmptyArgument } from "./arguments";
 import { ResponseValidationError } from "./errors";
-import type { EndpointRecord, GpuType, Job, LogEvent, Myself, NetworkVolume, Worker } from "./types";
+import { ENDPOINT_TYPES, FAST_BOOT_TYPES, LOG_SOURCES, SCALER_TYPES } from "./spec";
 
 const int = z.number().int();
 /** GraphQL returns null for an unset field; REST may omit it. Both become null. */
 const nullish = <T extends z.ZodTypeAny>(t: T) => t.nullish().transform((v) => (v ?? null) as z.output<T> | null);
+
+/** `T` without index signatures, at every depth. */
+type Unindexed<T> = T extends readonly (infer E)[]
+  ? Unindexed<E>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Unindexed<T[K]> }
+    : T;
+
+/**
+ * What a schema parses to, typed with only the fields it lists: without the index signatures
+ * `.passthrough()` adds, since the client relies on nothing else. The record types below are
+ * interfaces over such derived types, so that signatures show their names.
+ */
+export type Listed<S extends z.ZodTypeAny> = Unindexed<z.output<S>>;
 
 /** spec: Resources › Error response. */
 export const problemDetailsSchema = z
@@ -23,12 +39,16 @@ export const endpointRecordSchema = z
     id: z.string().min(1),
     name: z.string(),
     templateId: z.string(),
+    /** Comma-separated GPU tiers as the platform stores them, e.g. `"AMPERE_24,ADA_24"`. */
     gpuIds: z.string(),
     type: z.enum(ENDPOINT_TYPES),
+    /** Seconds before idle workers shut down. */
     idleTimeout: nullish(int),
+    /** Comma-separated region codes; null or empty = any region. */
     locations: nullish(z.string()),
     fastBootType: nullish(z.enum(FAST_BOOT_TYPES)),
     scalerType: nullish(z.enum(SCALER_TYPES)),
+    /** Target of the scaler: seconds of queue delay (QUEUE_DELAY) or requests per worker (REQUEST_COUNT). */
     scalerValue: nullish(int),
     workersMin: int.nonnegative(),
     workersMax: int.nonnegative(),
@@ -36,11 +56,61 @@ export const endpointRecordSchema = z
     pods: z.array(z.object({ desiredStatus: z.string() }).passthrough()).nullish().transform((v) => v ?? undefined),
   })
   .passthrough();
+/** An endpoint as the platform reports it (spec: Resources › Serverless endpoint, GraphQL record). */
+export interface EndpointRecord extends Listed<typeof endpointRecordSchema> {}
+
+/**
+ * Input of `saveEndpoint` (spec: GraphQL › Create / Modify endpoint). Without `id` it creates; with
+ * `id` it modifies (must carry gpuIds, name, templateId). Units as in {@link endpointRecordSchema};
+ * `null` clears `locations`, `fastBootType` and `networkVolumeId`.
+ */
+export const saveEndpointInputSchema = z.object({
+  id: nonEmptyArgument("id").optional(),
+  name: z.string(),
+  templateId: z.string(),
+  gpuIds: z.string(),
+  type: z.enum(ENDPOINT_TYPES).optional(),
+  idleTimeout: int.optional(),
+  locations: z.string().nullish(),
+  fastBootType: z.enum(FAST_BOOT_TYPES).nullish(),
+  scalerType: z.enum(SCALER_TYPES).optional(),
+  scalerValue: int.optional(),
+  workersMin: int.nonnegative().optional(),
+  workersMax: int.nonnegative().optional(),
+  networkVolumeId: z.string().nullish(),
+});
+/** Input of `saveEndpoint`. Without `id` it creates; with `id` it modifies (must carry gpuIds, name, templateId). */
+export interface SaveEndpointInput extends z.input<typeof saveEndpointInputSchema> {}
+
+/** An endpoint's `id` with the fields every `saveEndpoint` modify carries (spec: GraphQL › Modify endpoint). */
+export const endpointIdentitySchema = saveEndpointInputSchema.pick({ id: true, name: true, templateId: true, gpuIds: true }).required();
+export interface EndpointIdentity extends z.input<typeof endpointIdentitySchema> {}
+
+/** What the scale-down before a delete sets (spec: States and transitions — deletion needs both at 0). */
+export const SCALED_TO_ZERO = { workersMin: 0, workersMax: 0 } as const satisfies Partial<SaveEndpointInput>;
+/** The fields the scale-down's answer selects: the id and the two it sets. */
+export const scaledDownSchema = endpointRecordSchema.pick({ id: true, workersMin: true, workersMax: true });
+
+const GPU_TYPE_IDS_RULE = "must list at least one GPU type, in priority order";
+/** Body of `POST /v1/endpoints` (spec: Resources › REST v1 creation body). */
+export const restCreateEndpointInputSchema = z.object({
+  name: z.string(),
+  templateId: z.string(),
+  /** GPU type names in priority order (the first available is allocated). */
+  gpuTypeIds: z.array(z.string(), { required_error: GPU_TYPE_IDS_RULE, invalid_type_error: GPU_TYPE_IDS_RULE }).min(1, GPU_TYPE_IDS_RULE),
+  workersMin: int.optional(),
+  workersMax: int.optional(),
+  /** Seconds. */
+  idleTimeout: int.optional(),
+});
+/** Body of `POST /v1/endpoints` (spec: Resources › REST v1 creation body). */
+export interface RestCreateEndpointInput extends z.input<typeof restCreateEndpointInputSchema> {}
 
 /** `serverlessDiscount` of `myself`; null when no discount applies. */
 export const serverlessDiscountSchema = z
   .object({ discountFactor: z.number(), type: z.string(), expirationDate: z.string() })
   .passthrough();
+export interface ServerlessDiscount extends Listed<typeof serverlessDiscountSchema> {}
 
 /** GraphQL `myself { id email endpoints {...} serverlessDiscount {...} }`. */
 export const myselfSchema = z
@@ -51,22 +121,40 @@ export const myselfSchema = z
     serverlessDiscount: serverlessDiscountSchema.nullable(),
   })
   .passthrough();
+export interface Myself extends Listed<typeof myselfSchema> {}
 
 /** GraphQL `gpuTypes`; only `id` is given by the spec. */
 export const gpuTypeSchema = z
-  .object({ id: z.string(), displayName: z.string().nullish().transform((v) => v ?? undefined), memoryInGb: z.number().nullish().transform((v) => v ?? undefined) })
+  .object({
+    id: z.string(),
+    displayName: z.string().nullish().transform((v) => v ?? undefined),
+    /** GB. */
+    memoryInGb: z.number().nullish().transform((v) => v ?? undefined),
+  })
   .passthrough();
+export interface GpuType extends Listed<typeof gpuTypeSchema> {}
 
 /** spec: Resources › Network volume (unit of `size`, `type` values and required fields: not shown). */
 export const networkVolumeSchema = z
-  .object({ id: z.string(), name: z.string(), size: int, dataCenter: z.string(), type: z.string() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    /** Unit not shown by the spec; the platform's console uses GB. */
+    size: int,
+    dataCenter: z.string(),
+    type: z.string(),
+  })
   .passthrough();
+/** spec: Resources › Network volume. */
+export interface NetworkVolume extends Listed<typeof networkVolumeSchema> {}
 
 /** spec: GET /v2/network-volumes → `{ networkVolumes: [...] }`. */
 export const networkVolumeListSchema = z.object({ networkVolumes: z.array(networkVolumeSchema) }).passthrough();
 
 /** Worker listing: shape "not shown"; only `id` is relied on. Accepts a bare array or `{ workers: [...] }`. */
 export const workerSchema = z.object({ id: z.string(), status: z.string().optional() }).passthrough();
+/** Worker listing entry; the spec does not show its shape, so only `id` is relied on. */
+export interface Worker extends z.output<typeof workerSchema> {}
 export const workerListSchema = z.union([
   z.array(workerSchema),
   z.object({ workers: z.array(workerSchema) }).passthrough().transform((o) => o.workers),
@@ -75,15 +163,26 @@ export const workerListSchema = z.union([
 /** spec: Events, `data:` line of the worker log stream. */
 export const logEventDataSchema = z.object({ ts: z.string().min(1), source: z.enum(LOG_SOURCES), line: z.string() }).passthrough();
 
+const jobStatusSchema = z.enum(["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"]);
+export type JobStatus = z.output<typeof jobStatusSchema>;
+
 /** Job interface answer (`/run`, `/runsync`, status polling; polling shape "not shown", as the official SDKs use it). */
 export const jobSchema = z
   .object({
     id: z.string().min(1),
-    status: z.enum(["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"]),
+    status: jobStatusSchema,
     output: z.unknown().optional(),
+    /** A failed job's error; an object error is kept as its JSON text. */
     error: z.unknown().optional().transform((e) => (e === undefined || e === null ? undefined : typeof e === "string" ? e : JSON.stringify(e))),
   })
   .passthrough();
+export interface Job extends z.output<typeof jobSchema> {}
+
+/** The fields `schema` lists, taken from `value` in the schema's order (e.g. an endpoint's identity out of its record). */
+export function fieldsOf<S extends z.AnyZodObject>(schema: S, value: z.input<S>): z.input<S> {
+  const source = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(schema.shape).map((key) => [key, source[key]])) as z.input<S>;
+}
 
 /**
  * Parses `data` with `schema`.
@@ -96,15 +195,3 @@ export function parseResponse<S extends z.ZodTypeAny>(schema: S, data: unknown, 
   const issues = result.error.issues.map((i) => redact(`${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`));
   throw new ResponseValidationError(`${operation}: unexpected response shape — ${issues.join("; ")}`, issues, { operation });
 }
-
-// Compile-time checks that the schemas produce the contract's record types.
-type Assignable<T, U extends T> = U;
-export type _Checks = [
-  Assignable<EndpointRecord, z.output<typeof endpointRecordSchema>>,
-  Assignable<Myself, z.output<typeof myselfSchema>>,
-  Assignable<GpuType, z.output<typeof gpuTypeSchema>>,
-  Assignable<NetworkVolume, z.output<typeof networkVolumeSchema>>,
-  Assignable<Worker[], z.output<typeof workerListSchema>>,
-  Assignable<Omit<LogEvent, "id">, z.output<typeof logEventDataSchema>>,
-  Assignable<Job, z.output<typeof jobSchema>>,
-];

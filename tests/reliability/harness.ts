@@ -15,6 +15,8 @@ import type { PlatformClient, RetryPolicy } from "../../src/api/types";
 export const FAST_RETRY: RetryPolicy = { retries: 5, minDelayMs: 10, maxDelayMs: 80, deadlineMs: 10_000 };
 
 interface Totals {
+  /** Emulators started and not yet closed (their endpoints are not in `endpointsAtEnd` yet). */
+  emulatorsOpen: number;
   faultsInjected: number;
   endpointsAtEnd: number;
   expectedAtEnd: number;
@@ -22,7 +24,7 @@ interface Totals {
   clients: PlatformClient[];
 }
 
-const totals: Totals = { faultsInjected: 0, endpointsAtEnd: 0, expectedAtEnd: 0, clients: [] };
+const totals: Totals = { emulatorsOpen: 0, faultsInjected: 0, endpointsAtEnd: 0, expectedAtEnd: 0, clients: [] };
 
 /** An emulator of this suite: closing it adds its faults and endpoints to the summary. */
 export interface RelEmulator extends RunningEmulator {
@@ -45,6 +47,7 @@ async function startInto(rel: RelEmulator, options: EmulatorOptions): Promise<Re
   const emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });
   let carried = 0;
   let closed = false;
+  totals.emulatorsOpen++;
   return Object.assign(rel, emu, {
     expectedAtEnd: 0,
     faultsSoFar: () => carried + emu.stats().faultsInjected,
@@ -55,6 +58,7 @@ async function startInto(rel: RelEmulator, options: EmulatorOptions): Promise<Re
     close: async () => {
       if (!closed) {
         closed = true;
+        totals.emulatorsOpen--;
         totals.faultsInjected += rel.faultsSoFar();
         totals.endpointsAtEnd += emu.endpoints().length;
         totals.expectedAtEnd += rel.expectedAtEnd;
@@ -110,11 +114,11 @@ export function relClient(emu: RunningEmulator, overrides: ClientConfigInput = {
 }
 
 /** The summary line and its figures: totals of every emulator closed and every client built so far. */
-export function summary(): { line: string; faultsInjected: number; retries: number; endpointsAtEnd: number; expectedAtEnd: number } {
+export function summary(): { line: string; faultsInjected: number; retries: number; endpointsAtEnd: number; expectedAtEnd: number; emulatorsOpen: number } {
   const retries = totals.clients.reduce((n, c) => n + c.stats.retries, 0);
-  const { faultsInjected, endpointsAtEnd, expectedAtEnd } = totals;
+  const { faultsInjected, endpointsAtEnd, expectedAtEnd, emulatorsOpen } = totals;
   const line = `reliability: faults injected ${faultsInjected}, requests retried ${retries}, endpoints at end ${endpointsAtEnd} (expected ${expectedAtEnd})`;
-  return { line, faultsInjected, retries, endpointsAtEnd, expectedAtEnd };
+  return { line, faultsInjected, retries, endpointsAtEnd, expectedAtEnd, emulatorsOpen };
 }
 
 /** Runs `fn` and returns what it threw (fails the test when it does not throw). */

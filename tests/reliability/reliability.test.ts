@@ -8,7 +8,8 @@
  *
  * N counts faults the emulators injected (CLI runs included); M counts retries of the in-process
  * clients (a CLI run's retries happen inside Pulumi's provider process and are not visible here);
- * X/Y compare the endpoints left on every emulator with what each scenario meant to leave.
+ * X/Y compare the endpoints left on every emulator with what each scenario meant to leave; the last
+ * test checks them, so a difference fails a test (not only a hook, whose error the counts leave out).
  *
  * Needs dist/ (`npx tsc -p tsconfig.json`) and the Pulumi CLI in .pulumi/bin (`npm run setup`).
  */
@@ -33,13 +34,6 @@ beforeAll(() => {
   void awaitQuotaRun().catch(() => undefined);
 });
 
-afterAll(() => {
-  const { line, endpointsAtEnd, expectedAtEnd } = summary();
-  process.stdout.write(`\n${line}\n`);
-  // Every scenario states what it leaves behind; a difference means something was lost or duplicated.
-  expect(endpointsAtEnd).toBe(expectedAtEnd);
-});
-
 rateLimitSuite();
 transientSuite();
 createOnceSuite();
@@ -50,3 +44,16 @@ authSuite();
 secretsInProcessSuite();
 cliSuite();
 quotaDeploymentSuite(awaitQuotaRun);
+
+// Declared last: Jest runs it after every block above has run its afterAll hooks, which close the
+// emulators and add their endpoints to the summary.
+describe("summary", () => {
+  it("every emulator closed with exactly the endpoints its scenarios meant to leave", () => {
+    const { line, endpointsAtEnd, expectedAtEnd, emulatorsOpen } = summary();
+    process.stdout.write(`\n${line}\n`);
+    // An emulator still open has not added its endpoints, so the comparison below would not cover it.
+    expect(emulatorsOpen).toBe(0);
+    // Every scenario states what it leaves behind; a difference means something was lost or duplicated.
+    expect(endpointsAtEnd).toBe(expectedAtEnd);
+  });
+});
