@@ -10,8 +10,9 @@ import { logOperations } from "./logs";
 import { bind, type MethodsOf } from "./operation";
 import { restV1Operations } from "./restV1";
 import { restV2Operations } from "./restV2";
+import { templateOperations } from "./templates";
 
-export const OPERATIONS = { ...endpointOperations, ...restV1Operations, ...restV2Operations, ...logOperations, ...jobOperations };
+export const OPERATIONS = { ...endpointOperations, ...restV1Operations, ...restV2Operations, ...templateOperations, ...logOperations, ...jobOperations };
 
 /** The client's operation methods, as declared in {@link OPERATIONS}. */
 export type ClientOperations = MethodsOf<typeof OPERATIONS>;

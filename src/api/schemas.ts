@@ -106,6 +106,72 @@ export const restCreateEndpointInputSchema = z.object({
 /** Body of `POST /v1/endpoints` (spec: Resources › REST v1 creation body). */
 export interface RestCreateEndpointInput extends z.input<typeof restCreateEndpointInputSchema> {}
 
+/** An environment variable of a template: GraphQL `env: [{ key, value }]` (spec: Common GraphQL input fields). */
+export const envVarSchema = z.object({ key: z.string(), value: z.string() });
+
+/**
+ * A template as the platform reports it: the spec's "Common GraphQL input fields (pods and templates)"
+ * plus the fields the official clients send and select (docs/spec/platform-clients.md, Templates).
+ * `env` values may be secrets: never log a record.
+ */
+export const templateRecordSchema = z
+  .object({
+    id: z.string().min(1),
+    name: z.string(),
+    /** Container image with repository and tag. */
+    imageName: z.string(),
+    /** Overrides the image's start command; empty = the image's own. */
+    dockerArgs: nullish(z.string()),
+    /** GB. */
+    containerDiskInGb: nullish(int),
+    /** GB; persists across restarts. */
+    volumeInGb: nullish(int),
+    volumeMountPath: nullish(z.string()),
+    /** `port/protocol`, comma-separated, e.g. `"8000/http,22/tcp"`. */
+    ports: nullish(z.string()),
+    env: z.array(envVarSchema).nullish().transform((v) => v ?? []),
+    isServerless: z.boolean().nullish().transform((v) => v ?? false),
+    /** Id of the registry credentials used to pull a private image; null or empty = none. */
+    containerRegistryAuthId: nullish(z.string()),
+    readme: nullish(z.string()),
+  })
+  .passthrough();
+/** A template as the platform reports it. */
+export interface TemplateRecord extends Listed<typeof templateRecordSchema> {}
+
+/** Input of `saveTemplate`: without `id` it creates, with `id` it modifies (platform-clients.md, Templates). */
+export const saveTemplateInputSchema = z.object({
+  id: nonEmptyArgument("id").optional(),
+  name: z.string(),
+  imageName: z.string(),
+  dockerArgs: z.string().optional(),
+  containerDiskInGb: int.optional(),
+  volumeInGb: int.optional(),
+  volumeMountPath: z.string().nullish(),
+  ports: z.string().optional(),
+  env: z.array(envVarSchema).optional(),
+  isServerless: z.boolean().optional(),
+  containerRegistryAuthId: z.string().nullish(),
+  readme: z.string().optional(),
+});
+export interface SaveTemplateInput extends z.input<typeof saveTemplateInputSchema> {}
+
+/** Registry credentials as the platform reports them; the password is write-only (platform-clients.md, Registry credentials). */
+export const registryAuthRecordSchema = z.object({ id: z.string().min(1), name: z.string() }).passthrough();
+export interface RegistryAuthRecord extends Listed<typeof registryAuthRecordSchema> {}
+
+/** Input of `saveRegistryAuth` (create). `password` is a secret. */
+export const saveRegistryAuthInputSchema = z.object({ name: z.string(), username: z.string(), password: z.string() });
+export interface SaveRegistryAuthInput extends z.input<typeof saveRegistryAuthInputSchema> {}
+
+/** Input of `updateRegistryAuth` (the name cannot change). `password` is a secret. */
+export const updateRegistryAuthInputSchema = z.object({ id: nonEmptyArgument("id"), username: z.string(), password: z.string() });
+export interface UpdateRegistryAuthInput extends z.input<typeof updateRegistryAuthInputSchema> {}
+
+/** Input and answer of `updateEndpointTemplate` (platform-clients.md). */
+export const endpointTemplateSchema = z.object({ endpointId: nonEmptyArgument("endpointId"), templateId: nonEmptyArgument("templateId") });
+export interface EndpointTemplateInput extends z.input<typeof endpointTemplateSchema> {}
+
 /** `serverlessDiscount` of `myself`; null when no discount applies. */
 export const serverlessDiscountSchema = z
   .object({ discountFactor: z.number(), type: z.string(), expirationDate: z.string() })

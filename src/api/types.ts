@@ -25,6 +25,12 @@ export type {
   SaveEndpointInput,
   ServerlessDiscount,
   Worker,
+  TemplateRecord,
+  SaveTemplateInput,
+  RegistryAuthRecord,
+  SaveRegistryAuthInput,
+  UpdateRegistryAuthInput,
+  EndpointTemplateInput,
 } from "./schemas";
 
 /** The whole client surface (issue #2): one method per declared operation, plus the client's own state. */
