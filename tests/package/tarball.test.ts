@@ -129,7 +129,10 @@ function startInstalledEmulator(cwd: string): Promise<{ child: ChildProcess; pla
       }
     });
     child.on("error", reject);
-    child.on("exit", (code) => reject(new Error(`the emulator exited (${code}) before it was ready\n${out}\n${err}`)));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the emulator exited (${code}) before it was ready\n${out}\n${err}`));
+    });
   });
 }
 
