@@ -1,9 +1,36 @@
 /**
  * SQLite-backed {@link Store} (better-sqlite3, synchronous). Rows are kept as JSON documents keyed by id;
  * the emulator's data set is small, so simplicity wins over normalised columns.
+ *
+ * better-sqlite3 is an optional peer dependency (a native build that provider users should not pay
+ * for), so it is loaded only when a data file is asked for.
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { CounterRow, EndpointRow, JobRow, Store } from "./store";
+
+/** The optional package persistence needs. */
+const SQLITE_PACKAGE = "better-sqlite3";
+
+/**
+ * Loads better-sqlite3.
+ * @throws Error naming the package and the command that installs it when it is missing, or saying it
+ *   failed to load (e.g. built for another Node.js version) with the loader's reason.
+ */
+function loadDriver(): typeof Database {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(SQLITE_PACKAGE) as typeof Database;
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === "MODULE_NOT_FOUND" && err.message.includes(`'${SQLITE_PACKAGE}'`)) {
+      throw new Error(
+        `a data file (--data / dataFile) needs the optional package ${SQLITE_PACKAGE}, which is not installed: ` +
+          `run \`npm install ${SQLITE_PACKAGE}\` next to pulumi-runpod, or leave the data file out to keep the state in memory`,
+      );
+    }
+    throw new Error(`${SQLITE_PACKAGE} is installed but could not be loaded (try \`npm rebuild ${SQLITE_PACKAGE}\`): ${err.message}`);
+  }
+}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
@@ -16,9 +43,13 @@ export class SqliteStore implements Store {
   private db: Database.Database;
   private stmts;
 
-  /** Opens (creating if needed) the database file at `path`. */
+  /**
+   * Opens (creating if needed) the database file at `path`.
+   * @throws Error when better-sqlite3 is missing or cannot be loaded (see {@link loadDriver}).
+   */
   constructor(path: string) {
-    this.db = new Database(path);
+    const Driver = loadDriver();
+    this.db = new Driver(path);
     this.db.pragma("journal_mode = WAL");
     this.db.exec(SCHEMA);
     const db = this.db;

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run demo` (dist/scripts/demo.js): the provider under the real Pulumi engine, end to end,
- * against the local emulator. Deploys examples/basic to a throwaway stack (file backend in a temp
- * dir, passphrase secrets, no cloud login, no plugin download), then walks it through its life:
+ * against the local emulator. Deploys the repository's root Pulumi project (Pulumi.yaml, whose program
+ * is examples/basic) to a throwaway stack (file backend in a temp dir, passphrase secrets, no cloud
+ * login, no plugin download), then walks it through its life:
  * preview → up → outputs → a change made behind Pulumi's back → refresh catches it → up converges →
  * destroy (scale to zero, then delete) → stack removed, emulator stopped.
  *
@@ -15,6 +16,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { createClientFromEnv } from "../src/api";
 import type { EndpointRecord } from "../src/api";
 import { LocalStack, basicExampleDir, linkRepoPackage, randomSuffix, tempDir } from "./exampleStack";
+import { repoRoot } from "./pulumiCli";
 
 /** How much the demo raises `workersMax` of the inference endpoint behind Pulumi's back. */
 const DRIFT = 3;
@@ -89,9 +91,9 @@ async function main(): Promise<void> {
     );
     const onPlatform = (id: string): EndpointRecord | undefined => emu!.endpoints().find((e) => e.id === id);
 
-    step("Create a throwaway stack of examples/basic (local file backend, passphrase secrets)");
-    const programDir = basicExampleDir();
-    linkRepoPackage(programDir);
+    step("Create a throwaway stack of the root project, program examples/basic (local file backend, passphrase secrets)");
+    linkRepoPackage(basicExampleDir());
+    const programDir = repoRoot();
     stateDir = tempDir("pulumi-runpod-demo-");
     const stackName = `demo-${randomSuffix()}`;
     stack = await LocalStack.create({ programDir, stackName, stateDir, onOutput: out.cli });
@@ -124,7 +126,21 @@ async function main(): Promise<void> {
     step(`Change the inference endpoint behind Pulumi's back (API call: workersMax +${DRIFT})`);
     const declaredMax = inference.workersMax;
     const driftedMax = declaredMax + DRIFT;
-    await client.saveEndpoint({ id: inferenceId, name: inference.name, templateId: inference.templateId, gpuIds: inference.gpuIds, workersMax: driftedMax });
+    // The platform resets the fields a modify leaves out, so the change carries all of them: only workersMax differs.
+    await client.saveEndpoint({
+      id: inferenceId,
+      name: inference.name,
+      templateId: inference.templateId,
+      gpuIds: inference.gpuIds,
+      idleTimeout: inference.idleTimeout ?? undefined,
+      locations: inference.locations,
+      fastBootType: inference.fastBootType,
+      scalerType: inference.scalerType ?? undefined,
+      scalerValue: inference.scalerValue ?? undefined,
+      workersMin: inference.workersMin,
+      workersMax: driftedMax,
+      networkVolumeId: inference.networkVolumeId,
+    });
     check(onPlatform(inferenceId)?.workersMax === driftedMax, "the out-of-band change did not take effect");
     note(`workersMax on the platform: ${declaredMax} -> ${driftedMax}; the program still says ${declaredMax}`);
 

@@ -1,7 +1,7 @@
 /**
  * `npm run demo` as a user runs it (the compiled dist/scripts/demo.js in a child process): it must
  * pass every one of its own checks, never print the API key, and leave nothing behind — no stack
- * config file in examples/basic, no state directory, no endpoint (its emulator dies with it).
+ * config file next to the root Pulumi.yaml, no state directory, no endpoint (its emulator dies with it).
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
@@ -26,8 +26,7 @@ function runDemo(): Promise<{ code: number | null; output: string }> {
 }
 
 test("the demo runs every step, checks each against the emulator, and exits 0", async () => {
-  const exampleDir = path.join(repoRoot(), "examples", "basic");
-  const stackFiles = () => fs.readdirSync(exampleDir).filter((f) => /^Pulumi\..+\.yaml$/.test(f) && f !== "Pulumi.yaml");
+  const stackFiles = () => fs.readdirSync(repoRoot()).filter((f) => /^Pulumi\..+\.yaml$/.test(f) && f !== "Pulumi.yaml");
   const before = stackFiles();
 
   const { code, output } = await runDemo();
@@ -36,7 +35,7 @@ test("the demo runs every step, checks each against the emulator, and exits 0", 
   const steps = output.match(/^==> \[\d+\/\d+\] .*$/gm) ?? [];
   expect(steps.map((s) => s.replace(/\s+\(\+[\d.]+s\)$/, "").replace(/^==> \[\d+\/\d+\] /, "").split(" — ")[0])).toEqual([
     "Start the platform emulator (in this process, random port)",
-    "Create a throwaway stack of examples/basic (local file backend, passphrase secrets)",
+    "Create a throwaway stack of the root project, program examples/basic (local file backend, passphrase secrets)",
     "pulumi preview",
     "pulumi up --yes --skip-preview",
     "pulumi stack output",
