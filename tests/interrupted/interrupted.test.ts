@@ -1,6 +1,7 @@
 /**
  * Issue #16 through the real Pulumi CLI: a `pulumi up`, `destroy` or replacement SIGKILLed (by pid) at
- * several points, then the documented recovery (`pulumi-runpod recover --yes`), then `pulumi up` and
+ * several points (creates in flight, between a create and its state write, a destroy, a
+ * create-before-delete replacement, before any operation), then the documented recovery (`pulumi-runpod recover --yes`), then `pulumi up` and
  * `pulumi destroy`. After each step the platform (the emulator) and the stack must agree — the
  * stack's endpoints are exactly the platform's, no pending operation is left — and nothing is left
  * at the end. A last scenario does what a user without `recover` does (`pulumi cancel`, clear the
@@ -207,6 +208,22 @@ test("killed during a create-before-delete replacement: the new endpoints are ad
   await expectAgreement("after up");
   expect(emu.endpoints().map((e) => e.type).sort()).toEqual(["LB", "LB", "QB"]);
   await upAndDestroy(3);
+});
+
+test("killed before any operation: only the lock is left; recover --yes releases it and up goes on", async () => {
+  await declare({ a: AUTO });
+  const locks = path.join(work, "state", ".pulumi", "locks");
+  const locked = () => fs.existsSync(locks) && fs.readdirSync(locks, { recursive: true }).some((f) => String(f).endsWith(".json"));
+  const killed = await runUntilKilled(stack, ["up", "--yes", "--skip-preview"], locked);
+  await endProcesses(killed.leftovers);
+  expect((await stackView(stack)).pending).toEqual([]);
+  const blocked = await stack.run(["up", "--yes"], { expectFailure: true, quiet: true });
+  expect(blocked.stdout + blocked.stderr).toMatch(/the stack is currently locked/);
+
+  const r = await recover();
+  expect(r.stdout).toMatch(/^no pending operations: nothing to recover/);
+  expect(r.stderr).toMatch(/released the stack lock left by pid \d+/);
+  await upAndDestroy(1);
 });
 
 test("without recover (`pulumi cancel`, clear pending creates, `pulumi up`) orphans are left; `orphans --delete --yes` removes exactly those", async () => {

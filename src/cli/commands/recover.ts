@@ -13,8 +13,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS } from "../../api";
 import type { CommandContext } from "../context";
 import { EXIT, type ExitCode } from "../io";
-import { pendingOf, resourceNameOf, resourcesOf, type Checkpoint } from "../stack/checkpoint";
+import { STACK_TYPE, pendingOf, resourceNameOf, resourcesOf, type Checkpoint } from "../stack/checkpoint";
 import { applyRecovery, kindsToList, planRecovery, type RecoveryAction } from "../stack/recoveryPlan";
+import { kindOf } from "../stack/registry";
 import { stackSession, type StackOptions, type StackSession } from "../stack/session";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { renderTable } from "../table";
@@ -56,10 +57,11 @@ export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions):
     return EXIT.OK;
   }
 
+  // Whatever the interrupted run started on the platform (creates, updates, deletes) must have landed before anything is read.
+  if (pendingOf(checkpoint).some((op) => kindOf(op.resource.type)) && !(await settle(ctx, session, checkpoint, opts))) return EXIT.INTERRUPTED;
   const kinds = kindsToList(checkpoint);
   const listings = new Map<string, PlatformObject[]>();
   if (kinds.length > 0) {
-    if (!(await settle(ctx, session, checkpoint, opts))) return EXIT.INTERRUPTED;
     const { client } = await session.connect();
     for (const kind of kinds) listings.set(kind.type, await kind.list(client));
   }
@@ -135,12 +137,13 @@ function parseTime(time: string | undefined): number | undefined {
 
 /**
  * With nothing pending, a killed `pulumi` may still have left its lock: a refresh of the stack
- * resource alone (it reads nothing) takes the lock, releasing a stale one on the way.
+ * resource alone (it reads nothing; of nothing at all for an empty stack) takes the lock, releasing
+ * a stale one on the way.
  */
 async function releaseStaleLock(ctx: CommandContext, session: StackSession, checkpoint: Checkpoint): Promise<void> {
-  const stack = resourcesOf(checkpoint).find((r) => r.type === "pulumi:pulumi:Stack");
-  if (!stack) return;
-  await withStaleLockReleased(session.pulumi, (line) => ctx.io.stderr.write(`${line}\n`), () => session.pulumi(["refresh", "--yes", "--target", stack.urn]));
+  const stack = resourcesOf(checkpoint).find((r) => r.type === STACK_TYPE);
+  const args = ["refresh", "--yes", ...(stack ? ["--target", stack.urn] : [])];
+  await withStaleLockReleased(session.pulumi, (line) => ctx.io.stderr.write(`${line}\n`), () => session.pulumi(args));
 }
 
 function planTable(actions: readonly RecoveryAction[], bold: (s: string) => string): string {
