@@ -31,15 +31,17 @@ export interface CliClient {
 /**
  * The client of one CLI invocation: key from `env.RUNPOD_API_KEY`, each address from its flag,
  * else its environment variable, else production (issue #7: same configuration as the provider).
+ * The stack commands pass the stack's `runpod:*` configuration as `stackConfig`: it comes before
+ * the environment, as in the provider, and the flags still come first.
  * @returns the client and the resolved key (for scrubbing error lines only).
  * @throws ConfigurationError (exit 2) when no key is configured or an address is invalid.
  */
-export function clientFor(flags: AddressFlags, env: Record<string, string | undefined>): CliClient {
+export function clientFor(flags: AddressFlags, env: Record<string, string | undefined>, stackConfig?: ClientConfigInput): CliClient {
+  const partial: ClientConfigInput = { ...stackConfig };
   // An unset flag is undefined, which resolveClientConfig treats as "fall back to the environment".
-  const { graphqlUrl, restV1Url, restV2Url, inferenceUrl } = flags;
-  const partial: ClientConfigInput = { graphqlUrl, restV1Url, restV2Url, inferenceUrl };
-  if (!env[ENV_VARS.apiKey]?.trim()) {
-    // The api's own message points at Pulumi config too, which the CLI does not read.
+  for (const key of ["graphqlUrl", "restV1Url", "restV2Url", "inferenceUrl"] as const) if (flags[key] !== undefined) partial[key] = flags[key];
+  if (!stackConfig && !env[ENV_VARS.apiKey]?.trim()) {
+    // The api's own message points at Pulumi config too, which the after-deploy commands do not read.
     throw new ConfigurationError(`No API key configured: set the environment variable ${ENV_VARS.apiKey}`, PULUMI_CONFIG_KEYS.apiKey);
   }
   const config = resolveClientConfig(partial, env);

@@ -1,4 +1,5 @@
 /** What every command receives from `main`: the io, the user's stop signal and a lazy client. */
+import type { ClientConfigInput } from "../api";
 import type { CliClient } from "./client";
 import type { CliIo } from "./io";
 import type { Style } from "./style";
@@ -11,6 +12,9 @@ export interface CommandContext {
   out: Style;
   /** Styling for stderr. */
   err: Style;
-  /** Builds the client on first use, so `--help` and usage errors need no configuration. */
-  connect(): CliClient;
+  /**
+   * Builds the client on first use, so `--help` and usage errors need no configuration. The stack
+   * commands pass the stack's `runpod:*` settings, which then come before the environment.
+   */
+  connect(stackConfig?: ClientConfigInput): CliClient;
 }

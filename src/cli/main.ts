@@ -1,24 +1,30 @@
 #!/usr/bin/env node
 /**
  * `pulumi-runpod`: after-deploy tools for a pipeline — list an endpoint's workers (optionally
- * waiting for them to be ready), read or follow their logs, and send a smoke job.
+ * waiting for them to be ready), read or follow their logs, and send a smoke job — and stack tools
+ * run in a Pulumi program's directory: adopt an existing object (`import`), settle what an
+ * interrupted deployment left (`recover`), find objects no stack holds (`orphans`).
  *
- * Configuration comes from the environment only, like the provider's: `RUNPOD_API_KEY` and the
- * address variables of the api client (see `resolveClientConfig`), with `--*-url` flags as
- * overrides. Exit codes: see `EXIT` in ./io.
+ * The after-deploy commands read their configuration from the environment only: `RUNPOD_API_KEY`
+ * and the address variables of the api client (see `resolveClientConfig`). The stack commands read
+ * the stack's `runpod:*` configuration first, as the provider does. `--*-url` flags override both.
+ * Exit codes: see `EXIT` in ./io.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { ENV_VARS } from "../api";
 import { clientFor, type AddressFlags, type CliClient } from "./client";
+import { importCommand, type ImportOptions } from "./commands/import";
 import { logsCommand, type LogsOptions } from "./commands/logs";
+import { orphansCommand, type OrphansOptions } from "./commands/orphans";
+import { recoverCommand, type RecoverOptions } from "./commands/recover";
 import { runCommand, type RunOptions } from "./commands/run";
 import { workersCommand, type WorkersOptions } from "./commands/workers";
 import type { CommandContext } from "./context";
 import { describeError, exitCodeFor } from "./errors";
 import { EXIT, type CliIo } from "./io";
-import { parseCount, parseMillis, parseSeconds, parseSince, parseSource, parseTail, parseUrl } from "./options";
+import { parseCount, parseMillis, parseSeconds, parseSettle, parseSince, parseSource, parseTail, parseUrl } from "./options";
 import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
@@ -33,7 +39,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   let code: number = EXIT.OK;
 
   const program = new Command(PROGRAM)
-    .description("Workers, logs and smoke jobs for serverless endpoints deployed with the pulumi-runpod provider.")
+    .description("Workers, logs and smoke jobs for serverless endpoints deployed with the pulumi-runpod provider; import, recover and orphans for its stacks.")
     .version(packageVersion(), "-V, --version")
     .addOption(new Option("--graphql-url <url>", `GraphQL address (default: $${ENV_VARS.graphqlUrl} or production)`).argParser(parseUrl))
     .addOption(new Option("--rest-v1-url <url>", `REST v1 address (default: $${ENV_VARS.restV1Url} or production)`).argParser(parseUrl))
@@ -42,7 +48,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addHelpText(
       "after",
       `\nThe API key is read from $${ENV_VARS.apiKey}; there is no --api-key flag (keys on a command line leak into shell history).` +
-        "\nExit codes: 0 success, 1 job failed/cancelled/timed out or platform error, 2 usage or configuration error, 130 run interrupted.",
+        "\nThe stack commands (import, recover, orphans) run `pulumi` from PATH in the program's directory and read the stack's runpod:* configuration first." +
+        "\nExit codes: 0 success, 1 job failed/cancelled/timed out, platform error or pending operations left, 2 usage or configuration error, 130 interrupted.",
     )
     .exitOverride()
     .configureOutput({
@@ -55,7 +62,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     signal,
     out: styleFor(io.stdout, io.env),
     err: styleFor(io.stderr, io.env),
-    connect: () => (connected ??= clientFor(program.opts<AddressFlags>(), io.env)),
+    connect: (stackConfig) => (connected ??= clientFor(program.opts<AddressFlags>(), io.env, stackConfig)),
   });
   /** Runs a command, turning any error into one stderr line (key scrubbed) and an exit code. */
   const act = (fn: (ctx: CommandContext) => Promise<number>) => async () => {
@@ -100,6 +107,28 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option("--timeout <seconds>", "give up waiting after this long (exit 1)").argParser(parseSeconds).default(300))
     .addOption(new Option("--poll-interval <ms>", "pause between status polls").argParser(parseMillis).default(1000))
     .action((endpointId: string, opts: RunOptions) => act((ctx) => runCommand(ctx, endpointId, opts))());
+
+  const stackCommand = (name: string, description: string) =>
+    program
+      .command(name)
+      .description(description)
+      .option("-s, --stack <name>", "stack (default: the selected stack)")
+      .option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)");
+
+  stackCommand("import", "adopt an existing object into the stack as the resource the program declares (what `pulumi import` cannot do for dynamic providers)")
+    .argument("<resourceName>", "Pulumi name of the resource in the program, e.g. inference")
+    .argument("<id>", "id of the existing object on the platform")
+    .action((resourceName: string, id: string, opts: ImportOptions) => act((ctx) => importCommand(ctx, resourceName, id, opts))());
+
+  stackCommand("recover", "settle what an interrupted `pulumi up`/`destroy` left pending: adopt or drop pending creates, read back pending updates and deletes")
+    .option("-y, --yes", "act (default: only print what would be done)")
+    .addOption(new Option("--settle <seconds>", "seconds after the interrupted run's last state write during which its requests may still land (default: 120 s retry deadline + runpod:timeoutMs)").argParser(parseSettle))
+    .action((opts: RecoverOptions) => act((ctx) => recoverCommand(ctx, opts))());
+
+  stackCommand("orphans", "list platform objects tied to the stack (recorded names, auto-name prefixes) that no stack holds")
+    .option("--delete", "delete them (scale to zero first); needs --yes")
+    .option("-y, --yes", "with --delete: act (default: only print what would be deleted)")
+    .action((opts: OrphansOptions) => act((ctx) => orphansCommand(ctx, opts))());
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -44,6 +44,13 @@ export function parseSeconds(value: string): number {
   return n;
 }
 
+/** A non-negative number of seconds (`recover --settle`; 0 = do not wait). */
+export function parseSettle(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a non-negative number of seconds.");
+  return n;
+}
+
 /** A positive integer of milliseconds (`--poll-interval`). */
 export function parseMillis(value: string): number {
   const n = Number(value);

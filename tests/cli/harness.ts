@@ -86,6 +86,7 @@ export async function runInProcess(argv: string[], opts: InProcessOptions): Prom
 /**
  * Runs the compiled bin as a child process (needs `npx tsc -p tsconfig.json` first; `npm test`
  * builds before running jest). The watchers may send the child a signal once enough has arrived.
+ * `watch.cwd` is its working directory (a Pulumi program's, for the stack commands).
  */
 export function runBin(
   argv: string[],
@@ -93,12 +94,14 @@ export function runBin(
   watch: {
     onStdout?: (all: string, child: ReturnType<typeof spawn>) => void;
     onStderr?: (all: string, child: ReturnType<typeof spawn>) => void;
+    cwd?: string;
   } = {},
 ): Promise<CliResult & { signal: NodeJS.Signals | null }> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build first with \`npx tsc -p tsconfig.json\``);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], {
       env: { PATH: process.env.PATH, ...env },
+      cwd: watch.cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -13,8 +13,8 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv } from "../../src/api";
 import type { EndpointRecord, PlatformClient } from "../../src/api";
 import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, type StateResource } from "../../scripts/exampleStack";
-import { importEndpoint } from "../../scripts/importEndpoint";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
+import { runBin, type CliResult } from "../cli/harness";
 
 jest.setTimeout(240_000);
 
@@ -64,6 +64,13 @@ async function pulumi(args: string[]): Promise<RunPulumiResult> {
 /** Runs a command that must fail (non-zero exit). */
 async function pulumiFails(args: string[]): Promise<RunPulumiResult> {
   const r = await stack.run(args, { expectFailure: true });
+  transcript.push(r.stdout, r.stderr);
+  return r;
+}
+
+/** `pulumi-runpod <args>` (the compiled bin) in the program directory, as a user runs it. */
+async function runpodCli(args: string[]): Promise<CliResult> {
+  const r = await runBin([...args, "--stack", stack.name], stack.env, { cwd: stack.programDir });
   transcript.push(r.stdout, r.stderr);
   return r;
 }
@@ -266,7 +273,7 @@ test("invalid inputs fail at preview naming the field and its accepted values; n
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
-test("importing adopts an existing endpoint without writing to the platform; it is then managed", async () => {
+test("`pulumi-runpod import` adopts an existing endpoint without writing to the platform; it is then managed", async () => {
   const existing = await client.saveEndpoint({
     name: "e2e-adopted",
     templateId: "tpl_vllm",
@@ -277,8 +284,9 @@ test("importing adopts an existing endpoint without writing to the platform; it 
   const adopted: Spec = { name: "e2e-adopted", templateId: "tpl_vllm", gpuIds: ["AMPERE_16", "AMPERE_24"], idleTimeout: 20, workersMax: 2 };
   await declare({ ...endpoints, adopted });
   emu.resetStats();
-  const { urn } = await importEndpoint(async (args) => (await pulumi(args)).stdout, "adopted", existing.id);
-  expect(urn).toMatch(/::pulumi-nodejs:dynamic\/runpod:Endpoint::adopted$/);
+  const imported = await runpodCli(["import", "adopted", existing.id]);
+  expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(imported.stdout).toMatch(new RegExp(`^imported endpoint ${existing.id} as urn:pulumi:e2e::runpod-e2e::pulumi-nodejs:dynamic/runpod:Endpoint::adopted;`));
   expect(await stateId("adopted")).toBe(existing.id);
   expect((await stack.endpoint("adopted"))!.outputs).toMatchObject({ name: "e2e-adopted", workersMax: 2, gpuIds: ["AMPERE_16", "AMPERE_24"] });
   await pulumi(["preview", "--expect-no-changes"]); // declared as it is: nothing to do
@@ -291,10 +299,19 @@ test("importing adopts an existing endpoint without writing to the platform; it 
   expect(emu.endpoints()).toHaveLength(3);
 });
 
-test("importing an id the platform does not know fails and leaves the state as it was", async () => {
+test("`pulumi-runpod import` of an id the platform does not know fails (exit 2) and leaves the state as it was", async () => {
   const before = await stack.resources();
   await declare({ ...endpoints, ghost: { name: "e2e-ghost", templateId: "tpl_vllm", gpuIds: ["AMPERE_16"] } });
-  await expect(importEndpoint(async (args) => (await pulumi(args)).stdout, "ghost", "nosuchendpoint1")).rejects.toThrow(/no endpoint with id "nosuchendpoint1"/);
+  const ghost = await runpodCli(["import", "ghost", "nosuchendpoint1"]);
+  expect(ghost.code).toBe(2);
+  expect(ghost.stderr).toMatch(/^pulumi-runpod: no endpoint with id "nosuchendpoint1" is visible with this stack's API key; nothing was imported\n$/);
+  // An endpoint the stack already holds, or a name the program does not declare, is refused before any change.
+  const twice = await runpodCli(["import", "ghost", await stateId("adopted")]);
+  expect(twice.code).toBe(2);
+  expect(twice.stderr).toMatch(/endpoint \S+ is already in the stack, as urn:pulumi:e2e::runpod-e2e::pulumi-nodejs:dynamic\/runpod:Endpoint::adopted/);
+  const undeclared = await runpodCli(["import", "nowhere", "nosuchendpoint1"]);
+  expect(undeclared.code).toBe(2);
+  expect(undeclared.stderr).toMatch(/the program declares no pulumi-runpod resource named "nowhere"/);
   expect((await stack.resources()).map((r) => r.urn)).toEqual(before.map((r) => r.urn));
   const { ghost: _ghost, ...rest } = endpoints;
   await declare(rest);

@@ -1,0 +1,21 @@
+/**
+ * The platform settings of a stack, read as the provider reads them: the `runpod:*` keys of the
+ * stack configuration (the API key decrypted in this process only, never printed), each falling
+ * back to its environment variable when unset (`resolveClientConfig`).
+ */
+import { PULUMI_CONFIG_KEYS, type ClientConfigInput } from "../../api";
+import type { PulumiRunner } from "./pulumiCommand";
+
+/**
+ * The `runpod:*` settings of the stack (`pulumi config --json --show-secrets`); unset keys stay unset.
+ * @throws PulumiCommandError when the configuration cannot be read (e.g. wrong passphrase).
+ */
+export async function stackClientConfig(pulumi: PulumiRunner): Promise<ClientConfigInput> {
+  const config = JSON.parse(await pulumi(["config", "--json", "--show-secrets"])) as Record<string, { value?: unknown } | undefined>;
+  const out: Record<string, unknown> = {};
+  for (const [field, key] of Object.entries(PULUMI_CONFIG_KEYS)) {
+    const value = config[key]?.value;
+    if (typeof value === "string" && value !== "") out[field] = value;
+  }
+  return out as ClientConfigInput;
+}
