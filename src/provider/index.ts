@@ -49,7 +49,7 @@ export { providerStub, endpointProviderStub, PROVIDER_MODULE } from "./serializa
 export { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
 export { clientInputFromConfig, type ConfigSource } from "./providerConfig";
 export { UNKNOWN } from "./unknown";
-export { argumentNames, defaultsOf, inputNames, outputNames, settingNames, type ResourceModel } from "./model/fields";
+export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
 export {
   ENDPOINT_MODEL,

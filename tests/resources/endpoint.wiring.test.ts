@@ -7,7 +7,7 @@
 import { execFileSync } from "child_process";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { ENDPOINT_OUTPUT_FIELDS } from "../../src/provider";
+import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, typeToken } from "../../src/provider";
 import { Endpoint } from "../../src/resources/endpoint";
 
 const registrations: pulumi.runtime.MockResourceArgs[] = [];
@@ -37,6 +37,7 @@ describe("Endpoint", () => {
     await valueOf(ep.urn);
     const reg = registrations.find((r) => r.name === "web")!;
     expect(reg.type).toBe("pulumi-nodejs:dynamic/runpod:Endpoint");
+    expect(typeToken(ENDPOINT_MODEL)).toBe(reg.type);
     expect(reg.inputs).toMatchObject({ name: "web-ep", templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], workersMax: 2 });
     expect(typeof reg.inputs.__provider).toBe("string");
     // The resource name rides along as the prefix of an auto-name (used only when `name` is unset).

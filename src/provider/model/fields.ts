@@ -126,6 +126,11 @@ export function defineModel<const M extends ResourceModel>(model: M): M {
   return model;
 }
 
+/** The type token the engine records for a resource of `model` (`pulumi-nodejs:dynamic/runpod:Endpoint`). */
+export function typeToken(model: ResourceModel): string {
+  return `pulumi-nodejs:dynamic/${model.module}:${model.type}`;
+}
+
 /** The change policy of input `name`; an alias's is that of the field it spells. */
 export function changeOf(model: ResourceModel, name: string): Change {
   const field = model.fields[name] as InputField<unknown>;
