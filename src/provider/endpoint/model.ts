@@ -140,8 +140,7 @@ export const ENDPOINT_MODEL = defineModel({
     workersMin: input({
       doc: "Minimum active workers (0 = scale to zero).",
       rule: integer(0, WORKERS_LIMIT),
-      unit: "workers",
-      note: ", ≤ `workersMax`; `0` = scale to zero",
+      note: " workers, ≤ `workersMax`; `0` = scale to zero",
       default: 0,
       sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: "saveEndpoint field (may restart active workers)" },
@@ -149,7 +148,7 @@ export const ENDPOINT_MODEL = defineModel({
     workersMax: input({
       doc: "Maximum concurrent workers.",
       rule: integer(0, WORKERS_LIMIT),
-      unit: "workers",
+      note: " workers",
       default: 3,
       defaultNote: ", or `workersMin` when larger",
       sentBy: SAVE_AND_REST,

@@ -46,7 +46,7 @@ function schemaOf(rule: Rule): ZodTypeAny {
 
 /** What `field` accepts, completing "`name` must be …". */
 export function expectsOf(field: Exclude<Field, { kind: "output" }>): string {
-  return field.rule.expects(field.unit) + (field.default === null ? " or unset" : "");
+  return field.rule.expects({ unit: field.unit, orUnset: field.default === null });
 }
 
 /** Renders a received value for a failure message (short, JSON-like). */

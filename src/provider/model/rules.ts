@@ -14,12 +14,17 @@ export type Zod = typeof import("zod").z;
 /** A field's type as the README shows it. */
 export type DisplayType = "string" | "string[]" | "integer" | "boolean";
 
+export interface ExpectsContext {
+  unit?: string;
+  orUnset?: boolean;
+}
+
 export interface Rule<T = unknown> {
   readonly type: DisplayType;
   /** The schema of a known value (values the engine does not know yet are never validated). */
   schema(z: Zod): ZodTypeAny;
-  /** Completes "`field` must be …"; `unit` is the field's unit (e.g. seconds). */
-  expects(unit?: string): string;
+  /** Completes "`field` must be …"; `unit` is the field's unit (e.g. seconds), `orUnset` that unset is accepted too. */
+  expects(context?: ExpectsContext): string;
   /** The README's "Unit / accepted values" cell (markdown). */
   accepts(unit?: string): string;
   /** Allowed values (enumerations, and lists of them). */
@@ -52,7 +57,7 @@ export function integer(min: number, max: number): Rule<number> {
     min,
     max,
     schema: (z) => z.number().int().min(min).max(max),
-    expects: (unit) => (unit ? `an integer number of ${unit} from ${min} to ${max}` : `an integer from ${min} to ${max}`),
+    expects: ({ unit, orUnset } = {}) => `${unit ? `an integer number of ${unit}` : "an integer"} from ${min} to ${max}${orUnset ? ", or unset" : ""}`,
     accepts: (unit) => `${unit ? `${unit}, ` : ""}${min}–${max}`,
   };
 }
@@ -64,7 +69,7 @@ export function oneOf<const V extends readonly string[]>(values: V, labels: Part
     values,
     labels: labels as Record<string, string>,
     schema: (z) => z.enum(values as unknown as [string, ...string[]]),
-    expects: () => `one of ${values.join(", ")}`,
+    expects: ({ orUnset } = {}) => `${values.length === 1 ? values[0] : `one of ${values.join(", ")}`}${orUnset ? " or unset" : ""}`,
     accepts: () => valueList(rule, "or"),
   };
   return rule;
@@ -75,7 +80,7 @@ export function bool(whenTrue?: string): Rule<boolean> {
   return {
     type: "boolean",
     schema: (z) => z.boolean(),
-    expects: () => "true or false",
+    expects: ({ orUnset } = {}) => `true or false${orUnset ? " or unset" : ""}`,
     accepts: () => (whenTrue ? `\`true\` = ${whenTrue}` : "`true` or `false`"),
   };
 }
@@ -91,7 +96,8 @@ export function text(maxLength: number, options: { trimmed?: boolean } = {}): Ru
     maxLength,
     schema: (z) =>
       z.string().refine((s) => (trimmed ? s.trim() === s && s.length > 0 : s.trim().length > 0) && s.length <= maxLength),
-    expects: () => `a non-empty string of at most ${maxLength} characters${trimmed ? " without leading or trailing spaces" : ""}`,
+    expects: ({ orUnset } = {}) =>
+      `a non-empty string of at most ${maxLength} characters${trimmed ? " without leading or trailing spaces" : ""}${orUnset ? ", or unset" : ""}`,
     accepts: () => `1–${maxLength} characters${trimmed ? ", no leading/trailing spaces" : ""}`,
   };
 }
@@ -106,7 +112,7 @@ export function platformId(what: string): Rule<string> {
     type: "string",
     maxLength: ID_MAX_LENGTH,
     schema: (z) => z.string().regex(ID_PATTERN),
-    expects: () => `a ${what} id of 1 to ${ID_MAX_LENGTH} letters, digits, '_' or '-' (starting with a letter or digit)`,
+    expects: ({ orUnset } = {}) => `a ${what} id of 1 to ${ID_MAX_LENGTH} letters, digits, '_' or '-' (starting with a letter or digit)${orUnset ? ", or unset" : ""}`,
     accepts: () => `${what} id (letters, digits, \`_\`, \`-\`; ≤ ${ID_MAX_LENGTH})`,
   };
 }
@@ -147,11 +153,12 @@ export function listOf<T>(item: Rule<T>, options: ListOptions): Rule<T[]> {
         .array(z.union([item.schema(z), z.literal(UNKNOWN)]))
         .min(nonEmpty ? 1 : 0)
         .refine(distinct),
-    expects: () =>
+    expects: ({ orUnset } = {}) =>
       `a ${nonEmpty ? "non-empty " : ""}list of distinct ${what}${order}` +
       (item.values ? `, each one of ${item.values.join(", ")}` : "") +
       (example ? ` (e.g. ${JSON.stringify(example)})` : "") +
-      (empty ? ` (empty = ${empty})` : ""),
+      (empty ? ` (empty = ${empty})` : "") +
+      (orUnset ? ", or unset" : ""),
     accepts: () =>
       `${what}${order}` +
       (item.values ? `: ${valueList(item, ",")}` : "") +
