@@ -1,51 +1,70 @@
 /**
- * The package's provider module, `pulumi-runpod/provider`: what the serialized stub (serializable.ts)
- * loads inside the dynamic provider host at call time. It holds the process's configuration and the
- * one {@link EndpointProvider} serving every `Endpoint` of the stack, so the shared endpoint listing
- * (endpointLookup.ts) spans all of them.
+ * The package's provider module, `pulumi-runpod/provider`: what every serialized stub (serializable.ts)
+ * loads inside the dynamic provider host at call time — `configure` and `resources.<kind>` — and the
+ * resource models with what is derived from them (field lists, defaults, README tables).
+ *
+ * Loading it is light (the models and the stubs; no api client, no zod): Pulumi programs load it for
+ * the field names. The runtime (runtime.ts), and with it the api client, loads at the first call.
  */
-import { createClient, resolveClientConfig } from "../api";
-import type { ClientConfigInput } from "../api/config";
-import { EndpointProvider } from "./endpointProvider";
-import { clientInputFromConfig, type ConfigSource } from "./providerConfig";
+import { RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
+import type { ConfigSource } from "./providerConfig";
+import type { ProviderRuntime } from "./runtime";
 
-let stackConfig: ClientConfigInput = {};
-let endpointProvider = newEndpointProvider();
+let runtime: Promise<ProviderRuntime> | undefined;
 
-function newEndpointProvider(): EndpointProvider {
-  // Built on first use, i.e. after `configure`, which the host always calls before any operation.
-  return new EndpointProvider(() => createClient(resolveClientConfig(stackConfig, process.env)));
+/** The process's one runtime. */
+function processRuntime(): Promise<ProviderRuntime> {
+  runtime ??= import("./runtime").then((m) => new m.ProviderRuntime());
+  return runtime;
 }
 
 /**
- * The dynamic provider's `configure` hook: keeps the `runpod:*` stack configuration (the API key
- * included) in this process only; it never reaches inputs, outputs or the serialized provider.
+ * The dynamic provider's `configure` hook, called by the host once per distinct serialized stub: the
+ * first call configures the process; a repeated configuration changes nothing (runtime.ts).
  */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
-  // A host that was given no configuration at all cannot look keys up; that means "nothing set".
-  const get = (key: string): string | undefined => {
-    try {
-      return req?.config?.get(key);
-    } catch {
-      return undefined;
-    }
-  };
-  stackConfig = clientInputFromConfig({ get });
-  endpointProvider = newEndpointProvider();
+  (await processRuntime()).configure(req);
 }
 
-/** The `Endpoint` operations as the dynamic provider host calls them. */
-export const endpoint = {
-  check: (olds: Record<string, unknown>, news: Record<string, unknown>) => endpointProvider.check(olds, news),
-  diff: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => endpointProvider.diff(id, olds, news),
-  create: (news: Record<string, unknown>) => endpointProvider.create(news),
-  read: (id: string, props?: Record<string, unknown>) => endpointProvider.read(id, props),
-  update: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => endpointProvider.update(id, olds, news),
-  delete: (id: string, props: Record<string, unknown>) => endpointProvider.delete(id, props),
-};
+function operationsOf(kind: ResourceKindName): ResourceOperations {
+  const provider = async () => (await processRuntime()).provider(kind);
+  return {
+    check: async (olds, news) => (await provider()).check(olds, news),
+    diff: async (id, olds, news) => (await provider()).diff(id, olds, news),
+    create: async (inputs) => (await provider()).create(inputs),
+    read: async (id, props) => (await provider()).read(id, props),
+    update: async (id, olds, news) => (await provider()).update(id, olds, news),
+    delete: async (id, props) => (await provider()).delete(id, props),
+  };
+}
 
-export { EndpointProvider, EndpointInitError } from "./endpointProvider";
-export { checkEndpointInputs, type EndpointInputs } from "./endpointInputs";
-export { diffEndpoint, ENDPOINT_CHANGE_POLICY, renderChangePolicyTable } from "./endpointDiff";
-export { endpointProviderStub, PROVIDER_MODULE } from "./serializable";
-export type { EndpointOutputs } from "./endpointState";
+/** Each resource kind's operations as the dynamic provider host calls them, e.g. `resources.endpoint.create(inputs)`. */
+export const resources = Object.fromEntries(RESOURCE_KIND_NAMES.map((kind) => [kind, operationsOf(kind)])) as Record<ResourceKindName, ResourceOperations>;
+
+/** `resources.endpoint` under the name stubs serialized by earlier versions call, so their stacks keep working. */
+export const endpoint: ResourceOperations = resources.endpoint;
+
+export { RESOURCE_KINDS, RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
+export { providerStub, endpointProviderStub, PROVIDER_MODULE } from "./serializable";
+export { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
+export { clientInputFromConfig, type ConfigSource } from "./providerConfig";
+export { UNKNOWN } from "./unknown";
+export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
+export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
+export {
+  ENDPOINT_MODEL,
+  ENDPOINT_ARG_FIELDS,
+  ENDPOINT_DEFAULTS,
+  ENDPOINT_INPUT_FIELDS,
+  ENDPOINT_OUTPUT_FIELDS,
+  ENDPOINT_SETTING_DEFAULTS,
+  ENDPOINT_SETTING_FIELDS,
+  type EndpointInputField,
+  type EndpointInputs,
+  type EndpointOutputs,
+  type EndpointSettingField,
+  type EndpointSettings,
+} from "./endpoint/model";
+export { checkEndpointInputs, type EndpointCheck, type InputFailure } from "./endpoint/check";
+export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
+export { EndpointInitError } from "./endpoint/initError";

@@ -1,39 +1,47 @@
 /**
- * The object handed to `pulumi.dynamic.Resource`. Pulumi serializes it into the state of every
- * endpoint (`__provider`) and runs that text in the dynamic provider host, so it must stay tiny and
- * capture nothing: each method loads the installed package's provider module at call time instead of
- * closing over code, configuration or secrets. The module name resolves from the Pulumi program's
- * directory, where `pulumi-runpod` is installed.
+ * The object handed to `pulumi.dynamic.Resource`, one per resource kind. Pulumi serializes it into the
+ * state of every resource (`__provider`) and runs that text in the dynamic provider host, so it must
+ * stay tiny and capture nothing but its kind: each method loads the installed package's provider module
+ * at call time instead of closing over code, configuration or secrets. The module name resolves from
+ * the Pulumi program's directory, where `pulumi-runpod` is installed.
  *
- * Keep these methods free of references to anything outside their own bodies (no imports, no helper
- * functions): tests/provider/serialization.test.ts asserts the serialized text stays small and secret-free.
+ * Keep these methods free of references to anything outside their own bodies except `kind` (no
+ * imports, no helper functions): tests/provider/serialization.test.ts asserts the serialized text stays
+ * small and secret-free.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { ResourceKindName } from "./kinds";
 
 /** Module the stub loads; `exports["./provider"]` of package.json. */
 export const PROVIDER_MODULE = "pulumi-runpod/provider";
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-export const endpointProviderStub: dynamic.ResourceProvider = {
-  async configure(req) {
-    return require("pulumi-runpod/provider").configure(req);
-  },
-  async check(olds, news) {
-    return require("pulumi-runpod/provider").endpoint.check(olds, news);
-  },
-  async diff(id, olds, news) {
-    return require("pulumi-runpod/provider").endpoint.diff(id, olds, news);
-  },
-  async create(inputs) {
-    return require("pulumi-runpod/provider").endpoint.create(inputs);
-  },
-  async read(id, props) {
-    return require("pulumi-runpod/provider").endpoint.read(id, props);
-  },
-  async update(id, olds, news) {
-    return require("pulumi-runpod/provider").endpoint.update(id, olds, news);
-  },
-  async delete(id, props) {
-    return require("pulumi-runpod/provider").endpoint.delete(id, props);
-  },
-};
+/** The stub of resource kind `kind`: every call goes to `require("pulumi-runpod/provider").resources[kind]`. */
+export function providerStub(kind: ResourceKindName): dynamic.ResourceProvider {
+  return {
+    async configure(req) {
+      return require("pulumi-runpod/provider").configure(req);
+    },
+    async check(olds, news) {
+      return require("pulumi-runpod/provider").resources[kind].check(olds, news);
+    },
+    async diff(id, olds, news) {
+      return require("pulumi-runpod/provider").resources[kind].diff(id, olds, news);
+    },
+    async create(inputs) {
+      return require("pulumi-runpod/provider").resources[kind].create(inputs);
+    },
+    async read(id, props) {
+      return require("pulumi-runpod/provider").resources[kind].read(id, props);
+    },
+    async update(id, olds, news) {
+      return require("pulumi-runpod/provider").resources[kind].update(id, olds, news);
+    },
+    async delete(id, props) {
+      return require("pulumi-runpod/provider").resources[kind].delete(id, props);
+    },
+  };
+}
+
+/** The `Endpoint` stub. */
+export const endpointProviderStub = providerStub("endpoint");

@@ -4,9 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
-import { ENDPOINT_OUTPUT_FIELDS } from "../provider/endpointFields";
-import { LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY } from "../provider/endpointState";
-import { endpointProviderStub } from "../provider/serializable";
+import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub } from "../provider";
+import { registeredProperties } from "./registration";
 
 /**
  * Arguments of an {@link Endpoint}. Give exactly one of `gpuIds` and `gpuTypeIds`. Unset optional
@@ -24,7 +23,7 @@ export interface EndpointArgs {
    * for the new one.
    */
   name?: pulumi.Input<string>;
-  /** Serverless template to run (an id like `tpl_vllm`). Updated in place. */
+  /** Serverless template to run: its id, e.g. `tpl_vllm` (1 to 64 letters, digits, `_`, `-`). Updated in place. */
   templateId: pulumi.Input<string>;
   /**
    * GPU tiers in priority order, e.g. `["ADA_24", "AMPERE_24"]` (sent as the comma-separated string the
@@ -33,8 +32,9 @@ export interface EndpointArgs {
    */
   gpuIds?: pulumi.Input<pulumi.Input<GpuTier>[]>;
   /**
-   * GPU type names in priority order, e.g. `["NVIDIA GeForce RTX 4090"]`: the first available is
-   * allocated, otherwise the next. Only the REST v1 create accepts them, so any change replaces the endpoint.
+   * GPU type names in priority order, e.g. `["NVIDIA GeForce RTX 4090"]` (each at most 100 characters; no
+   * repeats): the first available is allocated, otherwise the next. Only the REST v1 create accepts
+   * them, so any change replaces the endpoint.
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** `QB` queue-based (default) or `LB` load balancing. Changing it replaces the endpoint. */
@@ -55,7 +55,10 @@ export interface EndpointArgs {
   workersMin?: pulumi.Input<number>;
   /** Maximum concurrent workers, 0 to 100. Default 3, or `workersMin` when larger. */
   workersMax?: pulumi.Input<number>;
-  /** Network volume to mount, e.g. `getNetworkVolumeOutput({ name: "models" }).id`; unset = none. Checked at preview. */
+  /**
+   * Network volume to mount: the id (1 to 64 letters, digits, `_`, `-`) of one of yours, e.g.
+   * `getNetworkVolumeOutput({ name: "models" }).id`; unset = none. Checked at preview.
+   */
   networkVolumeId?: pulumi.Input<string>;
   /**
    * Readiness wait: when true and `workersMin` > 0, `pulumi up` waits after creating or updating the
@@ -130,12 +133,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
    *   (see the class documentation for the stand-in).
    */
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = {};
-    // Every output is registered with the engine as such, also those the user leaves unset.
-    for (const key of ENDPOINT_OUTPUT_FIELDS) props[key] = undefined;
-    Object.assign(props, args ?? {});
-    props[NAME_PREFIX_PROPERTY] = name;
-    super(endpointProviderStub, name, props, opts, "runpod", "Endpoint");
+    const { kind, module, type } = ENDPOINT_MODEL;
+    super(providerStub(kind), name, registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name), opts, module, type);
   }
 
   /**

@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { NetworkVolume, PlatformClient } from "../api/types";
-import { clientInputFromConfig } from "../provider/providerConfig";
+import { clientInputFromConfig } from "../provider";
 
 export type { NetworkVolume } from "../api/types";
 

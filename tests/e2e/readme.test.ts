@@ -1,22 +1,30 @@
 /**
- * The README's reference tables say what the code does: the update-vs-replace table is the provider's
- * own rendering, and the argument and configuration tables name every field, default, accepted value
- * and bound the code uses.
+ * The README's reference tables say what the code does: the argument and update-vs-replace tables are
+ * the renderings of the resource's model, and they and the configuration table name every field,
+ * default, accepted value and bound the code uses.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { DEFAULT_TIMEOUT_MS, DEFAULT_URLS, ENV_VARS, PULUMI_CONFIG_KEYS } from "../../src/api/config";
-import { ENDPOINT_DEFAULTS } from "../../src/provider/endpointDefaults";
-import { ENDPOINT_CHANGE_POLICY, renderChangePolicyTable } from "../../src/provider/endpointDiff";
-import { ENDPOINT_ARG_FIELDS, IDLE_TIMEOUT_MAX, NAME_MAX_LENGTH, SCALER_VALUE_MAX, WORKERS_LIMIT } from "../../src/provider/endpointInputs";
 import {
+  ENDPOINT_ARG_FIELDS,
+  ENDPOINT_DEFAULTS,
+  ENDPOINT_MODEL,
   ENDPOINT_SETTING_DEFAULTS,
   ENDPOINT_SETTING_FIELDS,
-  WORKERS_READY_TIMEOUT_MAX,
-  WORKERS_READY_TIMEOUT_MIN,
   type EndpointSettingField,
-} from "../../src/provider/endpointSettings";
+} from "../../src/provider/endpoint/model";
+import { changeOf } from "../../src/provider/model/fields";
+import { renderArgumentTable, renderChangePolicyTable } from "../../src/provider/model/tables";
 import { SPEC_TABLES as SPEC } from "../spec/specTables";
+
+const F = ENDPOINT_MODEL.fields;
+const NAME_MAX_LENGTH = F.name.rule.maxLength;
+const IDLE_TIMEOUT_MAX = F.idleTimeout.rule.max;
+const SCALER_VALUE_MAX = F.scalerValue.rule.max;
+const WORKERS_LIMIT = F.workersMax.rule.max;
+const WORKERS_READY_TIMEOUT_MIN = F.workersReadyTimeout.rule.min;
+const WORKERS_READY_TIMEOUT_MAX = F.workersReadyTimeout.rule.max;
 
 const README = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
 
@@ -37,9 +45,15 @@ function table(heading: string): string[][] {
 const isSetting = (field: string): field is EndpointSettingField => (ENDPOINT_SETTING_FIELDS as readonly string[]).includes(field);
 const code = (cell: string) => cell.replace(/`/g, "").replace(/ \(secret\)$/, "");
 
-test("the update-or-replace table is the provider's own", () => {
-  const block = /<!-- change-policy:begin -->\n([\s\S]*?)\n<!-- change-policy:end -->/.exec(README);
-  expect(block?.[1]).toBe(renderChangePolicyTable());
+/** The text between `<!-- name:begin -->` and `<!-- name:end -->`. */
+const generated = (name: string) => new RegExp(`<!-- ${name}:begin -->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`).exec(README)?.[1];
+
+test("the update-or-replace table is the model's own", () => {
+  expect(generated("endpoint-change-policy")).toBe(renderChangePolicyTable(ENDPOINT_MODEL));
+});
+
+test("the arguments table is the model's own", () => {
+  expect(generated("endpoint-arguments")).toBe(renderArgumentTable(ENDPOINT_MODEL));
 });
 
 describe("the Endpoint arguments table", () => {
@@ -60,8 +74,8 @@ describe("the Endpoint arguments table", () => {
         expect({ field, onChange: row(field).onChange }).toEqual({ field, onChange: "no diff (provider setting)" });
         continue;
       }
-      const policy = ENDPOINT_CHANGE_POLICY[field === "fastBoot" ? "fastBootType" : field];
-      expect({ field, replace: /replace/.test(row(field).onChange) }).toEqual({ field, replace: policy.change === "replace" });
+      const policy = changeOf(ENDPOINT_MODEL, field);
+      expect({ field, replace: /replace/.test(row(field).onChange) }).toEqual({ field, replace: policy.policy === "replace" });
     }
   });
 

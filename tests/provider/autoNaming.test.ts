@@ -1,11 +1,11 @@
 /**
- * Pulumi auto-naming of endpoints whose `name` is unset (src/provider/endpointName.ts), through the
+ * Pulumi auto-naming of endpoints whose `name` is unset (src/provider/naming.ts), through the
  * provider's `check` and `create` against the emulator over HTTP: how the name is drawn and kept, and
  * that an auto-named create needs no listing in advance yet is still never repeated blindly (issue #6).
  */
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
-import { EndpointProvider } from "../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 let emu: RunningEmulator;

@@ -1,8 +1,18 @@
-/** Unit tests of the Endpoint diff: every field unchanged / in place / replace, and normalisation (issue #4 "diff"). */
+/**
+ * Unit tests of the Endpoint diff: every field unchanged / in place / replace, and normalisation (issue
+ * #4 "diff") — of `diffEndpoint`, of the provider's own `diff()` and of `diff` as the provider module
+ * serves it to the dynamic provider host.
+ */
 import type { EndpointRecord } from "../../src/api/types";
-import { ENDPOINT_CHANGE_POLICY, diffEndpoint, renderChangePolicyTable } from "../../src/provider/endpointDiff";
-import { ENDPOINT_INPUT_FIELDS, checkEndpointInputs } from "../../src/provider/endpointInputs";
-import { inPreviousOrder, outputsFromRecord } from "../../src/provider/endpointState";
+import { resources } from "../../src/provider";
+import { checkEndpointInputs } from "../../src/provider/endpoint/check";
+import { diffEndpoint } from "../../src/provider/endpoint/diff";
+import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
+import { outputsFromRecord } from "../../src/provider/endpoint/state";
+import { changeOf } from "../../src/provider/model/fields";
+import { inPreviousOrder } from "../../src/provider/model/state";
+import { renderChangePolicyTable } from "../../src/provider/model/tables";
 import { UNKNOWN } from "../../src/provider/unknown";
 
 /** A platform record as saveEndpoint answers for the inputs below. */
@@ -33,16 +43,17 @@ const olds = (r: Partial<EndpointRecord> = {}, gpuTypeIds?: string[] | null) =>
 
 describe("the update-vs-replace table", () => {
   it("covers every input field", () => {
-    expect(Object.keys(ENDPOINT_CHANGE_POLICY).sort()).toEqual([...ENDPOINT_INPUT_FIELDS].sort());
+    const withPolicy = Object.entries(ENDPOINT_MODEL.fields).filter(([, f]) => f.kind === "input" && "change" in f && f.change !== undefined).map(([k]) => k);
+    expect(withPolicy.sort()).toEqual([...ENDPOINT_INPUT_FIELDS].sort());
   });
 
   it("replaces only on type and gpuTypeIds", () => {
-    const replacing = ENDPOINT_INPUT_FIELDS.filter((f) => ENDPOINT_CHANGE_POLICY[f].change === "replace");
+    const replacing = ENDPOINT_INPUT_FIELDS.filter((f) => changeOf(ENDPOINT_MODEL, f).policy === "replace");
     expect(replacing.sort()).toEqual(["gpuTypeIds", "type"]);
   });
 
   it("renders a README table with one row per field", () => {
-    const table = renderChangePolicyTable();
+    const table = renderChangePolicyTable(ENDPOINT_MODEL);
     for (const f of ENDPOINT_INPUT_FIELDS) expect(table).toMatch(new RegExp(`^\\| \`${f}\` \\| (update in place|replace) \\|`, "m"));
   });
 });
@@ -110,6 +121,33 @@ describe("diffEndpoint: one field changed", () => {
     const d = diffEndpoint(olds(), checked({ ...args, type: "LB" }));
     expect(d.replaces).toEqual(["type"]);
     expect(d.deleteBeforeReplace).toBe(false);
+  });
+});
+
+/** The provider's `diff()` itself (what the engine gets), directly and through the provider module's `resources.endpoint`. */
+describe.each([
+  ["EndpointProvider.diff", (o: Record<string, unknown>, n: Record<string, unknown>) => new EndpointProvider(() => { throw new Error("diff needs no client"); }).diff("abc123def456gh", o, n)],
+  ["resources.endpoint.diff", (o: Record<string, unknown>, n: Record<string, unknown>) => resources.endpoint.diff("abc123def456gh", o, n)],
+])("%s: the result the engine acts on", (_name, diff) => {
+  it.each(CHANGES)("%s %j → changes, and replaces exactly when the policy says %s", async (field, change, kind) => {
+    const d = await diff(olds(), checked({ ...args, ...change }));
+    expect(d.changes).toBe(true);
+    expect(d.replaces ?? []).toEqual(kind === "replace" ? [field] : []);
+    expect(d.deleteBeforeReplace).toBe(false);
+  });
+
+  it("type changed → replaces contains type", async () => {
+    expect((await diff(olds(), checked({ ...args, type: "LB" }))).replaces).toContain("type");
+  });
+
+  it("gpuIds → gpuTypeIds → replaces contains gpuTypeIds; the reverse updates in place", async () => {
+    expect((await diff(olds(), checked({ name: "ep", templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"], locations: ["US", "FR"] }))).replaces).toEqual(["gpuTypeIds"]);
+    expect((await diff(olds({}, ["NVIDIA L4"]), checked(args))).replaces ?? []).toEqual([]);
+  });
+
+  it("nothing changed, or only a provider setting → no changes", async () => {
+    expect((await diff(olds(), checked(args))).changes).toBe(false);
+    expect((await diff(olds(), checked({ ...args, waitForWorkers: true, workersReadyTimeout: 30 }))).changes).toBe(false);
   });
 });
 
@@ -236,7 +274,7 @@ describe("diffEndpoint: provider-only settings (waitForWorkers, workersReadyTime
   });
 
   it("the README table lists them as never compared", () => {
-    const table = renderChangePolicyTable();
+    const table = renderChangePolicyTable(ENDPOINT_MODEL);
     for (const f of ["waitForWorkers", "workersReadyTimeout"]) expect(table).toMatch(new RegExp(`^\\| \`${f}\` \\| no diff \\| not compared \\|`, "m"));
   });
 });

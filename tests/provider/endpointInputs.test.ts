@@ -1,9 +1,13 @@
-/** Unit tests of the Endpoint provider's `check`: validation, defaults, unknowns (issue #4, issue #6 "Bad input"). */
+/**
+ * Unit tests of the Endpoint provider's `check`: validation, defaults, unknowns (issue #4, issue #6
+ * "Bad input"), and the model's accepted values against the spec's own tables (docs/spec/platform-api.md).
+ */
+import * as fs from "fs";
+import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { ENDPOINT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../src/api/spec";
-import { ENDPOINT_DEFAULTS } from "../../src/provider/endpointDefaults";
-import { ENDPOINT_SETTING_DEFAULTS } from "../../src/provider/endpointSettings";
-import { ENDPOINT_ARG_FIELDS, checkEndpointInputs, isComplete } from "../../src/provider/endpointInputs";
+import { checkEndpointInputs, isComplete } from "../../src/provider/endpoint/check";
+import { ENDPOINT_ARG_FIELDS, ENDPOINT_DEFAULTS, ENDPOINT_MODEL, ENDPOINT_SETTING_DEFAULTS } from "../../src/provider/endpoint/model";
 import { UNKNOWN } from "../../src/provider/unknown";
 
 const base = { name: "my-endpoint", templateId: "tpl_vllm", gpuIds: ["ADA_24"] };
@@ -214,5 +218,68 @@ describe("checkEndpointInputs: values unknown during preview", () => {
 
   it("does not compare workersMin with an unknown workersMax", () => {
     expect(checkEndpointInputs({ ...base, workersMin: 50, workersMax: UNKNOWN }).failures).toEqual([]);
+  });
+});
+
+/**
+ * The spec's table "Serverless endpoint (GraphQL record and creation input)": field → its Notes cell.
+ * A minimal reader of the vendored spec, on purpose independent of the code under test.
+ */
+function specEndpointNotes(): Record<string, string> {
+  const spec = fs.readFileSync(path.join(__dirname, "..", "..", "docs", "spec", "platform-api.md"), "utf8");
+  const start = spec.indexOf("### Serverless endpoint (GraphQL record and creation input)");
+  if (start < 0) throw new Error("the spec has no endpoint record table");
+  const notes: Record<string, string> = {};
+  const lines = spec.slice(start).split("\n").slice(1);
+  for (const line of lines.slice(lines.findIndex((l) => l.startsWith("|")) + 2)) {
+    if (!line.startsWith("|")) break;
+    const [field, , note] = line.slice(1, -1).split("|").map((c) => c.trim());
+    notes[field.replace(/`/g, "")] = note;
+  }
+  return notes;
+}
+/** The backticked values of a Notes cell, e.g. `QB`, `LB`. */
+const codes = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+
+describe("the model's accepted values are the spec's", () => {
+  const notes = specEndpointNotes();
+  const values = (field: keyof typeof ENDPOINT_MODEL.fields) => [...((ENDPOINT_MODEL.fields[field] as { rule: { values?: readonly string[] } }).rule.values ?? [])].sort();
+
+  it.each(["gpuIds", "type", "locations", "fastBootType", "scalerType"] as const)("%s: the values the spec lists, no more, no fewer", (field) => {
+    expect(notes[field]).toBeDefined();
+    expect(values(field)).toEqual(codes(notes[field]).sort());
+  });
+
+  it("type defaults to the spec's default (QB, \"(default)\")", () => {
+    expect(notes.type).toMatch(new RegExp(`\`${ENDPOINT_DEFAULTS.type}\` [^,]*\\(default\\)`));
+  });
+
+  it("locations: empty means any region, as the spec says, and is the default", () => {
+    expect(notes.locations).toMatch(/empty or null means any region/);
+    expect(ENDPOINT_DEFAULTS.locations).toEqual([]);
+  });
+
+  it("networkVolumeId is optional, null when none, and unset by default", () => {
+    expect(notes.networkVolumeId).toMatch(/null when none/);
+    expect(ENDPOINT_DEFAULTS.networkVolumeId).toBeNull();
+  });
+
+  it("every field of the spec's endpoint record that an endpoint is configured with is a model input", () => {
+    const reportedOnly = ["id", "pods"];
+    const inputs = Object.entries(ENDPOINT_MODEL.fields).filter(([, f]) => f.kind === "input").map(([k]) => k);
+    expect(Object.keys(notes).filter((f) => !reportedOnly.includes(f)).sort()).toEqual(inputs.filter((f) => notes[f] !== undefined).sort());
+  });
+
+  it("the README's GPU tier labels are the spec's (memory and family)", () => {
+    const specLabels = Object.fromEntries([...notes.gpuIds.matchAll(/`([^`]+)` \(([^)]+)\)/g)].map((m) => [m[1], m[2].replace(/\s+/g, "")]));
+    const labels = ENDPOINT_MODEL.fields.gpuIds.rule.labels ?? {};
+    expect(Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, v.replace(/\s+/g, "")]))).toEqual(specLabels);
+  });
+
+  it("rejects a value next to the spec's (lower case, unknown) for each enumerated field", () => {
+    for (const field of ["type", "fastBootType", "scalerType"] as const) {
+      const r = checkEndpointInputs({ ...base, [field]: values(field)[0].toLowerCase() });
+      expect(r.failures.map((f) => f.property)).toEqual([field]);
+    }
   });
 });

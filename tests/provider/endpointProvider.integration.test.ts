@@ -4,7 +4,7 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../src/api/types";
-import { EndpointInitError, EndpointProvider } from "../../src/provider/endpointProvider";
+import { EndpointInitError, EndpointProvider } from "../../src/provider/endpoint/provider";
 import { createClient, resolveClientConfig } from "../../src/api";
 import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 

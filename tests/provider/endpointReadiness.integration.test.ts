@@ -9,8 +9,8 @@
 import type { RunningEmulator } from "../../emulator";
 import { isWorkerReady } from "../../src/api";
 import type { PlatformClient } from "../../src/api/types";
-import { EndpointInitError, EndpointProvider } from "../../src/provider/endpointProvider";
-import { LOOKUP_PROPERTY } from "../../src/provider/endpointState";
+import { EndpointInitError, EndpointProvider } from "../../src/provider/endpoint/provider";
+import { LOOKUP_PROPERTY } from "../../src/provider/reserved";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 let quick: RunningEmulator;

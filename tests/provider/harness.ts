@@ -2,7 +2,7 @@
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { createClient, resolveClientConfig } from "../../src/api";
 import type { ClientConfig, PlatformClient } from "../../src/api/types";
-import type { EndpointProvider } from "../../src/provider/endpointProvider";
+import type { EndpointProvider } from "../../src/provider/endpoint/provider";
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });

@@ -8,7 +8,7 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
-import { EndpointProvider } from "../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { forEachLimited } from "../../bench/pool";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 

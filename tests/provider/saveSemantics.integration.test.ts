@@ -4,7 +4,7 @@
  * platform resets a field left out of a modify; platform-clients.md). Run against both readings.
  */
 import type { RunningEmulator, SaveSemantics } from "../../emulator";
-import { EndpointProvider } from "../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 describe.each<SaveSemantics>(["replace", "merge"])("a one-field update under %s save semantics", (saveSemantics) => {

@@ -1,70 +1,62 @@
 "use strict";
 /**
  * The engine's floor: the benchmark's Endpoint stack (same count, same inputs, same config) with a
- * dynamic resource whose provider does nothing — no API calls; beyond @pulumi/pulumi it loads only the package's light index (as the Endpoint program does) for the field list. It has
- * the Endpoint's shape (the same output properties, outputs of the same size, a read that answers with
- * inputs too), so the engine, the
- * language host and the dynamic provider host do the same work for it; what is left between the two
- * stacks is the provider's own cost (its process, its requests).
+ * dynamic resource whose provider does nothing — no API calls. Its shape comes from the Endpoint's
+ * model (`pulumi-runpod/provider`, which loads as light as the package's index the Endpoint program
+ * loads): the same output properties, outputs of the same size (every default filled in), and a read
+ * that answers with inputs too. So the engine, the language host and the dynamic provider host do the
+ * same work for it; what is left between the two stacks is the provider's own cost (its process, its
+ * requests).
  *
  * Config: count (number, required), idleTimeout (seconds, default 30), namePrefix (default: the stack name).
  */
 const pulumi = require("@pulumi/pulumi");
+const model = require("pulumi-runpod/provider");
+
+const { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, ENDPOINT_INPUT_FIELDS, ENDPOINT_SETTING_FIELDS, NAME_PREFIX_PROPERTY, defaultsOf } = model;
+/** What `check` fills in for unset arguments, and the provider settings. */
+const DEFAULTS = { ...defaultsOf(ENDPOINT_MODEL, "input"), ...defaultsOf(ENDPOINT_MODEL, "setting") };
+const STORED_INPUTS = [...ENDPOINT_INPUT_FIELDS, ...ENDPOINT_SETTING_FIELDS];
 
 /** Every operation answers at once from its inputs; `diff` reports changed fields like Endpoint's. */
 const noopProvider = {
   async check(olds, news) {
     // Auto-naming as Endpoint does it: the old name, else the resource name and a random suffix.
-    const { __namePrefix, ...inputs } = news;
-    inputs.name = inputs.name ?? olds?.name ?? `${__namePrefix}-${require("crypto").randomBytes(4).toString("hex").slice(0, 7)}`;
+    const { [NAME_PREFIX_PROPERTY]: prefix, ...given } = news;
+    const inputs = { ...DEFAULTS, ...given };
+    inputs.name = given.name ?? olds?.name ?? `${prefix}-${require("crypto").randomBytes(4).toString("hex").slice(0, 7)}`;
     return { inputs };
   },
   async diff(_id, olds, news) {
-    const changed = ["name", "templateId", "gpuIds", "idleTimeout"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    const changed = ENDPOINT_INPUT_FIELDS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
     return { changes: changed.length > 0 };
   },
   async create(inputs) {
     const id = `noop${inputs.name.replace(/[^a-z0-9]/gi, "").slice(-10)}`;
-    // The same fields an Endpoint's outputs carry (src/provider/endpointState.ts EndpointOutputs).
-    const outs = {
-      endpointId: id,
-      name: inputs.name,
-      templateId: inputs.templateId,
-      gpuIds: inputs.gpuIds,
-      type: "QB",
-      idleTimeout: inputs.idleTimeout,
-      locations: [],
-      fastBoot: false,
-      fastBootType: null,
-      scalerType: "QUEUE_DELAY",
-      scalerValue: 4,
-      workersMin: 0,
-      workersMax: 3,
-      networkVolumeId: null,
-      jobUrl: `http://127.0.0.1:1/inference/v2/${id}/`,
-    };
+    const outs = {};
+    for (const key of ENDPOINT_OUTPUT_FIELDS) if (inputs[key] !== undefined) outs[key] = inputs[key];
+    Object.assign(outs, { endpointId: id, fastBoot: false, jobUrl: `http://127.0.0.1:1/inference/v2/${id}/` });
     return { id, outs };
   },
   async read(id, props) {
     // Inputs too, as Endpoint's read returns them (the engine stores them and shows diffs from them).
-    const { endpointId: _id, jobUrl: _url, fastBoot: _fb, ...inputs } = props;
+    const inputs = Object.fromEntries(STORED_INPUTS.filter((k) => props[k] !== undefined && props[k] !== null).map((k) => [k, props[k]]));
     return { id, props, inputs };
   },
   async update(_id, olds, news) {
-    return { outs: { ...olds, idleTimeout: news.idleTimeout } };
+    const changed = Object.fromEntries(ENDPOINT_INPUT_FIELDS.filter((k) => news[k] !== undefined).map((k) => [k, news[k]]));
+    return { outs: { ...olds, ...changed } };
   },
   async delete() {},
 };
 
-// The same output properties as an Endpoint, so the engine floor stores as much state per resource.
-const { ENDPOINT_OUTPUT_FIELDS } = require("pulumi-runpod");
-
 class Noop extends pulumi.dynamic.Resource {
   constructor(name, args, opts) {
+    // The same output properties as an Endpoint, so the engine floor stores as much state per resource.
     const props = {};
     for (const key of ENDPOINT_OUTPUT_FIELDS) props[key] = undefined;
     Object.assign(props, args);
-    props.__namePrefix = name;
+    props[NAME_PREFIX_PROPERTY] = name;
     super(noopProvider, name, props, opts, "bench", "Noop");
   }
 }

@@ -3,7 +3,7 @@
  * fix, 401 and 403 are told apart, and no partial resource is left.
  */
 import { AuthenticationError, ConfigurationError, PermissionError, createClient, resolveClientConfig } from "../../../src/api";
-import { EndpointProvider } from "../../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import * as providerModule from "../../../src/provider";
 import { DEFAULT_KEYS } from "../../../emulator";
 import { addressesOf, mutationCounts, relClient, runpodConfig, thrown, uniqueName, useRelEmulator } from "../harness";

@@ -4,7 +4,7 @@
  * one endpoint — proven with the emulator acting on the create and then dropping the connection,
  * and with a create that outlives the client's timeout and lands afterwards.
  */
-import { EndpointProvider } from "../../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, relClient, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
 

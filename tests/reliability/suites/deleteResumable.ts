@@ -2,7 +2,7 @@
  * Issue #6 "Delete is resumable": a failed delete changes nothing, and an endpoint left scaled to zero
  * but not deleted is deleted by the next destroy; an endpoint deleted outside Pulumi → destroy succeeds.
  */
-import { EndpointProvider } from "../../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, relClient, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
 

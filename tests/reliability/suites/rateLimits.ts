@@ -4,7 +4,7 @@
  */
 import { RateLimitError } from "../../../src/api";
 import type { PlatformClient } from "../../../src/api/types";
-import { EndpointProvider } from "../../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, now, relClient, startRelEmulator, thrown, tightQuotaSeed, uniqueName, useRelEmulator, type RelEmulator } from "../harness";
 
 /** check + create, as the engine does; fails on check failures. */

@@ -5,7 +5,7 @@
  */
 import { createServer } from "net";
 import { ConfigurationError, NetworkError, createClient, resolveClientConfig } from "../../../src/api";
-import { EndpointProvider } from "../../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import type { FaultConfig } from "../../../emulator";
 import { ProviderHost } from "../host";
 import { addressesOf, relClient, runpodConfig, thrown, uniqueName, useRelEmulator } from "../harness";

@@ -3,7 +3,7 @@
  * backoff and jitter, for reads and for writes that are safe to repeat (saveEndpoint with id, deleteEndpoint).
  */
 import { ServerError } from "../../../src/api";
-import { EndpointProvider } from "../../../src/provider/endpointProvider";
+import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, relClient, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
 

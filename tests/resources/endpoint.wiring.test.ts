@@ -1,8 +1,13 @@
 /**
- * The public `Endpoint` class as a program sees it (Pulumi mocks stand in for the engine here; the
- * provider itself is exercised against the emulator in tests/provider).
+ * Wiring of the public `Endpoint` class: what it registers with the engine and how it exposes the
+ * engine's answer. Pulumi mocks stand in for the engine, and the outputs below are the mocks' own
+ * invention: this proves the plumbing only. The outputs the provider really gives (id, endpointId,
+ * jobUrl) are checked against the emulator in endpoint.outputs.test.ts and tests/provider.
  */
+import { execFileSync } from "child_process";
+import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
+import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, typeToken } from "../../src/provider";
 import { Endpoint } from "../../src/resources/endpoint";
 
 const registrations: pulumi.runtime.MockResourceArgs[] = [];
@@ -32,11 +37,17 @@ describe("Endpoint", () => {
     await valueOf(ep.urn);
     const reg = registrations.find((r) => r.name === "web")!;
     expect(reg.type).toBe("pulumi-nodejs:dynamic/runpod:Endpoint");
+    expect(typeToken(ENDPOINT_MODEL)).toBe(reg.type);
     expect(reg.inputs).toMatchObject({ name: "web-ep", templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], workersMax: 2 });
     expect(typeof reg.inputs.__provider).toBe("string");
     // The resource name rides along as the prefix of an auto-name (used only when `name` is unset).
     expect(reg.inputs.__namePrefix).toBe("web");
     expect(Object.keys(reg.inputs).sort()).toEqual(["__namePrefix", "__provider", "gpuIds", "name", "templateId", "workersMax"]);
+  });
+
+  it("registers every output of the model as an Output property, and nothing else but the arguments", () => {
+    const declared = Object.keys(new Endpoint("props", { templateId: "tpl_vllm", gpuIds: ["ADA_24"] })).filter((k) => !k.startsWith("__") && !["urn", "id"].includes(k));
+    expect(declared.sort()).toEqual([...ENDPOINT_OUTPUT_FIELDS].sort());
   });
 
   it("without a name, registers no name and the resource name as the auto-name prefix", async () => {
@@ -46,7 +57,7 @@ describe("Endpoint", () => {
     expect(reg.inputs.__namePrefix).toBe("unnamed");
   });
 
-  it("exposes the provider's outputs as Output properties (including jobUrl and endpointId)", async () => {
+  it("passes the engine's answer through as Output properties (values invented by the mocks)", async () => {
     const ep = new Endpoint("out", { name: "out-ep", templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"] });
     expect(await valueOf(ep.id)).toBe("id-of-out");
     expect(await valueOf(ep.endpointId)).toBe("id-of-out");
@@ -61,5 +72,17 @@ describe("Endpoint", () => {
     const reg = registrations.find((r) => r.name === "existing")!;
     expect(reg.id).toBe("abc123");
     expect(reg.type).toBe("pulumi-nodejs:dynamic/runpod:Endpoint");
+  });
+});
+
+describe("loading the package in a Pulumi program", () => {
+  it("loads neither the api client nor zod (a program pays only for the resources and the models)", () => {
+    const root = path.resolve(__dirname, "../..");
+    const script = `require("@pulumi/pulumi"); const before = new Set(Object.keys(require.cache)); const m = require("./dist/src/index.js");
+      if (typeof m.Endpoint !== "function") throw new Error("no Endpoint");
+      console.log(JSON.stringify(Object.keys(require.cache).filter((k) => !before.has(k))));`;
+    const loaded: string[] = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, encoding: "utf8" }));
+    expect(loaded.some((k) => k.includes("/dist/src/resources/endpoint.js"))).toBe(true);
+    expect(loaded.filter((k) => /node_modules\/(zod|graphql|graphql-request|node-fetch)\//.test(k) || /dist\/src\/api\/(client|graphql|http)\.js$/.test(k))).toEqual([]);
   });
 });

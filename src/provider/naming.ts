@@ -1,15 +1,18 @@
 /**
- * Pulumi auto-naming for endpoints whose `name` is unset: `<resource name>-<7 random hex digits>`, the
+ * Pulumi auto-naming for resources whose `name` is unset: `<resource name>-<7 random hex digits>`, the
  * convention of Pulumi's own providers. The name is drawn when there is no previous name to keep — a
  * new resource, or a replacement (the engine re-runs `check` without old inputs then, so the new
- * endpoint never shares its predecessor's name) — and kept from the old inputs otherwise.
+ * resource never shares its predecessor's name) — and kept from the old inputs otherwise.
  */
 import { randomBytes } from "crypto";
-import { NAME_PREFIX_PROPERTY } from "./endpointState";
+import { NAME_PREFIX_PROPERTY } from "./reserved";
 import { isUnknown } from "./unknown";
 
 /** Hex digits of the random suffix. */
 export const AUTONAME_SUFFIX_LENGTH = 7;
+
+/** How an auto-name looks, for documentation. */
+export const AUTONAME_FORM = `<resource name>-<${AUTONAME_SUFFIX_LENGTH} random hex digits>`;
 
 /** A fresh auto-name for `prefix`: `${prefix}-` and {@link AUTONAME_SUFFIX_LENGTH} random hex digits. */
 export function autoName(prefix: string): string {
@@ -17,12 +20,12 @@ export function autoName(prefix: string): string {
 }
 
 /**
- * `news` with `name` filled in when it is unset and the `Endpoint` class gave a prefix
+ * `news` with `name` filled in when it is unset and the resource class gave a prefix
  * ({@link NAME_PREFIX_PROPERTY}): the old inputs' name when there are old inputs, else a fresh
- * {@link autoName} (`autonamed` true; the caller marks the checked inputs with
- * `AUTONAMED_PROPERTY`, endpointState.ts). The prefix itself is dropped. A set or not-yet-known name is kept.
+ * {@link autoName} (`autonamed` true; the caller marks the checked inputs with `AUTONAMED_PROPERTY`).
+ * The prefix itself is dropped. A set or not-yet-known name is kept.
  */
-export function withEndpointName(
+export function withAutoName(
   olds: Record<string, unknown> | undefined,
   news: Record<string, unknown>,
 ): { news: Record<string, unknown>; autonamed: boolean } {

@@ -11,8 +11,8 @@
  * new listing, so nobody is answered from a listing that predates this process's own change to what
  * they ask about. Other endpoints' records in the listing stay valid.
  */
-import type { EndpointRecord, PlatformClient } from "../api/types";
-import { CoalescedCall } from "./coalesce";
+import type { EndpointRecord, PlatformClient } from "../../api";
+import { CoalescedCall } from "../coalesce";
 
 /** Largest gap between two lookups of one burst that still share a listing, in milliseconds. */
 export const LOOKUP_WINDOW_MS = 1000;

@@ -1,0 +1,204 @@
+/**
+ * The `Endpoint` resource, declared once (spec: Resources › Serverless endpoint; REST v1 creation body).
+ * Validation (check.ts), diff (diff.ts), the state mapping (state.ts), the README's argument and
+ * change-policy tables and the benchmark's no-op resource are derived from this table. The spec gives
+ * no bounds and few defaults; those below are the platform's, so the inputs `check` completes equal
+ * what the platform reports and a field the user never set shows no perpetual diff.
+ */
+import { ENDPOINT_TYPES, FAST_BOOT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../api/spec";
+import {
+  argumentNames,
+  defaultsOf,
+  defineModel,
+  input,
+  inputNames,
+  output,
+  outputNames,
+  setting,
+  settingNames,
+  type InputName,
+  type InputsOf,
+  type OutputsOf,
+  type SettingName,
+} from "../model/fields";
+import { bool, integer, listOf, oneOf, platformId, text } from "../model/rules";
+
+/** Largest worker count of `workersMin` / `workersMax`. */
+const WORKERS_LIMIT = 100;
+const SAVE = ["save"] as const;
+const SAVE_AND_REST = ["save", "restCreate"] as const;
+const SAVE_FIELD = "saveEndpoint field";
+
+export const ENDPOINT_MODEL = defineModel({
+  kind: "endpoint",
+  module: "runpod",
+  type: "Endpoint",
+  fields: {
+    endpointId: output<string>("string", "The endpoint id (same as `id`)."),
+    name: input({
+      doc: "Endpoint name.",
+      rule: text(191, { trimmed: true }),
+      required: true,
+      autoName: true,
+      sentBy: SAVE_AND_REST,
+      change: { policy: "update", compare: "value", why: "saveEndpoint modify carries name" },
+    }),
+    templateId: input({
+      doc: "Serverless template to run.",
+      rule: platformId("template"),
+      required: true,
+      sentBy: SAVE_AND_REST,
+      change: { policy: "update", compare: "value", why: "saveEndpoint modify carries templateId" },
+    }),
+    gpuIds: input({
+      doc: "GPU tiers in priority order.",
+      rule: listOf(
+        oneOf(GPU_TIERS, {
+          AMPERE_16: "16 GB",
+          AMPERE_24: "24 GB",
+          ADA_24: "24 GB Ada",
+          AMPERE_48: "48 GB",
+          ADA_48_PRO: "48 GB Ada Pro",
+          AMPERE_80: "80 GB",
+          ADA_80_PRO: "80 GB Ada Pro",
+        }),
+        { what: "GPU tiers", ordered: true, nonEmpty: true },
+      ),
+      defaultText: "one of `gpuIds` / `gpuTypeIds`",
+      sentBy: SAVE,
+      wire: "csv",
+      change: {
+        policy: "update",
+        compare: "ordered list",
+        why: "tiers are a priority list sent as one comma-separated string; reordering is a change. Switching from gpuTypeIds to gpuIds is also in place",
+      },
+    }),
+    gpuTypeIds: input({
+      doc: "GPU type names in priority order (the first available is allocated).",
+      rule: listOf(text(100), { what: "GPU type names", ordered: true, nonEmpty: true, example: "NVIDIA GeForce RTX 4090" }),
+      defaultText: "one of `gpuIds` / `gpuTypeIds`",
+      note: "; created through REST v1",
+      sentBy: ["restCreate"],
+      reported: false,
+      change: {
+        policy: "replace",
+        compare: "ordered list",
+        why: "GPU type names are only accepted by the REST v1 create call; saveEndpoint takes tiers only. Switching from gpuIds to gpuTypeIds replaces too",
+      },
+    }),
+    type: input({
+      doc: "Queue-based or load-balancing endpoint.",
+      rule: oneOf(ENDPOINT_TYPES, { QB: "queue-based", LB: "load balancing" }),
+      default: "QB",
+      sentBy: SAVE,
+      change: { policy: "replace", compare: "value", why: "queue-based and load-balancing endpoints serve different interfaces at the job URL" },
+    }),
+    idleTimeout: input({
+      doc: "Time before idle workers shut down.",
+      rule: integer(0, 3600),
+      unit: "seconds",
+      default: 5,
+      sentBy: SAVE_AND_REST,
+      change: { policy: "update", compare: "value", why: SAVE_FIELD },
+    }),
+    locations: input({
+      doc: "Regions the workers may run in.",
+      rule: listOf(oneOf(LOCATIONS), { what: "regions", empty: "any region" }),
+      default: [],
+      sentBy: SAVE,
+      wire: "csv",
+      change: { policy: "update", compare: "set", why: "a set of allowed regions; order carries no meaning" },
+    }),
+    fastBoot: input({
+      doc: "Faster cold starts; the boolean spelling of `fastBootType`.",
+      rule: bool('`fastBootType: "FASTBOOT"`'),
+      default: false,
+      alias: { of: "fastBootType", whenTrue: "FASTBOOT" },
+    }),
+    fastBootType: input({
+      doc: "Fast boot mode for faster cold starts.",
+      rule: oneOf(FAST_BOOT_TYPES),
+      default: null,
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: "saveEndpoint field (fastBoot: true is the same as fastBootType: FASTBOOT)" },
+    }),
+    scalerType: input({
+      doc: "Autoscaling strategy.",
+      rule: oneOf(SCALER_TYPES),
+      default: "QUEUE_DELAY",
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: SAVE_FIELD },
+    }),
+    scalerValue: input({
+      doc: "Scaler target (e.g. queue delay in seconds).",
+      rule: integer(1, 3600),
+      note: ": scaler target (e.g. queue delay in seconds)",
+      default: 4,
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: SAVE_FIELD },
+    }),
+    workersMin: input({
+      doc: "Minimum active workers (0 = scale to zero).",
+      rule: integer(0, WORKERS_LIMIT),
+      note: " workers, ≤ `workersMax`; `0` = scale to zero",
+      default: 0,
+      sentBy: SAVE_AND_REST,
+      change: { policy: "update", compare: "value", why: "saveEndpoint field (may restart active workers)" },
+    }),
+    workersMax: input({
+      doc: "Maximum concurrent workers.",
+      rule: integer(0, WORKERS_LIMIT),
+      note: " workers",
+      default: 3,
+      defaultNote: ", or `workersMin` when larger",
+      sentBy: SAVE_AND_REST,
+      change: { policy: "update", compare: "value", why: "saveEndpoint field (may restart active workers)" },
+    }),
+    networkVolumeId: input({
+      doc: "Network volume to mount.",
+      rule: platformId("network volume"),
+      note: "; one of yours (checked at preview); unset = none",
+      default: null,
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: "saveEndpoint field; unset detaches the volume", note: "unset detaches" },
+    }),
+    waitForWorkers: setting({
+      doc: "After create and update, wait until `workersMin` workers report ready.",
+      rule: bool("after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0)"),
+      default: false,
+      why: "provider setting, never sent to the platform; applies from the next create or update",
+    }),
+    workersReadyTimeout: setting({
+      doc: "Longest readiness wait.",
+      rule: integer(1, 3600),
+      unit: "seconds",
+      note: ": longest readiness wait",
+      default: 600,
+      why: "provider setting, never sent to the platform; applies from the next create or update",
+    }),
+    jobUrl: output<string>("string", "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface)."),
+  },
+});
+
+type EndpointFields = (typeof ENDPOINT_MODEL)["fields"];
+
+/** Inputs after `check`: every default filled in, exactly one of `gpuIds` / `gpuTypeIds`, the provider settings. */
+export type EndpointInputs = InputsOf<EndpointFields>;
+/** Outputs: the platform's record with lists parsed, plus the id, the job URL and the provider settings as last applied. */
+export type EndpointOutputs = OutputsOf<EndpointFields>;
+export type EndpointInputField = InputName<EndpointFields>;
+export type EndpointSettingField = SettingName<EndpointFields>;
+export type EndpointSettings = Pick<EndpointInputs, EndpointSettingField>;
+
+/** The canonical inputs (compared by `diff`), in display order. */
+export const ENDPOINT_INPUT_FIELDS = inputNames(ENDPOINT_MODEL);
+/** Settings of the provider rather than of the endpoint: never sent, never compared. */
+export const ENDPOINT_SETTING_FIELDS = settingNames(ENDPOINT_MODEL);
+/** Fields users may write: the inputs, `fastBoot`, the settings. */
+export const ENDPOINT_ARG_FIELDS = argumentNames(ENDPOINT_MODEL);
+/** Every property of {@link EndpointOutputs}. */
+export const ENDPOINT_OUTPUT_FIELDS = outputNames(ENDPOINT_MODEL);
+/** The platform's defaults for the inputs users leave unset. */
+export const ENDPOINT_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "input")) as Readonly<Partial<EndpointInputs>>;
+/** The settings' defaults: no readiness wait; up to 10 minutes when waiting. */
+export const ENDPOINT_SETTING_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "setting")) as Readonly<EndpointSettings>;

@@ -1,0 +1,53 @@
+/**
+ * Conversions between the platform's endpoint record and what Pulumi stores — the model's mapping
+ * (model/state.ts) plus what the record lacks: the id, the job URL and the GPU type names, which the
+ * platform does not report and the outputs carry.
+ */
+import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../api";
+import { apiInput, inputsFromOutputs as inputsFromModelOutputs, joinList, outputsFromRecord as modelOutputs } from "../model/state";
+import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
+
+/**
+ * Builds the outputs from a platform record.
+ * @param gpuTypeIds the GPU type names to carry over (the platform does not report them).
+ * @param jobUrl the endpoint's job URL (`client.jobUrl(id)`).
+ * @param settings where the provider settings come from (checked inputs or stored outputs; default: their defaults).
+ * @param previous the declared or stored values: `locations` keeps their order when it holds the same regions.
+ */
+export function outputsFromRecord(
+  record: EndpointRecord,
+  gpuTypeIds: string[] | null | undefined,
+  jobUrl: string,
+  settings?: object,
+  previous?: Record<string, unknown>,
+): EndpointOutputs {
+  const outs = { endpointId: record.id, ...modelOutputs(ENDPOINT_MODEL, record, settings, previous), jobUrl } as EndpointOutputs;
+  if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;
+  return outs;
+}
+
+/**
+ * Inputs equivalent to an endpoint's outputs (refresh, import and `Endpoint.get`, where the program's
+ * inputs may be empty). Tiers are given as `gpuIds` unless the outputs carry `gpuTypeIds`.
+ */
+export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
+  const inputs = inputsFromModelOutputs(ENDPOINT_MODEL, outs) as EndpointInputs;
+  if (outs.gpuTypeIds && outs.gpuTypeIds.length > 0) delete inputs.gpuIds;
+  else delete inputs.gpuTypeIds;
+  return inputs;
+}
+
+/**
+ * The full `saveEndpoint` input for complete inputs: every field the model sends with it, so the
+ * platform ends up exactly as declared; `gpuIds` is the comma-separated tier list (spec: GraphQL › saveEndpoint).
+ */
+export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[], id?: string): SaveEndpointInput {
+  const save = { ...apiInput(ENDPOINT_MODEL, "save", inputs), gpuIds: joinList(gpuIds) } as unknown as SaveEndpointInput;
+  if (id !== undefined) save.id = id;
+  return save;
+}
+
+/** The REST v1 create body for complete inputs with GPU type names (spec: POST /v1/endpoints). */
+export function restCreateInputFrom(inputs: EndpointInputs): RestCreateEndpointInput {
+  return apiInput(ENDPOINT_MODEL, "restCreate", inputs) as unknown as RestCreateEndpointInput;
+}

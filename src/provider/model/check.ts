@@ -1,0 +1,138 @@
+/**
+ * `check` derived from a resource model: each argument is validated by its rule, a bad field yields
+ * exactly one failure naming the field, what it accepts and the value received, so `pulumi preview`
+ * stops before anything is created. Values the engine does not know yet (during preview) are skipped,
+ * never rejected. Defaults are filled in so the stored inputs equal what the platform will report.
+ */
+import type { ZodTypeAny } from "zod";
+import { PROVIDER_PROPERTY } from "../reserved";
+import { UNKNOWN, isUnknown } from "../unknown";
+import { argumentNames, type Field, type Fields, type InputField, type ResourceModel } from "./fields";
+import type { Rule, Zod } from "./rules";
+
+/** A failure in the shape Pulumi's `CheckFailure` expects. */
+export interface InputFailure {
+  property: string;
+  reason: string;
+}
+
+/** What a model's `check` found: the completed inputs (unknowns kept in place) and the failures. */
+export interface CheckedFields {
+  inputs: Record<string, unknown>;
+  failures: InputFailure[];
+  /** The arguments as given (known names only; null counts as unset). */
+  given: Record<string, unknown>;
+  /** Fields that failed their rule (cross-field rules skip them). */
+  bad: Set<string>;
+}
+
+/** null and undefined both mean "not set". */
+export const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
+let zod: Zod | undefined;
+const schemas = new WeakMap<Rule, ZodTypeAny>();
+
+/** The rule's schema; zod is loaded at the first validation, not with the model. */
+function schemaOf(rule: Rule): ZodTypeAny {
+  let schema = schemas.get(rule);
+  if (!schema) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    zod ??= (require("zod") as typeof import("zod")).z;
+    schema = rule.schema(zod);
+    schemas.set(rule, schema);
+  }
+  return schema;
+}
+
+/** What `field` accepts, completing "`name` must be …". */
+export function expectsOf(field: Exclude<Field, { kind: "output" }>): string {
+  return field.rule.expects({ unit: field.unit, orUnset: field.default === null });
+}
+
+/** Renders a received value for a failure message (short, JSON-like). */
+export function show(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * Validates `news` against `model` and completes it with the model's defaults; never throws.
+ * Unknown property names are failures; aliases are folded into the field they spell (a contradiction
+ * between the two is a failure). Cross-field rules are the resource's own, applied on the result.
+ * @param news the inputs as the engine passes them to `check` (may hold `__provider` and unknowns).
+ */
+export function checkFields<F extends Fields>(model: ResourceModel<F>, news: Record<string, unknown>): CheckedFields {
+  const fields = model.fields as Fields;
+  const args = argumentNames(model) as string[];
+  const failures: InputFailure[] = [];
+  const bad = new Set<string>();
+  const given: Record<string, unknown> = {};
+
+  for (const [key, value] of Object.entries(news)) {
+    if (key === PROVIDER_PROPERTY) continue;
+    if (!args.includes(key)) {
+      if (isSet(value)) failures.push({ property: key, reason: `unknown property "${key}"; ${model.type} accepts ${args.join(", ")}` });
+      continue;
+    }
+    if (isSet(value)) given[key] = value;
+  }
+
+  for (const name of args) {
+    const field = fields[name] as Exclude<Field, { kind: "output" }>;
+    const value = given[name];
+    if (value === undefined) {
+      if (field.kind === "input" && field.required) failures.push({ property: name, reason: `${name} is required: ${expectsOf(field)}` });
+      continue;
+    }
+    if (isUnknown(value)) continue;
+    if (!schemaOf(field.rule).safeParse(value).success) {
+      failures.push({ property: name, reason: `${name} must be ${expectsOf(field)}; got ${show(value)}` });
+      bad.add(name);
+    }
+  }
+
+  const inputs: Record<string, unknown> = {};
+  for (const name of args) {
+    const field = fields[name] as Exclude<Field, { kind: "output" }>;
+    if (field.kind === "input" && field.alias) continue;
+    const value = given[name] ?? field.default;
+    if (value !== undefined) inputs[name] = Array.isArray(value) && value === field.default ? [...value] : value;
+  }
+
+  for (const name of args) {
+    const field = fields[name];
+    if (field.kind === "input" && field.alias) foldAlias(name, field, given, inputs, bad, failures);
+  }
+  return { inputs, failures, given, bad };
+}
+
+/** Folds a given alias into the field it spells, unless that field is given too and disagrees. */
+function foldAlias(
+  name: string,
+  field: InputField<unknown>,
+  given: Record<string, unknown>,
+  inputs: Record<string, unknown>,
+  bad: Set<string>,
+  failures: InputFailure[],
+): void {
+  const target = field.alias!.of;
+  const value = given[name];
+  if (value === undefined || bad.has(name) || bad.has(target)) return;
+  const spelled = isUnknown(value) ? UNKNOWN : value ? field.alias!.whenTrue : null;
+  const other = given[target];
+  if (other === undefined) {
+    inputs[target] = spelled;
+  } else if (!isUnknown(other) && spelled !== UNKNOWN && spelled !== other) {
+    failures.push({ property: name, reason: `${name} (${show(value)}) contradicts ${target} (${show(other)}); set only one` });
+  }
+}
+
+/** True when no value of the checked inputs is still unknown (they can be sent to the platform). */
+export function isComplete(inputs: Record<string, unknown>): boolean {
+  return Object.values(inputs).every((v) => !isUnknown(v) && !(Array.isArray(v) && v.some(isUnknown)));
+}

@@ -1,0 +1,108 @@
+/**
+ * The state mapping derived from a resource model: a platform record to outputs, outputs back to
+ * inputs (refresh, adoption, `get`), and checked inputs to a platform operation's input.
+ */
+import { settingNames, type Fields, type InputField, type ResourceModel } from "./fields";
+
+/** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
+export function splitList(value: string | readonly string[] | null | undefined): string[] {
+  if (Array.isArray(value)) return [...value];
+  if (!value) return [];
+  return (value as string)
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Joins a list the way the platform expects it. */
+export function joinList(values: readonly string[]): string {
+  return values.join(",");
+}
+
+/** True for an array of strings (a list as stored in state). */
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === "string");
+}
+
+/**
+ * `current` in the order of `previous` when both hold the same elements (as sets), else `current`.
+ * For fields compared as sets: the platform may report another order than the one stored, and a
+ * refresh taking it would show a false reorder in the next preview.
+ */
+export function inPreviousOrder(current: readonly string[], previous: unknown): string[] {
+  if (!isStringArray(previous)) return [...current];
+  const a = new Set(current);
+  const b = new Set(previous);
+  const same = a.size === b.size && previous.length === current.length && [...a].every((v) => b.has(v));
+  return same ? [...previous] : [...current];
+}
+
+const inputsOf = (model: ResourceModel) => Object.entries(model.fields).filter((e): e is [string, InputField<unknown>] => e[1].kind === "input");
+
+/**
+ * The outputs a platform record gives: every input the platform reports (lists parsed, unset = the
+ * default), each alias derived from the field it spells, the provider settings from `settings`
+ * (invalid or missing ones take their defaults), and fields compared as sets in the order of `previous`
+ * when it holds the same elements. Output-only and unreported fields are the caller's.
+ */
+export function outputsFromRecord(model: ResourceModel, record: object, settings: object | undefined, previous?: Record<string, unknown>): Record<string, unknown> {
+  const rec = record as Record<string, unknown>;
+  const outs: Record<string, unknown> = {};
+  for (const [name, field] of inputsOf(model)) {
+    if (field.alias || field.reported === false) continue;
+    const value = field.wire === "csv" ? splitList(rec[name] as string | null) : rec[name];
+    outs[name] = value ?? field.default ?? null;
+    if (field.change?.compare === "set") outs[name] = inPreviousOrder(outs[name] as string[], previous?.[name]);
+  }
+  for (const [name, field] of inputsOf(model)) {
+    if (field.alias) outs[name] = outs[field.alias.of] === field.alias.whenTrue;
+  }
+  Object.assign(outs, settingsFrom(model, settings));
+  return outs;
+}
+
+/**
+ * The provider settings held by checked inputs or stored outputs; a missing or malformed value (state
+ * written before a setting existed, an adopted resource) takes its default.
+ */
+export function settingsFrom(model: ResourceModel, source: object | undefined): Record<string, unknown> {
+  const src = (source ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const name of settingNames(model)) {
+    const field = model.fields[name];
+    if (field.kind !== "setting") continue;
+    const value = src[name];
+    const fits = field.rule.type === "boolean" ? typeof value === "boolean" : field.rule.type === "integer" ? typeof value === "number" && Number.isFinite(value) : value !== undefined;
+    out[name] = fits ? value : field.default;
+  }
+  return out;
+}
+
+/**
+ * Inputs equivalent to outputs (refresh, adoption, `get`, where the program's inputs may be empty):
+ * every input (aliases aside) and setting the outputs hold.
+ */
+export function inputsFromOutputs(model: ResourceModel, outs: object): Record<string, unknown> {
+  const o = outs as Record<string, unknown>;
+  const inputs: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(model.fields as Fields)) {
+    if (field.kind === "output" || (field.kind === "input" && field.alias) || o[name] === undefined) continue;
+    inputs[name] = o[name];
+  }
+  return inputs;
+}
+
+/**
+ * The input of platform operation `op` ("save", "restCreate", …) for complete inputs: every field the
+ * model says `op` carries, written as the platform expects (lists comma-separated; an empty list as null).
+ */
+export function apiInput(model: ResourceModel, op: string, inputs: object): Record<string, unknown> {
+  const src = inputs as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of inputsOf(model)) {
+    if (!field.sentBy?.includes(op) || src[name] === undefined) continue;
+    const value = src[name];
+    out[name] = field.wire === "csv" ? ((value as string[]).length > 0 ? joinList(value as string[]) : null) : value;
+  }
+  return out;
+}

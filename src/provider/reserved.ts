@@ -1,0 +1,29 @@
+/**
+ * Property names the package reserves next to a resource's own fields. The engine stores them with the
+ * inputs or outputs like any other property, so every resource kind uses the same names, and no
+ * resource model may declare a field of these names.
+ */
+
+/** The serialized provider, which Pulumi's dynamic provider host reads from every resource's properties. */
+export const PROVIDER_PROPERTY = "__provider";
+
+/**
+ * Registered (true) by a resource's `get`: `read` then treats a missing resource as an error rather than
+ * dropping it from the stack, as a refresh or an adoption does.
+ */
+export const LOOKUP_PROPERTY = "__lookup";
+
+/**
+ * Registered by a resource class with its Pulumi resource name: the prefix of the name `check`
+ * generates when `name` is unset (Pulumi auto-naming, naming.ts). `check` removes it.
+ */
+export const NAME_PREFIX_PROPERTY = "__namePrefix";
+
+/**
+ * Set (true) in checked inputs whose `name` this `check` generated: no other resource can carry such a
+ * name, so `create` needs no "what existed before" listing to tell its own resource from another.
+ */
+export const AUTONAMED_PROPERTY = "__autonamed";
+
+/** Every reserved name. */
+export const RESERVED_PROPERTIES = [PROVIDER_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, AUTONAMED_PROPERTY] as const;

@@ -1,0 +1,77 @@
+/**
+ * One provider runtime per dynamic-provider process, whatever number of resource kinds and serialized
+ * stubs the host holds. Pulumi's host (`@pulumi/pulumi/cmd/dynamic-provider`) keeps one provider
+ * object per distinct serialized provider text and calls its `configure` the first time that text is
+ * used; every stub of this package hands that call to the one runtime here. So:
+ *
+ * - the first `configure` builds the session: one api client and the listings shared by every kind;
+ * - a later `configure` with the same configuration changes nothing, so the per-process bookkeeping
+ *   the create-once guarantee rests on (claimed endpoints, the pre-create listing, the directory)
+ *   survives a second stub being used mid-deployment (another resource kind, or a stack's old stub);
+ * - a `configure` with a different configuration (another key or address: another account or platform,
+ *   which the old bookkeeping does not describe) gets a new client and fresh bookkeeping; operations
+ *   already running finish on the old ones.
+ */
+import { createHash } from "crypto";
+import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
+import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
+import { clientInputFromConfig, type ConfigSource } from "./providerConfig";
+import { PlatformSession } from "./session";
+
+export class ProviderRuntime {
+  private fingerprint?: string;
+  private session: PlatformSession;
+  private providers = new Map<string, Promise<ResourceOperations>>();
+  private configurations = 0;
+
+  constructor(private readonly kinds: Record<string, ResourceKind> = RESOURCE_KINDS) {
+    this.session = ProviderRuntime.sessionFor({});
+  }
+
+  private static sessionFor(input: ClientConfigInput): PlatformSession {
+    // The client is built at first use (after `configure`), reading the environment then.
+    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)));
+  }
+
+  /** How many distinct configurations this runtime has applied (a repeated one does not count). */
+  get configurationCount(): number {
+    return this.configurations;
+  }
+
+  /**
+   * The dynamic provider's `configure` hook: keeps the `runpod:*` stack configuration (the API key
+   * included) in this process only; it never reaches inputs, outputs or the serialized provider.
+   */
+  configure(req: { config?: ConfigSource } | undefined): void {
+    // A host that was given no configuration at all cannot look keys up; that means "nothing set".
+    const get = (key: string): string | undefined => {
+      try {
+        return req?.config?.get(key);
+      } catch {
+        return undefined;
+      }
+    };
+    const input = clientInputFromConfig({ get });
+    // A digest, so the key is not kept a second time in this process.
+    const fingerprint = createHash("sha256").update(JSON.stringify(input)).digest("hex");
+    if (fingerprint === this.fingerprint) return;
+    this.fingerprint = fingerprint;
+    this.configurations += 1;
+    this.session = ProviderRuntime.sessionFor(input);
+    this.providers = new Map();
+  }
+
+  /** The provider of `kind` on the current session; built once per session. */
+  provider(kind: ResourceKindName | string): Promise<ResourceOperations> {
+    let provider = this.providers.get(kind);
+    if (!provider) {
+      const entry = this.kinds[kind];
+      if (!entry) return Promise.reject(new Error(`pulumi-runpod has no resource kind "${kind}"; it has ${Object.keys(this.kinds).join(", ")}`));
+      const providers = this.providers;
+      provider = entry.provider(this.session);
+      provider.catch(() => providers.get(kind) === provider && providers.delete(kind));
+      providers.set(kind, provider);
+    }
+    return provider;
+  }
+}

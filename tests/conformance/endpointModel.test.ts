@@ -1,0 +1,43 @@
+/**
+ * The provider's Endpoint model against the emulator's own statement of the platform's facts
+ * (emulator/facts.ts): two independent readings of the spec, so a mistake in either shows up here as
+ * a disagreement — allowed values, integer bounds and defaults of every field the emulator states.
+ * A default compares as the model's `diff` compares it (the emulator's `null` for "any region" equals
+ * the model's `[]`), since that is where a difference would show as a perpetual diff.
+ */
+import { ENDPOINT_FACTS } from "../../emulator/facts";
+import { ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
+import type { Field, InputField } from "../../src/provider/model/fields";
+import { normalise } from "../../src/provider/model/compare";
+
+interface Fact {
+  values?: readonly string[];
+  min?: number;
+  max?: number;
+  default?: unknown;
+}
+
+const facts = ENDPOINT_FACTS as unknown as Record<string, Fact>;
+const fields = ENDPOINT_MODEL.fields as Record<string, Field>;
+const input = (name: string): InputField<unknown> => {
+  const f = fields[name];
+  if (f?.kind !== "input") throw new Error(`${name} is no input of the Endpoint model`);
+  return f;
+};
+
+describe("the Endpoint model and the emulator's facts agree", () => {
+  it.each(Object.keys(facts))("%s", (name) => {
+    const fact = facts[name];
+    const field = input(name);
+    if (fact.values) expect({ name, values: [...(field.rule.values ?? [])].sort() }).toEqual({ name, values: [...fact.values].sort() });
+    if (fact.min !== undefined || fact.max !== undefined) expect({ name, min: field.rule.min, max: field.rule.max }).toEqual({ name, min: fact.min, max: fact.max });
+    if ("default" in fact) expect({ name, default: normalise(field, field.default) }).toEqual({ name, default: normalise(field, fact.default) });
+  });
+
+  it("every model input with allowed values, bounds or a platform default is among the emulator's facts", () => {
+    const stated = Object.entries(fields)
+      .filter(([, f]) => f.kind === "input" && !f.alias && (f.rule.values !== undefined || f.rule.min !== undefined || f.default !== undefined))
+      .map(([name]) => name);
+    expect(stated.filter((name) => !(name in facts))).toEqual([]);
+  });
+});
