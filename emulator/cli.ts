@@ -56,6 +56,7 @@ async function main(argv: string[]): Promise<void> {
         ...SAVE_SEMANTICS,
       ]),
     )
+    .option("--template-release <ms>", "after an endpoint stops using a template, refuse deleteTemplate for this long (default 0)", integer)
     .option("-q, --quiet", "do not log internal errors to stderr")
     .parse(argv);
   const o = program.opts();
@@ -68,6 +69,7 @@ async function main(argv: string[]): Promise<void> {
     jobDurationMs: o.jobDuration,
     workerStartMs: o.workerStart,
     saveSemantics: o.saveSemantics,
+    templateReleaseMs: o.templateRelease,
     quiet: o.quiet,
   });
   const { urls, apiKey, readOnlyApiKey, otherUserApiKey } = emu;

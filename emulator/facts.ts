@@ -39,3 +39,34 @@ export type ScalerType = (typeof ENDPOINT_FACTS.scalerType.values)[number];
 export type FastBootType = (typeof ENDPOINT_FACTS.fastBootType.values)[number];
 export type LogSource = (typeof LOG_FACTS.sources)[number];
 export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
+
+/**
+ * Template fields (spec: Common GraphQL input fields; operations from docs/spec/platform-clients.md). Bounds are the
+ * emulator's choice (the spec shows none): `containerDiskInGb` 1–1024 GB, `volumeInGb` 0–4096 GB. `default` is what an
+ * omitted (or null) field becomes on create, and on modify under `replace` save semantics.
+ */
+export const TEMPLATE_FACTS = {
+  /** GB. */
+  containerDiskInGb: { min: 1, max: 1024, default: 10 },
+  /** GB; 0 = no persistent volume. */
+  volumeInGb: { min: 0, max: 4096, default: 0 },
+  /** Absolute path, or "" = none. */
+  volumeMountPath: { default: "/workspace" },
+  dockerArgs: { default: "" },
+  /** `port/protocol` items, comma separated; "" = none. */
+  ports: { protocols: ["http", "tcp"], minPort: 1, maxPort: 65535, default: "" },
+  /** Environment variable names: a letter or `_`, then letters, digits or `_`. */
+  env: { keyPattern: /^[A-Za-z_][A-Za-z0-9_]*$/, default: [] as { key: string; value: string }[] },
+  readme: { default: "" },
+  /** null or "" = the image is public. */
+  containerRegistryAuthId: { default: null },
+  startSsh: { default: true },
+  isPublic: { default: false },
+  /** Fixed at creation (a pod template cannot become serverless, nor the reverse). */
+  isServerless: { default: false },
+  /** Length bounds of `name` (characters, after trimming). */
+  name: { maxLength: 255 },
+} as const;
+
+/** Registry credentials (platform-clients.md): names unique per user; the password is write-only. */
+export const REGISTRY_AUTH_FACTS = { name: { maxLength: 255 } } as const;

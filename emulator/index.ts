@@ -12,16 +12,18 @@ import { Faults } from "./faults";
 import { Jobs } from "./jobs";
 import { Platform } from "./platform";
 import { RateLimiter } from "./rateLimit";
+import { RegistryAuths } from "./registryAuths";
 import { loadSeed, quotasOf, type Seed } from "./seed";
 import { createEmulatorServer } from "./server";
 import { SqliteStore } from "./sqliteStore";
 import { Stats } from "./stats";
 import { MemoryStore, type Store } from "./store";
+import { Templates } from "./templates";
 import { SAVE_SEMANTICS, type EmulatorOptions, type EmulatorUrls, type RunningEmulator, type SaveSemantics } from "./types";
 import { WorkerPool } from "./workers";
 
 export type { EmulatorOptions, EmulatorStats, EmulatorUrls, FaultConfig, RunningEmulator, SaveSemantics } from "./types";
-export type { EndpointRecord } from "./records";
+export type { EndpointRecord, RegistryAuthState, TemplateRecord, TemplateState } from "./records";
 
 /** The save semantics to run with: the option, else RUNPOD_EMULATOR_SAVE_SEMANTICS, else `replace`. */
 function saveSemanticsFrom(option: SaveSemantics | undefined): SaveSemantics {
@@ -57,14 +59,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store: Store = options.dataFile ? new SqliteStore(options.dataFile) : new MemoryStore();
   const stats = new Stats();
   const workers = new WorkerPool({ logIntervalMs: options.logIntervalMs ?? 1000, workerStartMs: options.workerStartMs ?? 500 });
+  const saveSemantics = saveSemanticsFrom(options.saveSemantics);
+  const releaseMs = options.templateReleaseMs ?? 0;
+  if (!Number.isInteger(releaseMs) || releaseMs < 0) throw new Error(`templateReleaseMs must be a non-negative integer (milliseconds); got ${releaseMs}`);
+  // The callback runs only on template modifies, long after `platform` is initialised.
+  const templates = new Templates(store, saveSemantics, releaseMs, (templateId) => platform.rollTemplate(templateId));
+  templates.applySeed(seed.templates);
+  const platform = new Platform(seed, store, workers, templates, saveSemantics);
   let urls: EmulatorUrls | undefined;
   const core: Core = {
     seed,
     store,
     stats,
     workers,
-    platform: new Platform(seed, store, workers, saveSemanticsFrom(options.saveSemantics)),
-    jobs: new Jobs(store, { jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
+    platform,
+    templates,
+    registryAuths: new RegistryAuths(store),
+    jobs: new Jobs(store, workers, { jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
     faults: new Faults(stats, options.faults),
     rateLimiter: new RateLimiter(store, (userId) => quotasOf(seed, userId)),
     urls: () => urls!,
@@ -98,6 +109,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (userKeyOrId !== undefined && userId === undefined) return [];
       return core.platform.listEndpoints(userId);
     },
+    templates(userKeyOrId) {
+      const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);
+      if (userKeyOrId !== undefined && userId === undefined) return [];
+      return core.templates.states(userId);
+    },
+    registryAuths(userKeyOrId) {
+      const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);
+      if (userKeyOrId !== undefined && userId === undefined) return [];
+      return core.registryAuths.states(userId);
+    },
+    registryAuthPasswordMatches: (id, password) => core.registryAuths.passwordMatches(id, password),
     close() {
       closing ??= new Promise<void>((resolve) => {
         workers.close();

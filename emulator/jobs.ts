@@ -8,6 +8,7 @@ import { jobId } from "./ids";
 import type { JobView } from "./records";
 import type { SeedPublicEndpoint } from "./seed";
 import type { JobRow, Store } from "./store";
+import type { WorkerPool } from "./workers";
 
 /** Where a job runs: a user's endpoint or a public model endpoint. */
 export type JobTarget = { kind: "endpoint"; endpointId: string } | { kind: "model"; model: SeedPublicEndpoint };
@@ -20,11 +21,36 @@ export interface JobOptions {
 
 export class Jobs {
   private waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** Start timers of queued endpoint jobs, by job id. */
+  private starts = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private store: Store,
+    private workers: WorkerPool,
     private options: JobOptions,
   ) {}
+
+  /** When the job leaves the queue, hand it to an accepting worker of its endpoint and record which one. */
+  private scheduleStart(row: JobRow): void {
+    const timer = setTimeout(() => this.start(row.id), Math.floor(row.durationMs / 2));
+    timer.unref();
+    this.starts.set(row.id, timer);
+  }
+
+  /** Assign the job to a worker now (its start timer fired, or a status read reached its start first). */
+  private start(jobId: string): JobRow | undefined {
+    const timer = this.starts.get(jobId);
+    if (timer === undefined) return undefined;
+    clearTimeout(timer);
+    this.starts.delete(jobId);
+    const current = this.store.getJob(jobId);
+    if (!current || current.cancelledAt !== undefined) return current;
+    const workerId = this.workers.assign(current.endpointId, current.id, current.createdAt + current.durationMs);
+    if (workerId === undefined) return current;
+    current.workerId = workerId;
+    this.store.putJob(current);
+    return current;
+  }
 
   /** Accept a job; `input` has already been validated for the target. */
   submit(userId: string, target: JobTarget, input: Record<string, unknown>, sync: boolean): JobRow {
@@ -40,6 +66,7 @@ export class Jobs {
       outcome: this.outcome(id, target, input),
     };
     this.store.putJob(row);
+    if (target.kind === "endpoint") this.scheduleStart(row);
     return row;
   }
 
@@ -70,12 +97,14 @@ export class Jobs {
   /** Status response as the platform's SDKs read it: `{ id, status, delayTime?, executionTime?, output?, error? }`. */
   view(row: JobRow, now = Date.now()): JobView {
     const queued = Math.floor(row.durationMs / 2);
+    if (now - row.createdAt >= queued && this.starts.has(row.id)) row = this.start(row.id) ?? row;
     const finishedAt = row.createdAt + row.durationMs;
     if (row.cancelledAt !== undefined && row.cancelledAt < finishedAt) return { id: row.id, status: "CANCELLED" };
     const elapsed = now - row.createdAt;
     if (elapsed < queued) return { id: row.id, status: "IN_QUEUE" };
-    if (elapsed < row.durationMs) return { id: row.id, status: "IN_PROGRESS", delayTime: queued };
-    const job: JobView = { id: row.id, status: row.outcome.status, delayTime: queued, executionTime: row.durationMs - queued };
+    const worker = row.workerId === undefined ? {} : { workerId: row.workerId };
+    if (elapsed < row.durationMs) return { id: row.id, status: "IN_PROGRESS", delayTime: queued, ...worker };
+    const job: JobView = { id: row.id, status: row.outcome.status, delayTime: queued, executionTime: row.durationMs - queued, ...worker };
     if (row.outcome.output !== undefined) job.output = row.outcome.output;
     if (row.outcome.error !== undefined) job.error = row.outcome.error;
     return job;
@@ -86,6 +115,7 @@ export class Jobs {
     if (now < row.createdAt + row.durationMs && row.cancelledAt === undefined) {
       row.cancelledAt = now;
       this.store.putJob(row);
+      this.workers.release(row.id);
     }
     return this.view(row, now);
   }
@@ -120,6 +150,8 @@ export class Jobs {
   }
 
   close(): void {
+    for (const t of this.starts.values()) clearTimeout(t);
+    this.starts.clear();
     for (const w of this.waits) {
       clearTimeout(w.timer);
       w.resolve();

@@ -1,7 +1,7 @@
 /**
- * The emulated platform's endpoint rules, shared by GraphQL (`saveEndpoint`, `deleteEndpoint`, `myself`) and
- * REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the deletion
- * precondition, and keeping simulated workers in step with `workersMin`.
+ * The emulated platform's endpoint rules, shared by GraphQL (`saveEndpoint`, `deleteEndpoint`, `updateEndpointTemplate`,
+ * `myself`) and REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the
+ * deletion precondition, and keeping simulated workers in step with `workersMin` and the template version.
  */
 import { DomainError } from "./domainError";
 import { ENDPOINT_FACTS as F } from "./facts";
@@ -9,8 +9,9 @@ import { randomId } from "./ids";
 import type { EndpointRecord, NetworkVolume, SaveEndpointInput } from "./records";
 import type { Seed, SeedGpuType } from "./seed";
 import type { EndpointRow, Store } from "./store";
+import type { Templates } from "./templates";
 import type { SaveSemantics } from "./types";
-import type { WorkerPool } from "./workers";
+import type { WorkerPool, WorkerSpec } from "./workers";
 
 /** Fields that fall back to their default (facts.ts) when omitted or null. */
 type Defaulted = { [K in keyof typeof F]: (typeof F)[K] extends { default: unknown } ? K : never }[keyof typeof F];
@@ -52,6 +53,7 @@ export class Platform {
     private seed: Seed,
     private store: Store,
     private workers: WorkerPool,
+    private templates: Templates,
     private saveSemantics: SaveSemantics = "replace",
   ) {}
 
@@ -99,9 +101,7 @@ export class Platform {
       if (v === undefined) return existing && this.saveSemantics === "merge" ? existing[key] : F[key].default;
       return v;
     };
-    const template = this.seed.templates.find((t) => t.id === input.templateId && (t.userId === null || t.userId === userId));
-    if (!template) throw new DomainError("BAD_USER_INPUT", `Template "${input.templateId}" not found.`, "templateId");
-    if (!template.isServerless) throw new DomainError("BAD_USER_INPUT", `Template "${input.templateId}" is not a serverless template.`, "templateId");
+    this.templates.usableForEndpoint(userId, input.templateId!);
 
     const locationsIn = pick("locations") as string | null;
     const volumeIn = pick("networkVolumeId") as string | null;
@@ -132,8 +132,34 @@ export class Platform {
     }
     this.store.putEndpoint(row);
     if (existing) this.workers.announce(row.id, "endpoint configuration updated");
+    if (existing && existing.templateId !== row.templateId) this.templates.release(existing.templateId);
     this.syncWorkers(row);
     return this.record(row);
+  }
+
+  /** Point the caller's endpoint at another usable template; its workers roll onto it (platform-clients.md). */
+  updateEndpointTemplate(userId: string, input: { endpointId?: unknown; templateId?: unknown } | null | undefined): EndpointRecord {
+    for (const field of ["endpointId", "templateId"] as const) {
+      if (typeof input?.[field] !== "string" || input[field] === "") {
+        throw new DomainError("BAD_USER_INPUT", `Field "${field}" is required and must be a non-empty string.`, field);
+      }
+    }
+    const row = this.ownedEndpoint(userId, input!.endpointId as string);
+    const template = this.templates.usableForEndpoint(userId, input!.templateId as string);
+    const previous = row.templateId;
+    row.templateId = template.id;
+    this.store.putEndpoint(row);
+    if (previous !== row.templateId) {
+      this.templates.release(previous);
+      this.workers.announce(row.id, `endpoint template changed to ${row.templateId}`);
+    }
+    this.syncWorkers(row);
+    return this.record(row);
+  }
+
+  /** A template's image or env changed: roll the workers of every endpoint using it. */
+  rollTemplate(templateId: string): void {
+    for (const row of this.store.listEndpoints()) if (row.templateId === templateId) this.syncWorkers(row);
   }
 
   /** Delete the caller's endpoint; FAILED_PRECONDITION while workersMin or workersMax is nonzero (spec: Endpoints). */
@@ -149,6 +175,7 @@ export class Platform {
     this.store.deleteEndpoint(id);
     this.store.deleteJobsOf(id);
     this.workers.remove(id);
+    this.templates.release(row.templateId);
   }
 
   /** Start the workers of every stored endpoint (after a restart with a data file). */
@@ -157,7 +184,17 @@ export class Platform {
   }
 
   private syncWorkers(row: EndpointRow): void {
-    this.workers.reconcile(row.id, row.workersMin, this.gpuTypeFor(row.gpuIds));
+    this.workers.reconcile(row.id, row.workersMin, this.workerSpec(row));
+  }
+
+  private workerSpec(row: EndpointRow): WorkerSpec {
+    const template = this.store.getTemplate(row.templateId);
+    return {
+      gpuTypeId: this.gpuTypeFor(row.gpuIds),
+      templateId: row.templateId,
+      imageName: template?.imageName ?? "",
+      templateVersion: template?.version ?? 0,
+    };
   }
 
   /** The GPU type a worker gets: the first seeded type of the first listed tier that has one. */

@@ -3,10 +3,13 @@
  * the emulator's data set is small, so simplicity wins over normalised columns.
  */
 import Database from "better-sqlite3";
-import type { CounterRow, EndpointRow, JobRow, Store } from "./store";
+import type { CounterRow, EndpointRow, JobRow, RegistryAuthRow, Store, TemplateRow } from "./store";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS templates (id TEXT PRIMARY KEY, user_id TEXT, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS registry_auths (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seeded (key TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS jobs_endpoint ON jobs (endpoint_id);
 CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL);
@@ -28,6 +31,18 @@ export class SqliteStore implements Store {
       getEndpoint: db.prepare("SELECT doc FROM endpoints WHERE id = ?"),
       putEndpoint: db.prepare("INSERT OR REPLACE INTO endpoints (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       deleteEndpoint: db.prepare("DELETE FROM endpoints WHERE id = ?"),
+      listTemplatesAll: db.prepare("SELECT doc FROM templates ORDER BY created_at, id"),
+      listTemplatesUser: db.prepare("SELECT doc FROM templates WHERE user_id = ? ORDER BY created_at, id"),
+      getTemplate: db.prepare("SELECT doc FROM templates WHERE id = ?"),
+      putTemplate: db.prepare("INSERT OR REPLACE INTO templates (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteTemplate: db.prepare("DELETE FROM templates WHERE id = ?"),
+      listAuthsAll: db.prepare("SELECT doc FROM registry_auths ORDER BY created_at, id"),
+      listAuthsUser: db.prepare("SELECT doc FROM registry_auths WHERE user_id = ? ORDER BY created_at, id"),
+      getAuth: db.prepare("SELECT doc FROM registry_auths WHERE id = ?"),
+      putAuth: db.prepare("INSERT OR REPLACE INTO registry_auths (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteAuth: db.prepare("DELETE FROM registry_auths WHERE id = ?"),
+      isSeeded: db.prepare("SELECT 1 FROM seeded WHERE key = ?"),
+      markSeeded: db.prepare("INSERT OR IGNORE INTO seeded (key) VALUES (?)"),
       getJob: db.prepare("SELECT doc FROM jobs WHERE id = ?"),
       putJob: db.prepare("INSERT OR REPLACE INTO jobs (id, endpoint_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       listJobs: db.prepare("SELECT doc FROM jobs WHERE endpoint_id = ? ORDER BY created_at, id"),
@@ -50,6 +65,41 @@ export class SqliteStore implements Store {
   }
   deleteEndpoint(id: string): void {
     this.stmts.deleteEndpoint.run(id);
+  }
+  private static docs<T>(rows: unknown[]): T[] {
+    return (rows as { doc: string }[]).map((r) => JSON.parse(r.doc));
+  }
+  listTemplates(userId?: string): TemplateRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listTemplatesAll.all() : this.stmts.listTemplatesUser.all(userId));
+  }
+  getTemplate(id: string): TemplateRow | undefined {
+    const row = this.stmts.getTemplate.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putTemplate(row: TemplateRow): void {
+    this.stmts.putTemplate.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteTemplate(id: string): void {
+    this.stmts.deleteTemplate.run(id);
+  }
+  listRegistryAuths(userId?: string): RegistryAuthRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listAuthsAll.all() : this.stmts.listAuthsUser.all(userId));
+  }
+  getRegistryAuth(id: string): RegistryAuthRow | undefined {
+    const row = this.stmts.getAuth.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putRegistryAuth(row: RegistryAuthRow): void {
+    this.stmts.putAuth.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteRegistryAuth(id: string): void {
+    this.stmts.deleteAuth.run(id);
+  }
+  isSeeded(key: string): boolean {
+    return this.stmts.isSeeded.get(key) !== undefined;
+  }
+  markSeeded(key: string): void {
+    this.stmts.markSeeded.run(key);
   }
   getJob(id: string): JobRow | undefined {
     const row = this.stmts.getJob.get(id) as { doc: string } | undefined;

@@ -6,11 +6,26 @@ import { GraphQLError } from "graphql";
 import type { Principal } from "../auth";
 import { DomainError } from "../domainError";
 import type { Platform } from "../platform";
-import type { SaveEndpointInput } from "../records";
+import type { EndpointRecord, SaveEndpointInput, SaveTemplateInput } from "../records";
+import type { RegistryAuths } from "../registryAuths";
+import { templateRecord, type Templates } from "../templates";
 
 export interface GraphqlContext {
   principal: Principal;
   platform: Platform;
+  templates: Templates;
+  registryAuths: RegistryAuths;
+}
+
+/** An endpoint record whose `template` field is resolved only when selected. */
+function withTemplate(record: EndpointRecord, { templates }: GraphqlContext) {
+  return {
+    ...record,
+    template: () => {
+      const row = templates.get(record.templateId);
+      return row ? templateRecord(row) : null;
+    },
+  };
 }
 
 function domain<T>(fn: () => T): T {
@@ -29,16 +44,36 @@ function domain<T>(fn: () => T): T {
 
 /** Root value for `graphql.execute`: plain functions called as `(args, context)`. */
 export const rootValue = {
-  myself: (_args: unknown, { principal, platform }: GraphqlContext) => ({
-    id: principal.user.id,
-    email: principal.user.email,
-    endpoints: () => platform.listEndpoints(principal.user.id),
-    serverlessDiscount: principal.user.serverlessDiscount,
+  myself: (_args: unknown, ctx: GraphqlContext) => ({
+    id: ctx.principal.user.id,
+    email: ctx.principal.user.email,
+    endpoints: () => ctx.platform.listEndpoints(ctx.principal.user.id).map((e) => withTemplate(e, ctx)),
+    serverlessDiscount: ctx.principal.user.serverlessDiscount,
+    podTemplates: () => ctx.templates.list(ctx.principal.user.id),
+    containerRegistryCreds: () => ctx.registryAuths.list(ctx.principal.user.id),
   }),
   gpuTypes: (_args: unknown, { platform }: GraphqlContext) =>
     platform.gpuTypes().map(({ id, displayName, memoryInGb }) => ({ id, displayName, memoryInGb })),
-  saveEndpoint: ({ input }: { input: SaveEndpointInput }, { principal, platform }: GraphqlContext) =>
-    domain(() => platform.saveEndpoint(principal.user.id, input)),
+  saveEndpoint: ({ input }: { input: SaveEndpointInput }, ctx: GraphqlContext) =>
+    domain(() => withTemplate(ctx.platform.saveEndpoint(ctx.principal.user.id, input), ctx)),
+  updateEndpointTemplate: ({ input }: { input: { endpointId?: string; templateId?: string } | null }, ctx: GraphqlContext) =>
+    domain(() => withTemplate(ctx.platform.updateEndpointTemplate(ctx.principal.user.id, input), ctx)),
+  saveTemplate: ({ input }: { input: SaveTemplateInput | null }, { principal, templates }: GraphqlContext) =>
+    domain(() => templates.save(principal.user.id, input ?? {})),
+  deleteTemplate: ({ templateName }: { templateName?: string | null }, { principal, templates }: GraphqlContext) =>
+    domain(() => {
+      templates.delete(principal.user.id, templateName);
+      return null;
+    }),
+  saveRegistryAuth: ({ input }: { input: Record<string, unknown> | null }, { principal, registryAuths }: GraphqlContext) =>
+    domain(() => registryAuths.save(principal.user.id, input)),
+  updateRegistryAuth: ({ input }: { input: Record<string, unknown> | null }, { principal, registryAuths }: GraphqlContext) =>
+    domain(() => registryAuths.update(principal.user.id, input)),
+  deleteRegistryAuth: ({ registryAuthId }: { registryAuthId?: string | null }, { principal, registryAuths }: GraphqlContext) =>
+    domain(() => {
+      registryAuths.delete(principal.user.id, registryAuthId);
+      return null;
+    }),
   deleteEndpoint: ({ id }: { id: string }, { principal, platform }: GraphqlContext) =>
     domain(() => {
       platform.deleteEndpoint(principal.user.id, id);

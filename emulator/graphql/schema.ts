@@ -1,10 +1,12 @@
 /**
- * The GraphQL schema (spec: Endpoints › POST {graphql_url}, Resources › Serverless endpoint). String-typed
+ * The GraphQL schema (spec: Endpoints › POST {graphql_url}, Resources › Serverless endpoint; template, registry
+ * and `updateEndpointTemplate` operations and their type names from docs/spec/platform-clients.md and the
+ * platform's clients, which declare those arguments nullable — so both `$input: T` and `$input: T!` validate). String-typed
  * fields with closed value sets (`gpuIds`, `locations`, `type`, `scalerType`) are strings as in the spec and
  * are checked by the resolvers; `fastBootType` is a real enum because the spec shows it unquoted.
  */
 import { buildSchema, type GraphQLSchema } from "graphql";
-import { ENDPOINT_FACTS as F } from "../facts";
+import { ENDPOINT_FACTS as F, TEMPLATE_FACTS as T } from "../facts";
 
 export const SDL = /* GraphQL */ `
   "Returns null; used by mutations whose success carries no data."
@@ -27,6 +29,18 @@ export const SDL = /* GraphQL */ `
     saveEndpoint(input: EndpointInput!): Endpoint
     "Deletes the caller's endpoint; requires workersMin = 0 and workersMax = 0."
     deleteEndpoint(id: String!): Void
+    "Creates a template (no id) or modifies the caller's template with that id."
+    saveTemplate(input: SaveTemplateInput): PodTemplate
+    "Deletes the caller's template with that name; refused while an endpoint uses it."
+    deleteTemplate(templateName: String): Void
+    "Saves registry credentials; the password is write-only."
+    saveRegistryAuth(input: SaveRegistryAuthInput): ContainerRegistryAuth
+    "Replaces username and password of the caller's registry credentials."
+    updateRegistryAuth(input: UpdateRegistryAuthInput): ContainerRegistryAuth
+    "Deletes the caller's registry credentials; refused while a template uses them."
+    deleteRegistryAuth(registryAuthId: String): Void
+    "Points the caller's endpoint at another serverless template; its workers roll onto it."
+    updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
   }
 
   type Myself {
@@ -34,6 +48,79 @@ export const SDL = /* GraphQL */ `
     email: String!
     endpoints: [Endpoint!]!
     serverlessDiscount: ServerlessDiscount
+    "The caller's own templates."
+    podTemplates: [PodTemplate!]!
+    "The caller's registry credentials (never the password)."
+    containerRegistryCreds: [ContainerRegistryAuth!]!
+  }
+
+  type EnvironmentVariable {
+    key: String!
+    value: String!
+  }
+
+  type PodTemplate {
+    id: String!
+    name: String!
+    imageName: String!
+    dockerArgs: String
+    "GB, ${T.containerDiskInGb.min} to ${T.containerDiskInGb.max}."
+    containerDiskInGb: Int
+    "GB, ${T.volumeInGb.min} to ${T.volumeInGb.max}."
+    volumeInGb: Int
+    volumeMountPath: String
+    "port/protocol items (${T.ports.protocols.join(" or ")}), comma separated."
+    ports: String
+    env: [EnvironmentVariable!]!
+    isServerless: Boolean!
+    containerRegistryAuthId: String
+    startSsh: Boolean
+    isPublic: Boolean
+    readme: String
+  }
+
+  type ContainerRegistryAuth {
+    id: String!
+    name: String!
+  }
+
+  input EnvironmentVariableInput {
+    key: String
+    value: String
+  }
+
+  input SaveTemplateInput {
+    id: String
+    name: String
+    imageName: String
+    dockerArgs: String
+    containerDiskInGb: Int
+    volumeInGb: Int
+    volumeMountPath: String
+    ports: String
+    env: [EnvironmentVariableInput]
+    isServerless: Boolean
+    containerRegistryAuthId: String
+    startSsh: Boolean
+    isPublic: Boolean
+    readme: String
+  }
+
+  input SaveRegistryAuthInput {
+    name: String
+    username: String
+    password: String
+  }
+
+  input UpdateRegistryAuthInput {
+    id: String
+    username: String
+    password: String
+  }
+
+  input UpdateEndpointTemplateInput {
+    endpointId: String
+    templateId: String
   }
 
   type ServerlessDiscount {
@@ -71,6 +158,8 @@ export const SDL = /* GraphQL */ `
     workersMax: Int!
     networkVolumeId: String
     pods: [Pod!]!
+    "The endpoint's template."
+    template: PodTemplate
   }
 
   input EndpointInput {
