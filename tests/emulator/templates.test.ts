@@ -378,6 +378,31 @@ describe("operations as the rest of the emulator counts and faults them", () => 
   });
 });
 
+describe("faults on template operations (what a client's retries meet)", () => {
+  afterEach(() => emu.setFaults({}));
+
+  test("a create whose answer is lost took effect: a same-name retry is refused and the name finds exactly one", async () => {
+    emu.setFaults({ dropAfterRate: 1, match: ["saveTemplate"] });
+    await expect(saveTemplate(emu, { name: "lost-answer", imageName: "a/b:1", isServerless: true })).rejects.toThrow();
+    emu.setFaults({});
+    expect(firstError(await saveTemplate(emu, { name: "lost-answer", imageName: "a/b:1", isServerless: true })).extensions.field).toBe("name");
+    expect((await podTemplates()).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+  });
+
+  test("a 5xx before taking effect creates nothing; a dropped deleteTemplate answer still deleted", async () => {
+    emu.setFaults({ errorRate: 1, match: ["saveTemplate"] });
+    const res = await saveTemplate(emu, { name: "never-made", imageName: "a/b:1" });
+    expect([500, 502, 503]).toContain(res.status);
+    emu.setFaults({});
+    expect((await podTemplates()).map((t) => t.name)).not.toContain("never-made");
+    await createTemplate(emu, { name: "drop-delete" });
+    emu.setFaults({ dropAfterRate: 1, match: ["deleteTemplate"] });
+    await expect(gql(emu, DELETE, { name: "drop-delete" })).rejects.toThrow();
+    emu.setFaults({});
+    expect(firstError(await gql(emu, DELETE, { name: "drop-delete" })).extensions.code).toBe("NOT_FOUND");
+  });
+});
+
 describe("persistence", () => {
   let dir: string;
   beforeAll(() => {
