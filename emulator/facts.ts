@@ -24,6 +24,16 @@ export const ENDPOINT_FACTS = {
   workersMin: { min: 0, max: 100, default: 0 },
   workersMax: { min: 0, max: 100, default: 3 },
   networkVolumeId: { default: null },
+  /** GPUs per worker (platform-clients.md; bounds: emulator choice). */
+  gpuCount: { min: 1, max: 8, default: 1 },
+  /** CUDA versions a worker's host may run; comma-separated list, null or "" = any (platform-clients.md; value set: emulator choice). */
+  allowedCudaVersions: { values: ["11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8"], default: null },
+  /** Lowest CUDA version a worker's host may run; one of `allowedCudaVersions.values`, null or "" = any. */
+  minCudaVersion: { default: null },
+  /** Milliseconds a job may run (platform-clients.md; bounds: emulator choice, 5 s to 7 days; default 600 s). */
+  executionTimeoutMs: { min: 5000, max: 604_800_000, default: 600_000 },
+  /** Warm standby workers the platform keeps (read back by the clients; emulator: settable, no workers started). */
+  workersStandby: { min: 0, max: 100, default: 0 },
 } as const;
 
 /** Worker log stream (spec: Resources › Log event; Endpoints › GET …/logs; Limits): sources and the `tail` bounds. */

@@ -40,12 +40,29 @@ function checkOne(field: string, value: string, allowed: readonly string[]): str
   return value;
 }
 
-function checkBounded(field: "idleTimeout" | "scalerValue" | "workersMin" | "workersMax", value: number): number {
+function checkBounded(field: "idleTimeout" | "scalerValue" | "workersMin" | "workersMax" | "gpuCount" | "executionTimeoutMs" | "workersStandby", value: number): number {
   const { min, max } = F[field];
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new DomainError("BAD_USER_INPUT", `Invalid ${field} ${value}: must be an integer from ${min} to ${max}.`, field);
   }
   return value;
+}
+
+/**
+ * The official clients write `flashBootType: FLASHBOOT` (platform-clients.md); the spec names it `fastBootType:
+ * FASTBOOT`. Both map to the one stored field; giving both with different meanings is refused.
+ */
+function withFastBootAlias(input: SaveEndpointInput): SaveEndpointInput {
+  const { flashBootType, ...rest } = input;
+  if (flashBootType === undefined) return rest;
+  if (flashBootType !== null && flashBootType !== "FLASHBOOT") {
+    throw new DomainError("BAD_USER_INPUT", `Invalid flashBootType "${flashBootType}": allowed values are FLASHBOOT.`, "flashBootType", ["FLASHBOOT"]);
+  }
+  const mapped = flashBootType === null ? null : "FASTBOOT";
+  if (rest.fastBootType !== undefined && rest.fastBootType !== mapped) {
+    throw new DomainError("BAD_USER_INPUT", "fastBootType and flashBootType name the same setting; give one of them, or both with the same meaning.", "flashBootType");
+  }
+  return { ...rest, fastBootType: mapped };
 }
 
 export class Platform {
@@ -57,10 +74,25 @@ export class Platform {
     private saveSemantics: SaveSemantics = "replace",
   ) {}
 
-  /** The platform record of a stored endpoint; `pods` mirrors its running workers. */
+  /** The platform record of a stored endpoint; `pods` mirrors its running workers. Rows from older data files get defaults. */
   record(row: EndpointRow): EndpointRecord {
-    const { userId: _u, createdAt: _c, ...rest } = row;
-    return { ...rest, pods: this.workers.list(row.id).map(() => ({ desiredStatus: "RUNNING" })) };
+    return {
+      ...row,
+      gpuCount: row.gpuCount ?? F.gpuCount.default,
+      allowedCudaVersions: row.allowedCudaVersions ?? F.allowedCudaVersions.default,
+      minCudaVersion: row.minCudaVersion ?? F.minCudaVersion.default,
+      executionTimeoutMs: row.executionTimeoutMs ?? F.executionTimeoutMs.default,
+      workersStandby: row.workersStandby ?? F.workersStandby.default,
+      version: row.version ?? 0,
+      aiKey: row.aiKey ?? `ai_${row.id}`,
+      createdAt: new Date(row.createdAt).toISOString(),
+      pods: this.workers.list(row.id).map(() => ({ desiredStatus: "RUNNING" })),
+    };
+  }
+
+  /** The stored endpoint's current workers' ids (the clients' `instanceIds`). */
+  workerIds(endpointId: string): string[] {
+    return this.workers.list(endpointId).map((w) => w.id);
   }
 
   listEndpoints(userId?: string): EndpointRecord[] {
@@ -78,6 +110,19 @@ export class Platform {
     return this.seed.gpuTypes;
   }
 
+  /** The user's SSH public key(s) (runpod-python's `myself { pubKey }`); "" until set. */
+  pubKey(userId: string): string {
+    return this.store.getSetting(`pubKey:${userId}`) ?? "";
+  }
+
+  /** `updateUserSettings(input: { pubKey })`: BAD_USER_INPUT unless a string of at most 16 384 characters. */
+  setPubKey(userId: string, pubKey: unknown): void {
+    if (typeof pubKey !== "string" || pubKey.length > 16_384) {
+      throw new DomainError("BAD_USER_INPUT", 'Field "pubKey" is required and must be a string of at most 16384 characters (SSH public keys, one per line).', "pubKey");
+    }
+    this.store.putSetting(`pubKey:${userId}`, pubKey);
+  }
+
   networkVolumes(userId: string): NetworkVolume[] {
     return this.seed.networkVolumes.filter((v) => v.userId === userId).map(({ userId: _u, ...v }) => v);
   }
@@ -86,7 +131,8 @@ export class Platform {
    * Create (no `id`) or modify (`id`) an endpoint. On modify, null resets a field to its default, and an
    * absent field is reset too under `replace` save semantics, kept under `merge`. Throws DomainError BAD_USER_INPUT naming the field and allowed values, or NOT_FOUND.
    */
-  saveEndpoint(userId: string, input: SaveEndpointInput): EndpointRecord {
+  saveEndpoint(userId: string, given: SaveEndpointInput): EndpointRecord {
+    const input = withFastBootAlias(given);
     const existing = input.id != null ? this.ownedEndpoint(userId, input.id) : undefined;
     for (const field of ["name", "templateId", "gpuIds"] as const) {
       if (typeof input[field] !== "string" || (input[field] as string).trim() === "") {
@@ -109,6 +155,8 @@ export class Platform {
       throw new DomainError("BAD_USER_INPUT", `Network volume "${volumeIn}" not found.`, "networkVolumeId");
     }
     const fastBoot = pick("fastBootType") as string | null;
+    const cudaIn = pick("allowedCudaVersions") as string | null;
+    const minCuda = pick("minCudaVersion") as string | null;
     const row: EndpointRow = {
       id: existing?.id ?? randomId(),
       userId,
@@ -126,6 +174,13 @@ export class Platform {
       workersMin: checkBounded("workersMin", pick("workersMin") as number),
       workersMax: checkBounded("workersMax", pick("workersMax") as number),
       networkVolumeId: volumeIn === "" ? null : volumeIn,
+      gpuCount: checkBounded("gpuCount", pick("gpuCount") as number),
+      allowedCudaVersions: cudaIn === null || cudaIn === "" ? cudaIn : checkList("allowedCudaVersions", cudaIn, F.allowedCudaVersions.values),
+      minCudaVersion: minCuda === null || minCuda === "" ? minCuda : checkOne("minCudaVersion", minCuda, F.allowedCudaVersions.values),
+      executionTimeoutMs: checkBounded("executionTimeoutMs", pick("executionTimeoutMs") as number),
+      workersStandby: checkBounded("workersStandby", pick("workersStandby") as number),
+      version: existing ? (existing.version ?? 0) + 1 : 0,
+      aiKey: existing?.aiKey ?? `ai_${randomId(24)}`,
     };
     if (row.workersMin > row.workersMax) {
       throw new DomainError("BAD_USER_INPUT", `workersMin (${row.workersMin}) must not exceed workersMax (${row.workersMax}).`, "workersMin");

@@ -22,6 +22,22 @@ export interface EndpointRecord {
   workersMin: number;
   workersMax: number;
   networkVolumeId: string | null;
+  /** GPUs per worker. */
+  gpuCount: number;
+  /** Comma-separated CUDA versions; null or "" = any. */
+  allowedCudaVersions: string | null;
+  minCudaVersion: string | null;
+  /** Milliseconds a job may run. */
+  executionTimeoutMs: number;
+  workersStandby: number;
+  /** 0 at creation, increased by every modify. */
+  version: number;
+  /** Key of the endpoint's OpenAI-compatible route (simulated: random, fixed at creation). */
+  aiKey: string;
+  /** Owner. */
+  userId: string;
+  /** RFC 3339. */
+  createdAt: string;
   /** One `{ desiredStatus: "RUNNING" }` per running simulated worker. */
   pods?: { desiredStatus: string }[];
 }
@@ -44,6 +60,13 @@ export interface SaveEndpointInput {
   workersMin?: number | null;
   workersMax?: number | null;
   networkVolumeId?: string | null;
+  /** The official clients' name for fastBootType (`FLASHBOOT`). */
+  flashBootType?: string | null;
+  gpuCount?: number | null;
+  allowedCudaVersions?: string | null;
+  minCudaVersion?: string | null;
+  executionTimeoutMs?: number | null;
+  workersStandby?: number | null;
 }
 
 /** A network volume in `GET /v2/network-volumes` (`size` in GB). */

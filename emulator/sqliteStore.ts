@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, user_id TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS templates (id TEXT PRIMARY KEY, user_id TEXT, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS registry_auths (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seeded (key TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS jobs_endpoint ON jobs (endpoint_id);
 CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL);
@@ -41,6 +42,8 @@ export class SqliteStore implements Store {
       getAuth: db.prepare("SELECT doc FROM registry_auths WHERE id = ?"),
       putAuth: db.prepare("INSERT OR REPLACE INTO registry_auths (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       deleteAuth: db.prepare("DELETE FROM registry_auths WHERE id = ?"),
+      getSetting: db.prepare("SELECT value FROM settings WHERE key = ?"),
+      putSetting: db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)"),
       isSeeded: db.prepare("SELECT 1 FROM seeded WHERE key = ?"),
       markSeeded: db.prepare("INSERT OR IGNORE INTO seeded (key) VALUES (?)"),
       getJob: db.prepare("SELECT doc FROM jobs WHERE id = ?"),
@@ -94,6 +97,12 @@ export class SqliteStore implements Store {
   }
   deleteRegistryAuth(id: string): void {
     this.stmts.deleteAuth.run(id);
+  }
+  getSetting(key: string): string | undefined {
+    return (this.stmts.getSetting.get(key) as { value: string } | undefined)?.value;
+  }
+  putSetting(key: string, value: string): void {
+    this.stmts.putSetting.run(key, value);
   }
   isSeeded(key: string): boolean {
     return this.stmts.isSeeded.get(key) !== undefined;

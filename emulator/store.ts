@@ -6,8 +6,11 @@
  */
 import type { EndpointRecord, TemplateRecord } from "./records";
 
-/** An endpoint as stored: the platform record (without the derived `pods`) plus its owner. */
-export interface EndpointRow extends Omit<EndpointRecord, "pods"> {
+/**
+ * An endpoint as stored: the platform record (without the derived `pods`) plus its owner. Fields added after the
+ * first release may be missing from rows written by an older emulator; readers fill their defaults.
+ */
+export interface EndpointRow extends Omit<EndpointRecord, "pods" | "createdAt"> {
   userId: string;
   /** Epoch milliseconds. */
   createdAt: number;
@@ -75,6 +78,9 @@ export interface Store {
   getRegistryAuth(id: string): RegistryAuthRow | undefined;
   putRegistryAuth(row: RegistryAuthRow): void;
   deleteRegistryAuth(id: string): void;
+  /** Small per-user settings (e.g. `pubKey:user_1`). */
+  getSetting(key: string): string | undefined;
+  putSetting(key: string, value: string): void;
   /** Whether a seed entry (e.g. `template:tpl_1`) was already copied into the store. */
   isSeeded(key: string): boolean;
   markSeeded(key: string): void;
@@ -96,6 +102,7 @@ export class MemoryStore implements Store {
   private templates = new Map<string, TemplateRow>();
   private registryAuths = new Map<string, RegistryAuthRow>();
   private seeded = new Set<string>();
+  private settings = new Map<string, string>();
   private jobs = new Map<string, JobRow>();
   private counters = new Map<string, CounterRow>();
 
@@ -147,6 +154,12 @@ export class MemoryStore implements Store {
   }
   deleteRegistryAuth(id: string): void {
     this.registryAuths.delete(id);
+  }
+  getSetting(key: string): string | undefined {
+    return this.settings.get(key);
+  }
+  putSetting(key: string, value: string): void {
+    this.settings.set(key, value);
   }
   isSeeded(key: string): boolean {
     return this.seeded.has(key);

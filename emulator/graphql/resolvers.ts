@@ -5,6 +5,7 @@
 import { GraphQLError } from "graphql";
 import type { Principal } from "../auth";
 import { DomainError } from "../domainError";
+import { gpuTypeRecord } from "../gpuCatalog";
 import type { Platform } from "../platform";
 import type { EndpointRecord, SaveEndpointInput, SaveTemplateInput } from "../records";
 import type { RegistryAuths } from "../registryAuths";
@@ -17,14 +18,39 @@ export interface GraphqlContext {
   registryAuths: RegistryAuths;
 }
 
-/** An endpoint record whose `template` field is resolved only when selected. */
-function withTemplate(record: EndpointRecord, { templates }: GraphqlContext) {
+/** The caller's volumes as `myself.networkVolumes` and `Endpoint.networkVolume` answer them. */
+function volumesOf(ctx: GraphqlContext) {
+  return ctx.platform.networkVolumes(ctx.principal.user.id).map((v) => ({ ...v, dataCenterId: v.dataCenter }));
+}
+
+/** An endpoint record plus the fields the official clients select, resolved only when selected. */
+function endpointView(record: EndpointRecord, ctx: GraphqlContext) {
+  const template = () => ctx.templates.get(record.templateId);
   return {
     ...record,
     template: () => {
-      const row = templates.get(record.templateId);
+      const row = template();
       return row ? templateRecord(row) : null;
     },
+    flashBootType: record.fastBootType === null ? null : "FLASHBOOT",
+    networkVolumeIds: record.networkVolumeId ? [record.networkVolumeId] : [],
+    instanceIds: () => ctx.platform.workerIds(record.id),
+    env: () => template()?.env ?? [],
+    networkVolume: () => volumesOf(ctx).find((v) => v.id === record.networkVolumeId) ?? null,
+  };
+}
+
+function myself(ctx: GraphqlContext) {
+  const userId = ctx.principal.user.id;
+  return {
+    id: userId,
+    email: ctx.principal.user.email,
+    endpoints: () => ctx.platform.listEndpoints(userId).map((e) => endpointView(e, ctx)),
+    serverlessDiscount: ctx.principal.user.serverlessDiscount,
+    podTemplates: () => ctx.templates.list(userId),
+    containerRegistryCreds: () => ctx.registryAuths.list(userId),
+    pubKey: () => ctx.platform.pubKey(userId),
+    networkVolumes: () => volumesOf(ctx),
   };
 }
 
@@ -44,20 +70,21 @@ function domain<T>(fn: () => T): T {
 
 /** Root value for `graphql.execute`: plain functions called as `(args, context)`. */
 export const rootValue = {
-  myself: (_args: unknown, ctx: GraphqlContext) => ({
-    id: ctx.principal.user.id,
-    email: ctx.principal.user.email,
-    endpoints: () => ctx.platform.listEndpoints(ctx.principal.user.id).map((e) => withTemplate(e, ctx)),
-    serverlessDiscount: ctx.principal.user.serverlessDiscount,
-    podTemplates: () => ctx.templates.list(ctx.principal.user.id),
-    containerRegistryCreds: () => ctx.registryAuths.list(ctx.principal.user.id),
-  }),
-  gpuTypes: (_args: unknown, { platform }: GraphqlContext) =>
-    platform.gpuTypes().map(({ id, displayName, memoryInGb }) => ({ id, displayName, memoryInGb })),
+  myself: (_args: unknown, ctx: GraphqlContext) => myself(ctx),
+  gpuTypes: ({ input }: { input?: { id?: string | null } | null }, { platform }: GraphqlContext) =>
+    platform
+      .gpuTypes()
+      .filter((g) => input?.id == null || g.id === input.id)
+      .map(gpuTypeRecord),
+  updateUserSettings: ({ input }: { input?: { pubKey?: string | null } | null }, ctx: GraphqlContext) =>
+    domain(() => {
+      ctx.platform.setPubKey(ctx.principal.user.id, input?.pubKey);
+      return myself(ctx);
+    }),
   saveEndpoint: ({ input }: { input: SaveEndpointInput }, ctx: GraphqlContext) =>
-    domain(() => withTemplate(ctx.platform.saveEndpoint(ctx.principal.user.id, input), ctx)),
+    domain(() => endpointView(ctx.platform.saveEndpoint(ctx.principal.user.id, input), ctx)),
   updateEndpointTemplate: ({ input }: { input: { endpointId?: string; templateId?: string } | null }, ctx: GraphqlContext) =>
-    domain(() => withTemplate(ctx.platform.updateEndpointTemplate(ctx.principal.user.id, input), ctx)),
+    domain(() => endpointView(ctx.platform.updateEndpointTemplate(ctx.principal.user.id, input), ctx)),
   saveTemplate: ({ input }: { input: SaveTemplateInput | null }, { principal, templates }: GraphqlContext) =>
     domain(() => templates.save(principal.user.id, input ?? {})),
   deleteTemplate: ({ templateName }: { templateName?: string | null }, { principal, templates }: GraphqlContext) =>

@@ -17,11 +17,28 @@ export const SDL = /* GraphQL */ `
     ${F.fastBootType.values.join("\n    ")}
   }
 
+  "The official clients' name for FastBootType (same setting)."
+  enum FlashBootType {
+    FLASHBOOT
+  }
+
   type Query {
     "The caller (the owner of the API key)."
     myself: Myself!
-    "GPU types that endpoints can be allocated on."
-    gpuTypes: [GpuType!]!
+    "GPU types that endpoints can be allocated on; input.id picks one."
+    gpuTypes(input: GpuTypeFilter): [GpuType!]!
+  }
+
+  input GpuTypeFilter {
+    id: String
+  }
+
+  input GpuLowestPriceInput {
+    gpuCount: Int
+  }
+
+  input UserSettingsInput {
+    pubKey: String
   }
 
   type Mutation {
@@ -41,6 +58,8 @@ export const SDL = /* GraphQL */ `
     deleteRegistryAuth(registryAuthId: String): Void
     "Points the caller's endpoint at another serverless template; its workers roll onto it."
     updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
+    "Updates the caller's settings (the SSH public key)."
+    updateUserSettings(input: UserSettingsInput): Myself
   }
 
   type Myself {
@@ -52,6 +71,19 @@ export const SDL = /* GraphQL */ `
     podTemplates: [PodTemplate!]!
     "The caller's registry credentials (never the password)."
     containerRegistryCreds: [ContainerRegistryAuth!]!
+    "SSH public key(s) set with updateUserSettings; empty until set."
+    pubKey: String
+    networkVolumes: [NetworkVolume!]!
+  }
+
+  type NetworkVolume {
+    id: String!
+    name: String
+    "GB."
+    size: Int
+    dataCenterId: String
+    dataCenter: String
+    type: String
   }
 
   type EnvironmentVariable {
@@ -133,6 +165,27 @@ export const SDL = /* GraphQL */ `
     id: String!
     displayName: String
     memoryInGb: Int
+    manufacturer: String
+    cudaCores: Int
+    maxGpuCount: Int
+    secureCloud: Boolean
+    communityCloud: Boolean
+    "USD per GPU-hour."
+    securePrice: Float
+    communityPrice: Float
+    oneWeekPrice: Float
+    oneMonthPrice: Float
+    threeMonthPrice: Float
+    secureSpotPrice: Float
+    communitySpotPrice: Float
+    lowestPrice(input: GpuLowestPriceInput): LowestPrice
+  }
+
+  type LowestPrice {
+    gpuCount: Int
+    "USD per GPU-hour."
+    minimumBidPrice: Float
+    uninterruptablePrice: Float
   }
 
   type Pod {
@@ -160,6 +213,27 @@ export const SDL = /* GraphQL */ `
     pods: [Pod!]!
     "The endpoint's template."
     template: PodTemplate
+    "Same setting as fastBootType, under the official clients' name."
+    flashBootType: FlashBootType
+    "GPUs per worker."
+    gpuCount: Int
+    "Comma-separated CUDA versions (${F.allowedCudaVersions.values.join(", ")}); null or empty = any."
+    allowedCudaVersions: String
+    minCudaVersion: String
+    "Milliseconds a job may run."
+    executionTimeoutMs: Int
+    workersStandby: Int
+    networkVolumeIds: [String!]!
+    "Ids of the running workers."
+    instanceIds: [String!]!
+    "RFC 3339."
+    createdAt: String
+    userId: String
+    version: Int
+    aiKey: String
+    "The template's environment."
+    env: [EnvironmentVariable!]!
+    networkVolume: NetworkVolume
   }
 
   input EndpointInput {
@@ -176,6 +250,12 @@ export const SDL = /* GraphQL */ `
     workersMin: Int
     workersMax: Int
     networkVolumeId: String
+    flashBootType: FlashBootType
+    gpuCount: Int
+    allowedCudaVersions: String
+    minCudaVersion: String
+    executionTimeoutMs: Int
+    workersStandby: Int
   }
 `;
 
