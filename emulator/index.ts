@@ -9,7 +9,7 @@ import type { AddressInfo } from "net";
 import { resolveUserId } from "./auth";
 import type { Core } from "./core";
 import { Faults } from "./faults";
-import { Jobs } from "./jobs";
+import { Jobs, type JobRetention } from "./jobs";
 import { Platform } from "./platform";
 import { RateLimiter } from "./rateLimit";
 import { RegistryAuths } from "./registryAuths";
@@ -34,6 +34,15 @@ function saveSemanticsFrom(option: SaveSemantics | undefined): SaveSemantics {
   return chosen as SaveSemantics;
 }
 export { DEFAULT_KEYS, DEFAULT_SEED, loadSeed, type Seed, type SeedInput } from "./seed";
+
+/** Result retention from the option: 30 min after /run and 1 min after /runsync unless given. */
+function retentionFrom(option: EmulatorOptions["resultRetentionMs"]): JobRetention {
+  const retention = { run: option?.run ?? 30 * 60_000, runsync: option?.runsync ?? 60_000 };
+  for (const [k, v] of Object.entries(retention)) {
+    if (!Number.isInteger(v) || v < 0) throw new Error(`resultRetentionMs.${k} must be a non-negative integer (milliseconds); got ${v}`);
+  }
+  return retention;
+}
 
 /** Keys handed out by the running handle: first user's read-write and read-only keys, second user's read-write key. */
 function pickKeys(seed: Seed): Pick<RunningEmulator, "apiKey" | "readOnlyApiKey" | "otherUserApiKey"> {
@@ -75,7 +84,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     platform,
     templates,
     registryAuths: new RegistryAuths(store),
-    jobs: new Jobs(store, workers, { jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
+    jobs: new Jobs(store, workers, {
+      retention: retentionFrom(options.resultRetentionMs), jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
     faults: new Faults(stats, options.faults),
     rateLimiter: new RateLimiter(store, (userId) => quotasOf(seed, userId)),
     urls: () => urls!,

@@ -49,6 +49,7 @@ export class SqliteStore implements Store {
       getJob: db.prepare("SELECT doc FROM jobs WHERE id = ?"),
       putJob: db.prepare("INSERT OR REPLACE INTO jobs (id, endpoint_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       listJobs: db.prepare("SELECT doc FROM jobs WHERE endpoint_id = ? ORDER BY created_at, id"),
+      deleteJob: db.prepare("DELETE FROM jobs WHERE id = ?"),
       deleteJobs: db.prepare("DELETE FROM jobs WHERE endpoint_id = ?"),
       getCounter: db.prepare("SELECT window_start AS windowStart, count FROM counters WHERE key = ?"),
       putCounter: db.prepare("INSERT OR REPLACE INTO counters (key, window_start, count) VALUES (?, ?, ?)"),
@@ -119,6 +120,9 @@ export class SqliteStore implements Store {
   }
   listJobs(endpointId: string): JobRow[] {
     return (this.stmts.listJobs.all(endpointId) as { doc: string }[]).map((r) => JSON.parse(r.doc));
+  }
+  deleteJob(id: string): void {
+    this.stmts.deleteJob.run(id);
   }
   deleteJobsOf(endpointId: string): void {
     this.stmts.deleteJobs.run(endpointId);

@@ -52,8 +52,12 @@ export interface JobRow {
   durationMs: number;
   /** Simulated worker that ran the job (assigned when it leaves the queue), if one was accepting jobs then. */
   workerId?: string;
-  /** Final state reached at `createdAt + durationMs`. */
-  outcome: { status: "COMPLETED" | "FAILED"; output?: unknown; error?: string };
+  /** Final state reached at `createdAt + durationMs`; `stream` holds the partial outputs and when each appears (ms after `createdAt`). */
+  outcome: { status: "COMPLETED" | "FAILED"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
+  /** Stream chunks already handed out by `/stream` (each is delivered once). */
+  streamed?: number;
+  /** Times `/retry` re-queued the job. */
+  retries?: number;
   /** Epoch milliseconds of a cancel request, if any. */
   cancelledAt?: number;
 }
@@ -88,6 +92,7 @@ export interface Store {
   putJob(row: JobRow): void;
   /** Jobs of one endpoint, oldest first. */
   listJobs(endpointId: string): JobRow[];
+  deleteJob(id: string): void;
   deleteJobsOf(endpointId: string): void;
   getCounter(key: string): CounterRow | undefined;
   putCounter(key: string, row: CounterRow): void;
@@ -176,6 +181,9 @@ export class MemoryStore implements Store {
   }
   listJobs(endpointId: string): JobRow[] {
     return [...this.jobs.values()].filter((j) => j.endpointId === endpointId).sort((a, b) => a.createdAt - b.createdAt).map(clone);
+  }
+  deleteJob(id: string): void {
+    this.jobs.delete(id);
   }
   deleteJobsOf(endpointId: string): void {
     for (const [id, job] of this.jobs) if (job.endpointId === endpointId) this.jobs.delete(id);

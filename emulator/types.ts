@@ -34,6 +34,12 @@ export interface EmulatorOptions {
    * minutes (docs/spec/platform-clients.md). Default 0 (no window).
    */
   templateReleaseMs?: number;
+  /**
+   * How long a finished job's result stays readable (status, stream, retry), counted from its final state:
+   * `run` for jobs sent with `/run` (default 1 800 000, 30 min), `runsync` for `/runsync` (default 60 000), as the
+   * platform keeps them (docs/spec/platform-clients.md). Afterwards the job answers 404.
+   */
+  resultRetentionMs?: { run?: number; runsync?: number };
   /** Suppress the emulator's own console output. */
   quiet?: boolean;
 }
