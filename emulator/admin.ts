@@ -37,7 +37,7 @@ export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: un
       const who = url.searchParams.get("user");
       const userId = who === null ? undefined : resolveUserId(core.seed, who);
       if (who !== null && userId === undefined) return problem(404, "No user has that id or API key.");
-      return json({ endpoints: core.platform.listEndpoints(userId) });
+      return json({ endpoints: core.platform.listEndpoints(userId), templates: core.templates.states(userId), registryAuths: core.registryAuths.states(userId) });
     }
     default:
       return problem(404, `No emulator admin route ${route}.`);

@@ -56,6 +56,9 @@ async function main(argv: string[]): Promise<void> {
         ...SAVE_SEMANTICS,
       ]),
     )
+    .option("--retention-run <ms>", "how long a finished /run job's result stays readable (default 1800000)", integer)
+    .option("--retention-runsync <ms>", "how long a finished /runsync job's result stays readable (default 60000)", integer)
+    .option("--template-release <ms>", "after an endpoint stops using a template, refuse deleteTemplate for this long (default 0)", integer)
     .option("-q, --quiet", "do not log internal errors to stderr")
     .parse(argv);
   const o = program.opts();
@@ -68,6 +71,8 @@ async function main(argv: string[]): Promise<void> {
     jobDurationMs: o.jobDuration,
     workerStartMs: o.workerStart,
     saveSemantics: o.saveSemantics,
+    templateReleaseMs: o.templateRelease,
+    resultRetentionMs: { run: o.retentionRun, runsync: o.retentionRunsync },
     quiet: o.quiet,
   });
   const { urls, apiKey, readOnlyApiKey, otherUserApiKey } = emu;

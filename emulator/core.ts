@@ -5,10 +5,12 @@ import type { Faults } from "./faults";
 import type { Jobs } from "./jobs";
 import type { Platform } from "./platform";
 import type { RateLimiter } from "./rateLimit";
+import type { RegistryAuths } from "./registryAuths";
 import type { Reply } from "./reply";
 import type { Seed } from "./seed";
 import type { Stats } from "./stats";
 import type { Store } from "./store";
+import type { Templates } from "./templates";
 import type { EmulatorUrls } from "./types";
 import type { WorkerPool } from "./workers";
 
@@ -16,6 +18,8 @@ export interface Core {
   seed: Seed;
   store: Store;
   platform: Platform;
+  templates: Templates;
+  registryAuths: RegistryAuths;
   workers: WorkerPool;
   jobs: Jobs;
   faults: Faults;

@@ -24,6 +24,16 @@ export const ENDPOINT_FACTS = {
   workersMin: { min: 0, max: 100, default: 0 },
   workersMax: { min: 0, max: 100, default: 3 },
   networkVolumeId: { default: null },
+  /** GPUs per worker (platform-clients.md; bounds: emulator choice). */
+  gpuCount: { min: 1, max: 8, default: 1 },
+  /** CUDA versions a worker's host may run; comma-separated list, null or "" = any (platform-clients.md; value set: emulator choice). */
+  allowedCudaVersions: { values: ["11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8"], default: null },
+  /** Lowest CUDA version a worker's host may run; one of `allowedCudaVersions.values`, null or "" = any. */
+  minCudaVersion: { default: null },
+  /** Milliseconds a job may run (platform-clients.md; bounds: emulator choice, 5 s to 7 days; default 600 s). */
+  executionTimeoutMs: { min: 5000, max: 604_800_000, default: 600_000 },
+  /** Warm standby workers the platform keeps (read back by the clients; emulator: settable, no workers started). */
+  workersStandby: { min: 0, max: 100, default: 0 },
 } as const;
 
 /** Worker log stream (spec: Resources › Log event; Endpoints › GET …/logs; Limits): sources and the `tail` bounds. */
@@ -39,3 +49,34 @@ export type ScalerType = (typeof ENDPOINT_FACTS.scalerType.values)[number];
 export type FastBootType = (typeof ENDPOINT_FACTS.fastBootType.values)[number];
 export type LogSource = (typeof LOG_FACTS.sources)[number];
 export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
+
+/**
+ * Template fields (spec: Common GraphQL input fields; operations from docs/spec/platform-clients.md). Bounds are the
+ * emulator's choice (the spec shows none): `containerDiskInGb` 1–1024 GB, `volumeInGb` 0–4096 GB. `default` is what an
+ * omitted (or null) field becomes on create, and on modify under `replace` save semantics.
+ */
+export const TEMPLATE_FACTS = {
+  /** GB. */
+  containerDiskInGb: { min: 1, max: 1024, default: 10 },
+  /** GB; 0 = no persistent volume. */
+  volumeInGb: { min: 0, max: 4096, default: 0 },
+  /** Absolute path, or "" = none. */
+  volumeMountPath: { default: "/workspace" },
+  dockerArgs: { default: "" },
+  /** `port/protocol` items, comma separated; "" = none. */
+  ports: { protocols: ["http", "tcp"], minPort: 1, maxPort: 65535, default: "" },
+  /** Environment variable names: a letter or `_`, then letters, digits or `_`. */
+  env: { keyPattern: /^[A-Za-z_][A-Za-z0-9_]*$/, default: [] as { key: string; value: string }[] },
+  readme: { default: "" },
+  /** null or "" = the image is public. */
+  containerRegistryAuthId: { default: null },
+  startSsh: { default: true },
+  isPublic: { default: false },
+  /** Fixed at creation (a pod template cannot become serverless, nor the reverse). */
+  isServerless: { default: false },
+  /** Length bounds of `name` (characters, after trimming). */
+  name: { maxLength: 255 },
+} as const;
+
+/** Registry credentials (platform-clients.md): names unique per user; the password is write-only. */
+export const REGISTRY_AUTH_FACTS = { name: { maxLength: 255 } } as const;

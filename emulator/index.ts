@@ -9,19 +9,21 @@ import type { AddressInfo } from "net";
 import { resolveUserId } from "./auth";
 import type { Core } from "./core";
 import { Faults } from "./faults";
-import { Jobs } from "./jobs";
+import { Jobs, type JobRetention } from "./jobs";
 import { Platform } from "./platform";
 import { RateLimiter } from "./rateLimit";
+import { RegistryAuths } from "./registryAuths";
 import { loadSeed, quotasOf, type Seed } from "./seed";
 import { createEmulatorServer } from "./server";
 import { SqliteStore } from "./sqliteStore";
 import { Stats } from "./stats";
 import { MemoryStore, type Store } from "./store";
+import { Templates } from "./templates";
 import { SAVE_SEMANTICS, type EmulatorOptions, type EmulatorUrls, type RunningEmulator, type SaveSemantics } from "./types";
 import { WorkerPool } from "./workers";
 
 export type { EmulatorOptions, EmulatorStats, EmulatorUrls, FaultConfig, RunningEmulator, SaveSemantics } from "./types";
-export type { EndpointRecord } from "./records";
+export type { EndpointRecord, RegistryAuthState, TemplateRecord, TemplateState } from "./records";
 
 /** The save semantics to run with: the option, else RUNPOD_EMULATOR_SAVE_SEMANTICS, else `replace`. */
 function saveSemanticsFrom(option: SaveSemantics | undefined): SaveSemantics {
@@ -32,6 +34,15 @@ function saveSemanticsFrom(option: SaveSemantics | undefined): SaveSemantics {
   return chosen as SaveSemantics;
 }
 export { DEFAULT_KEYS, DEFAULT_SEED, loadSeed, type Seed, type SeedInput } from "./seed";
+
+/** Result retention from the option: 30 min after /run and 1 min after /runsync unless given. */
+function retentionFrom(option: EmulatorOptions["resultRetentionMs"]): JobRetention {
+  const retention = { run: option?.run ?? 30 * 60_000, runsync: option?.runsync ?? 60_000 };
+  for (const [k, v] of Object.entries(retention)) {
+    if (!Number.isInteger(v) || v < 0) throw new Error(`resultRetentionMs.${k} must be a non-negative integer (milliseconds); got ${v}`);
+  }
+  return retention;
+}
 
 /** Keys handed out by the running handle: first user's read-write and read-only keys, second user's read-write key. */
 function pickKeys(seed: Seed): Pick<RunningEmulator, "apiKey" | "readOnlyApiKey" | "otherUserApiKey"> {
@@ -57,14 +68,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store: Store = options.dataFile ? new SqliteStore(options.dataFile) : new MemoryStore();
   const stats = new Stats();
   const workers = new WorkerPool({ logIntervalMs: options.logIntervalMs ?? 1000, workerStartMs: options.workerStartMs ?? 500 });
+  const saveSemantics = saveSemanticsFrom(options.saveSemantics);
+  const releaseMs = options.templateReleaseMs ?? 0;
+  if (!Number.isInteger(releaseMs) || releaseMs < 0) throw new Error(`templateReleaseMs must be a non-negative integer (milliseconds); got ${releaseMs}`);
+  // The callback runs only on template modifies, long after `platform` is initialised.
+  const templates = new Templates(store, saveSemantics, releaseMs, (templateId) => platform.rollTemplate(templateId));
+  templates.applySeed(seed.templates);
+  const platform = new Platform(seed, store, workers, templates, saveSemantics);
   let urls: EmulatorUrls | undefined;
   const core: Core = {
     seed,
     store,
     stats,
     workers,
-    platform: new Platform(seed, store, workers, saveSemanticsFrom(options.saveSemantics)),
-    jobs: new Jobs(store, { jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
+    platform,
+    templates,
+    registryAuths: new RegistryAuths(store),
+    jobs: new Jobs(store, workers, {
+      retention: retentionFrom(options.resultRetentionMs), jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
     faults: new Faults(stats, options.faults),
     rateLimiter: new RateLimiter(store, (userId) => quotasOf(seed, userId)),
     urls: () => urls!,
@@ -98,6 +119,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (userKeyOrId !== undefined && userId === undefined) return [];
       return core.platform.listEndpoints(userId);
     },
+    templates(userKeyOrId) {
+      const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);
+      if (userKeyOrId !== undefined && userId === undefined) return [];
+      return core.templates.states(userId);
+    },
+    registryAuths(userKeyOrId) {
+      const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);
+      if (userKeyOrId !== undefined && userId === undefined) return [];
+      return core.registryAuths.states(userId);
+    },
+    registryAuthPasswordMatches: (id, password) => core.registryAuths.passwordMatches(id, password),
     close() {
       closing ??= new Promise<void>((resolve) => {
         workers.close();

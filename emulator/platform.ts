@@ -1,7 +1,7 @@
 /**
- * The emulated platform's endpoint rules, shared by GraphQL (`saveEndpoint`, `deleteEndpoint`, `myself`) and
- * REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the deletion
- * precondition, and keeping simulated workers in step with `workersMin`.
+ * The emulated platform's endpoint rules, shared by GraphQL (`saveEndpoint`, `deleteEndpoint`, `updateEndpointTemplate`,
+ * `myself`) and REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the
+ * deletion precondition, and keeping simulated workers in step with `workersMin` and the template version.
  */
 import { DomainError } from "./domainError";
 import { ENDPOINT_FACTS as F } from "./facts";
@@ -9,8 +9,9 @@ import { randomId } from "./ids";
 import type { EndpointRecord, NetworkVolume, SaveEndpointInput } from "./records";
 import type { Seed, SeedGpuType } from "./seed";
 import type { EndpointRow, Store } from "./store";
+import type { Templates } from "./templates";
 import type { SaveSemantics } from "./types";
-import type { WorkerPool } from "./workers";
+import type { WorkerPool, WorkerSpec } from "./workers";
 
 /** Fields that fall back to their default (facts.ts) when omitted or null. */
 type Defaulted = { [K in keyof typeof F]: (typeof F)[K] extends { default: unknown } ? K : never }[keyof typeof F];
@@ -39,7 +40,7 @@ function checkOne(field: string, value: string, allowed: readonly string[]): str
   return value;
 }
 
-function checkBounded(field: "idleTimeout" | "scalerValue" | "workersMin" | "workersMax", value: number): number {
+function checkBounded(field: "idleTimeout" | "scalerValue" | "workersMin" | "workersMax" | "gpuCount" | "executionTimeoutMs" | "workersStandby", value: number): number {
   const { min, max } = F[field];
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new DomainError("BAD_USER_INPUT", `Invalid ${field} ${value}: must be an integer from ${min} to ${max}.`, field);
@@ -47,18 +48,51 @@ function checkBounded(field: "idleTimeout" | "scalerValue" | "workersMin" | "wor
   return value;
 }
 
+/**
+ * The official clients write `flashBootType: FLASHBOOT` (platform-clients.md); the spec names it `fastBootType:
+ * FASTBOOT`. Both map to the one stored field; giving both with different meanings is refused.
+ */
+function withFastBootAlias(input: SaveEndpointInput): SaveEndpointInput {
+  const { flashBootType, ...rest } = input;
+  if (flashBootType === undefined) return rest;
+  if (flashBootType !== null && flashBootType !== "FLASHBOOT") {
+    throw new DomainError("BAD_USER_INPUT", `Invalid flashBootType "${flashBootType}": allowed values are FLASHBOOT.`, "flashBootType", ["FLASHBOOT"]);
+  }
+  const mapped = flashBootType === null ? null : "FASTBOOT";
+  if (rest.fastBootType !== undefined && rest.fastBootType !== mapped) {
+    throw new DomainError("BAD_USER_INPUT", "fastBootType and flashBootType name the same setting; give one of them, or both with the same meaning.", "flashBootType");
+  }
+  return { ...rest, fastBootType: mapped };
+}
+
 export class Platform {
   constructor(
     private seed: Seed,
     private store: Store,
     private workers: WorkerPool,
+    private templates: Templates,
     private saveSemantics: SaveSemantics = "replace",
   ) {}
 
-  /** The platform record of a stored endpoint; `pods` mirrors its running workers. */
+  /** The platform record of a stored endpoint; `pods` mirrors its running workers. Rows from older data files get defaults. */
   record(row: EndpointRow): EndpointRecord {
-    const { userId: _u, createdAt: _c, ...rest } = row;
-    return { ...rest, pods: this.workers.list(row.id).map(() => ({ desiredStatus: "RUNNING" })) };
+    return {
+      ...row,
+      gpuCount: row.gpuCount ?? F.gpuCount.default,
+      allowedCudaVersions: row.allowedCudaVersions ?? F.allowedCudaVersions.default,
+      minCudaVersion: row.minCudaVersion ?? F.minCudaVersion.default,
+      executionTimeoutMs: row.executionTimeoutMs ?? F.executionTimeoutMs.default,
+      workersStandby: row.workersStandby ?? F.workersStandby.default,
+      version: row.version ?? 0,
+      aiKey: row.aiKey ?? `ai_${row.id}`,
+      createdAt: new Date(row.createdAt).toISOString(),
+      pods: this.workers.list(row.id).map(() => ({ desiredStatus: "RUNNING" })),
+    };
+  }
+
+  /** The stored endpoint's current workers' ids (the clients' `instanceIds`). */
+  workerIds(endpointId: string): string[] {
+    return this.workers.list(endpointId).map((w) => w.id);
   }
 
   listEndpoints(userId?: string): EndpointRecord[] {
@@ -76,6 +110,19 @@ export class Platform {
     return this.seed.gpuTypes;
   }
 
+  /** The user's SSH public key(s) (runpod-python's `myself { pubKey }`); "" until set. */
+  pubKey(userId: string): string {
+    return this.store.getSetting(`pubKey:${userId}`) ?? "";
+  }
+
+  /** `updateUserSettings(input: { pubKey })`: BAD_USER_INPUT unless a string of at most 16 384 characters. */
+  setPubKey(userId: string, pubKey: unknown): void {
+    if (typeof pubKey !== "string" || pubKey.length > 16_384) {
+      throw new DomainError("BAD_USER_INPUT", 'Field "pubKey" is required and must be a string of at most 16384 characters (SSH public keys, one per line).', "pubKey");
+    }
+    this.store.putSetting(`pubKey:${userId}`, pubKey);
+  }
+
   networkVolumes(userId: string): NetworkVolume[] {
     return this.seed.networkVolumes.filter((v) => v.userId === userId).map(({ userId: _u, ...v }) => v);
   }
@@ -84,7 +131,8 @@ export class Platform {
    * Create (no `id`) or modify (`id`) an endpoint. On modify, null resets a field to its default, and an
    * absent field is reset too under `replace` save semantics, kept under `merge`. Throws DomainError BAD_USER_INPUT naming the field and allowed values, or NOT_FOUND.
    */
-  saveEndpoint(userId: string, input: SaveEndpointInput): EndpointRecord {
+  saveEndpoint(userId: string, given: SaveEndpointInput): EndpointRecord {
+    const input = withFastBootAlias(given);
     const existing = input.id != null ? this.ownedEndpoint(userId, input.id) : undefined;
     for (const field of ["name", "templateId", "gpuIds"] as const) {
       if (typeof input[field] !== "string" || (input[field] as string).trim() === "") {
@@ -99,9 +147,7 @@ export class Platform {
       if (v === undefined) return existing && this.saveSemantics === "merge" ? existing[key] : F[key].default;
       return v;
     };
-    const template = this.seed.templates.find((t) => t.id === input.templateId && (t.userId === null || t.userId === userId));
-    if (!template) throw new DomainError("BAD_USER_INPUT", `Template "${input.templateId}" not found.`, "templateId");
-    if (!template.isServerless) throw new DomainError("BAD_USER_INPUT", `Template "${input.templateId}" is not a serverless template.`, "templateId");
+    this.templates.usableForEndpoint(userId, input.templateId!);
 
     const locationsIn = pick("locations") as string | null;
     const volumeIn = pick("networkVolumeId") as string | null;
@@ -109,6 +155,8 @@ export class Platform {
       throw new DomainError("BAD_USER_INPUT", `Network volume "${volumeIn}" not found.`, "networkVolumeId");
     }
     const fastBoot = pick("fastBootType") as string | null;
+    const cudaIn = pick("allowedCudaVersions") as string | null;
+    const minCuda = pick("minCudaVersion") as string | null;
     const row: EndpointRow = {
       id: existing?.id ?? randomId(),
       userId,
@@ -126,14 +174,47 @@ export class Platform {
       workersMin: checkBounded("workersMin", pick("workersMin") as number),
       workersMax: checkBounded("workersMax", pick("workersMax") as number),
       networkVolumeId: volumeIn === "" ? null : volumeIn,
+      gpuCount: checkBounded("gpuCount", pick("gpuCount") as number),
+      allowedCudaVersions: cudaIn === null || cudaIn === "" ? cudaIn : checkList("allowedCudaVersions", cudaIn, F.allowedCudaVersions.values),
+      minCudaVersion: minCuda === null || minCuda === "" ? minCuda : checkOne("minCudaVersion", minCuda, F.allowedCudaVersions.values),
+      executionTimeoutMs: checkBounded("executionTimeoutMs", pick("executionTimeoutMs") as number),
+      workersStandby: checkBounded("workersStandby", pick("workersStandby") as number),
+      version: existing ? (existing.version ?? 0) + 1 : 0,
+      aiKey: existing?.aiKey ?? `ai_${randomId(24)}`,
     };
     if (row.workersMin > row.workersMax) {
       throw new DomainError("BAD_USER_INPUT", `workersMin (${row.workersMin}) must not exceed workersMax (${row.workersMax}).`, "workersMin");
     }
     this.store.putEndpoint(row);
     if (existing) this.workers.announce(row.id, "endpoint configuration updated");
+    if (existing && existing.templateId !== row.templateId) this.templates.release(existing.templateId);
     this.syncWorkers(row);
     return this.record(row);
+  }
+
+  /** Point the caller's endpoint at another usable template; its workers roll onto it (platform-clients.md). */
+  updateEndpointTemplate(userId: string, input: { endpointId?: unknown; templateId?: unknown } | null | undefined): EndpointRecord {
+    for (const field of ["endpointId", "templateId"] as const) {
+      if (typeof input?.[field] !== "string" || input[field] === "") {
+        throw new DomainError("BAD_USER_INPUT", `Field "${field}" is required and must be a non-empty string.`, field);
+      }
+    }
+    const row = this.ownedEndpoint(userId, input!.endpointId as string);
+    const template = this.templates.usableForEndpoint(userId, input!.templateId as string);
+    const previous = row.templateId;
+    row.templateId = template.id;
+    this.store.putEndpoint(row);
+    if (previous !== row.templateId) {
+      this.templates.release(previous);
+      this.workers.announce(row.id, `endpoint template changed to ${row.templateId}`);
+    }
+    this.syncWorkers(row);
+    return this.record(row);
+  }
+
+  /** A template's image or env changed: roll the workers of every endpoint using it. */
+  rollTemplate(templateId: string): void {
+    for (const row of this.store.listEndpoints()) if (row.templateId === templateId) this.syncWorkers(row);
   }
 
   /** Delete the caller's endpoint; FAILED_PRECONDITION while workersMin or workersMax is nonzero (spec: Endpoints). */
@@ -149,6 +230,7 @@ export class Platform {
     this.store.deleteEndpoint(id);
     this.store.deleteJobsOf(id);
     this.workers.remove(id);
+    this.templates.release(row.templateId);
   }
 
   /** Start the workers of every stored endpoint (after a restart with a data file). */
@@ -157,7 +239,17 @@ export class Platform {
   }
 
   private syncWorkers(row: EndpointRow): void {
-    this.workers.reconcile(row.id, row.workersMin, this.gpuTypeFor(row.gpuIds));
+    this.workers.reconcile(row.id, row.workersMin, this.workerSpec(row));
+  }
+
+  private workerSpec(row: EndpointRow): WorkerSpec {
+    const template = this.store.getTemplate(row.templateId);
+    return {
+      gpuTypeId: this.gpuTypeFor(row.gpuIds),
+      templateId: row.templateId,
+      imageName: template?.imageName ?? "",
+      templateVersion: template?.version ?? 0,
+    };
   }
 
   /** The GPU type a worker gets: the first seeded type of the first listed tier that has one. */

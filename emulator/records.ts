@@ -22,6 +22,22 @@ export interface EndpointRecord {
   workersMin: number;
   workersMax: number;
   networkVolumeId: string | null;
+  /** GPUs per worker. */
+  gpuCount: number;
+  /** Comma-separated CUDA versions; null or "" = any. */
+  allowedCudaVersions: string | null;
+  minCudaVersion: string | null;
+  /** Milliseconds a job may run. */
+  executionTimeoutMs: number;
+  workersStandby: number;
+  /** 0 at creation, increased by every modify. */
+  version: number;
+  /** Key of the endpoint's OpenAI-compatible route (simulated: random, fixed at creation). */
+  aiKey: string;
+  /** Owner. */
+  userId: string;
+  /** RFC 3339. */
+  createdAt: string;
   /** One `{ desiredStatus: "RUNNING" }` per running simulated worker. */
   pods?: { desiredStatus: string }[];
 }
@@ -44,6 +60,13 @@ export interface SaveEndpointInput {
   workersMin?: number | null;
   workersMax?: number | null;
   networkVolumeId?: string | null;
+  /** The official clients' name for fastBootType (`FLASHBOOT`). */
+  flashBootType?: string | null;
+  gpuCount?: number | null;
+  allowedCudaVersions?: string | null;
+  minCudaVersion?: string | null;
+  executionTimeoutMs?: number | null;
+  workersStandby?: number | null;
 }
 
 /** A network volume in `GET /v2/network-volumes` (`size` in GB). */
@@ -65,6 +88,74 @@ export interface JobView {
   delayTime?: number;
   /** Milliseconds spent running. */
   executionTime?: number;
+  /** Simulated worker running (or that ran) the job, when one was accepting jobs as it left the queue. */
+  workerId?: string;
   output?: unknown;
   error?: string;
+}
+
+/** One environment variable of a template. */
+export interface EnvVar {
+  key: string;
+  value: string;
+}
+
+/** A template as `saveTemplate` and `myself.podTemplates` answer it (platform-clients.md). */
+export interface TemplateRecord {
+  id: string;
+  name: string;
+  imageName: string;
+  dockerArgs: string;
+  /** GB. */
+  containerDiskInGb: number;
+  /** GB. */
+  volumeInGb: number;
+  volumeMountPath: string;
+  /** `port/protocol` items, comma separated. */
+  ports: string;
+  env: EnvVar[];
+  isServerless: boolean;
+  /** Registry credentials to pull a private image; null or "" = none. */
+  containerRegistryAuthId: string | null;
+  startSsh: boolean;
+  isPublic: boolean;
+  readme: string;
+}
+
+/** `saveTemplate` input as received: without `id` it creates, with `id` it modifies. Values are checked, not trusted. */
+export interface SaveTemplateInput {
+  id?: string | null;
+  name?: string | null;
+  imageName?: string | null;
+  dockerArgs?: string | null;
+  containerDiskInGb?: number | null;
+  volumeInGb?: number | null;
+  volumeMountPath?: string | null;
+  ports?: string | null;
+  env?: { key?: string | null; value?: string | null }[] | null;
+  isServerless?: boolean | null;
+  containerRegistryAuthId?: string | null;
+  startSsh?: boolean | null;
+  isPublic?: boolean | null;
+  readme?: string | null;
+}
+
+/** Registry credentials as answered: the password is never part of any answer. */
+export interface RegistryAuthRecord {
+  id: string;
+  name: string;
+}
+
+/** Registry credentials as the admin state and the running handle list them: never the password. */
+export interface RegistryAuthState extends RegistryAuthRecord {
+  userId: string;
+  username: string;
+}
+
+/** A template as the admin state and the running handle list it. */
+export interface TemplateState extends TemplateRecord {
+  /** Owner; null = public seeded template. */
+  userId: string | null;
+  /** Increased on each image or env change; workers show it as `templateVersion`. */
+  templateVersion: number;
 }

@@ -6,7 +6,7 @@
  * for), so it is loaded only when a data file is asked for.
  */
 import type Database from "better-sqlite3";
-import type { CounterRow, EndpointRow, JobRow, Store } from "./store";
+import type { CounterRow, EndpointRow, JobRow, RegistryAuthRow, Store, TemplateRow } from "./store";
 
 /** The optional package persistence needs. */
 const SQLITE_PACKAGE = "better-sqlite3";
@@ -34,6 +34,10 @@ function loadDriver(): typeof Database {
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS templates (id TEXT PRIMARY KEY, user_id TEXT, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS registry_auths (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seeded (key TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS jobs_endpoint ON jobs (endpoint_id);
 CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL);
@@ -59,9 +63,24 @@ export class SqliteStore implements Store {
       getEndpoint: db.prepare("SELECT doc FROM endpoints WHERE id = ?"),
       putEndpoint: db.prepare("INSERT OR REPLACE INTO endpoints (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       deleteEndpoint: db.prepare("DELETE FROM endpoints WHERE id = ?"),
+      listTemplatesAll: db.prepare("SELECT doc FROM templates ORDER BY created_at, id"),
+      listTemplatesUser: db.prepare("SELECT doc FROM templates WHERE user_id = ? ORDER BY created_at, id"),
+      getTemplate: db.prepare("SELECT doc FROM templates WHERE id = ?"),
+      putTemplate: db.prepare("INSERT OR REPLACE INTO templates (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteTemplate: db.prepare("DELETE FROM templates WHERE id = ?"),
+      listAuthsAll: db.prepare("SELECT doc FROM registry_auths ORDER BY created_at, id"),
+      listAuthsUser: db.prepare("SELECT doc FROM registry_auths WHERE user_id = ? ORDER BY created_at, id"),
+      getAuth: db.prepare("SELECT doc FROM registry_auths WHERE id = ?"),
+      putAuth: db.prepare("INSERT OR REPLACE INTO registry_auths (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteAuth: db.prepare("DELETE FROM registry_auths WHERE id = ?"),
+      getSetting: db.prepare("SELECT value FROM settings WHERE key = ?"),
+      putSetting: db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)"),
+      isSeeded: db.prepare("SELECT 1 FROM seeded WHERE key = ?"),
+      markSeeded: db.prepare("INSERT OR IGNORE INTO seeded (key) VALUES (?)"),
       getJob: db.prepare("SELECT doc FROM jobs WHERE id = ?"),
       putJob: db.prepare("INSERT OR REPLACE INTO jobs (id, endpoint_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       listJobs: db.prepare("SELECT doc FROM jobs WHERE endpoint_id = ? ORDER BY created_at, id"),
+      deleteJob: db.prepare("DELETE FROM jobs WHERE id = ?"),
       deleteJobs: db.prepare("DELETE FROM jobs WHERE endpoint_id = ?"),
       getCounter: db.prepare("SELECT window_start AS windowStart, count FROM counters WHERE key = ?"),
       putCounter: db.prepare("INSERT OR REPLACE INTO counters (key, window_start, count) VALUES (?, ?, ?)"),
@@ -82,6 +101,47 @@ export class SqliteStore implements Store {
   deleteEndpoint(id: string): void {
     this.stmts.deleteEndpoint.run(id);
   }
+  private static docs<T>(rows: unknown[]): T[] {
+    return (rows as { doc: string }[]).map((r) => JSON.parse(r.doc));
+  }
+  listTemplates(userId?: string): TemplateRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listTemplatesAll.all() : this.stmts.listTemplatesUser.all(userId));
+  }
+  getTemplate(id: string): TemplateRow | undefined {
+    const row = this.stmts.getTemplate.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putTemplate(row: TemplateRow): void {
+    this.stmts.putTemplate.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteTemplate(id: string): void {
+    this.stmts.deleteTemplate.run(id);
+  }
+  listRegistryAuths(userId?: string): RegistryAuthRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listAuthsAll.all() : this.stmts.listAuthsUser.all(userId));
+  }
+  getRegistryAuth(id: string): RegistryAuthRow | undefined {
+    const row = this.stmts.getAuth.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putRegistryAuth(row: RegistryAuthRow): void {
+    this.stmts.putAuth.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteRegistryAuth(id: string): void {
+    this.stmts.deleteAuth.run(id);
+  }
+  getSetting(key: string): string | undefined {
+    return (this.stmts.getSetting.get(key) as { value: string } | undefined)?.value;
+  }
+  putSetting(key: string, value: string): void {
+    this.stmts.putSetting.run(key, value);
+  }
+  isSeeded(key: string): boolean {
+    return this.stmts.isSeeded.get(key) !== undefined;
+  }
+  markSeeded(key: string): void {
+    this.stmts.markSeeded.run(key);
+  }
   getJob(id: string): JobRow | undefined {
     const row = this.stmts.getJob.get(id) as { doc: string } | undefined;
     return row && JSON.parse(row.doc);
@@ -91,6 +151,9 @@ export class SqliteStore implements Store {
   }
   listJobs(endpointId: string): JobRow[] {
     return (this.stmts.listJobs.all(endpointId) as { doc: string }[]).map((r) => JSON.parse(r.doc));
+  }
+  deleteJob(id: string): void {
+    this.stmts.deleteJob.run(id);
   }
   deleteJobsOf(endpointId: string): void {
     this.stmts.deleteJobs.run(endpointId);

@@ -1,13 +1,41 @@
 /**
- * Mutable emulator state behind one small interface: endpoints, jobs and rate-limit counters.
- * {@link MemoryStore} keeps it in maps; `SqliteStore` (sqliteStore.ts) persists it so a restart keeps it.
- * Seed data (users, keys, volumes, templates, GPU types) is configuration and not stored here.
+ * Mutable emulator state behind one small interface: endpoints, templates, registry credentials, jobs and
+ * rate-limit counters. {@link MemoryStore} keeps it in maps; `SqliteStore` (sqliteStore.ts) persists it so a
+ * restart keeps it. Seed data (users, keys, volumes, GPU types) is configuration and not stored here; seeded
+ * templates are copied into the store once (see `markSeeded`) and are ordinary state from then on.
  */
-import type { EndpointRecord } from "./records";
+import type { EndpointRecord, TemplateRecord } from "./records";
 
-/** An endpoint as stored: the platform record (without the derived `pods`) plus its owner. */
-export interface EndpointRow extends Omit<EndpointRecord, "pods"> {
+/**
+ * An endpoint as stored: the platform record (without the derived `pods`) plus its owner. Fields added after the
+ * first release may be missing from rows written by an older emulator; readers fill their defaults.
+ */
+export interface EndpointRow extends Omit<EndpointRecord, "pods" | "createdAt"> {
   userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
+/** A template as stored: the platform record plus owner, rollout version and the last release instant. */
+export interface TemplateRow extends TemplateRecord {
+  /** Owner; null = a public seeded template usable by every user and modifiable by none. */
+  userId: string | null;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Starts at 1; increased on every change of `imageName` or `env` (workers show it as `templateVersion`). */
+  version: number;
+  /** Epoch milliseconds when an endpoint last stopped using the template (deletion release window). */
+  releasedAt?: number;
+}
+
+/** Registry credentials as stored: the password only as a salted SHA-256 digest, never in clear. */
+export interface RegistryAuthRow {
+  id: string;
+  userId: string;
+  name: string;
+  username: string;
+  passwordSalt: string;
+  passwordSha256: string;
   /** Epoch milliseconds. */
   createdAt: number;
 }
@@ -22,8 +50,14 @@ export interface JobRow {
   createdAt: number;
   /** Milliseconds from acceptance to the final state (half queued, half in progress). */
   durationMs: number;
-  /** Final state reached at `createdAt + durationMs`. */
-  outcome: { status: "COMPLETED" | "FAILED"; output?: unknown; error?: string };
+  /** Simulated worker that ran the job (assigned when it leaves the queue), if one was accepting jobs then. */
+  workerId?: string;
+  /** Final state reached at `createdAt + durationMs`; `stream` holds the partial outputs and when each appears (ms after `createdAt`). */
+  outcome: { status: "COMPLETED" | "FAILED"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
+  /** Stream chunks already handed out by `/stream` (each is delivered once). */
+  streamed?: number;
+  /** Times `/retry` re-queued the job. */
+  retries?: number;
   /** Epoch milliseconds of a cancel request, if any. */
   cancelledAt?: number;
 }
@@ -40,10 +74,25 @@ export interface Store {
   getEndpoint(id: string): EndpointRow | undefined;
   putEndpoint(row: EndpointRow): void;
   deleteEndpoint(id: string): void;
+  listTemplates(userId?: string): TemplateRow[];
+  getTemplate(id: string): TemplateRow | undefined;
+  putTemplate(row: TemplateRow): void;
+  deleteTemplate(id: string): void;
+  listRegistryAuths(userId?: string): RegistryAuthRow[];
+  getRegistryAuth(id: string): RegistryAuthRow | undefined;
+  putRegistryAuth(row: RegistryAuthRow): void;
+  deleteRegistryAuth(id: string): void;
+  /** Small per-user settings (e.g. `pubKey:user_1`). */
+  getSetting(key: string): string | undefined;
+  putSetting(key: string, value: string): void;
+  /** Whether a seed entry (e.g. `template:tpl_1`) was already copied into the store. */
+  isSeeded(key: string): boolean;
+  markSeeded(key: string): void;
   getJob(id: string): JobRow | undefined;
   putJob(row: JobRow): void;
   /** Jobs of one endpoint, oldest first. */
   listJobs(endpointId: string): JobRow[];
+  deleteJob(id: string): void;
   deleteJobsOf(endpointId: string): void;
   getCounter(key: string): CounterRow | undefined;
   putCounter(key: string, row: CounterRow): void;
@@ -55,8 +104,19 @@ const clone = <T>(v: T): T => structuredClone(v);
 /** In-memory store (the default); values are copied in and out so callers cannot alias stored state. */
 export class MemoryStore implements Store {
   private endpoints = new Map<string, EndpointRow>();
+  private templates = new Map<string, TemplateRow>();
+  private registryAuths = new Map<string, RegistryAuthRow>();
+  private seeded = new Set<string>();
+  private settings = new Map<string, string>();
   private jobs = new Map<string, JobRow>();
   private counters = new Map<string, CounterRow>();
+
+  private static byOwner<T extends { userId: string | null; createdAt: number }>(rows: Iterable<T>, userId?: string): T[] {
+    return [...rows]
+      .filter((r) => userId === undefined || r.userId === userId)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(clone);
+  }
 
   listEndpoints(userId?: string): EndpointRow[] {
     return [...this.endpoints.values()]
@@ -74,6 +134,44 @@ export class MemoryStore implements Store {
   deleteEndpoint(id: string): void {
     this.endpoints.delete(id);
   }
+  listTemplates(userId?: string): TemplateRow[] {
+    return MemoryStore.byOwner(this.templates.values(), userId);
+  }
+  getTemplate(id: string): TemplateRow | undefined {
+    const row = this.templates.get(id);
+    return row && clone(row);
+  }
+  putTemplate(row: TemplateRow): void {
+    this.templates.set(row.id, clone(row));
+  }
+  deleteTemplate(id: string): void {
+    this.templates.delete(id);
+  }
+  listRegistryAuths(userId?: string): RegistryAuthRow[] {
+    return MemoryStore.byOwner(this.registryAuths.values(), userId);
+  }
+  getRegistryAuth(id: string): RegistryAuthRow | undefined {
+    const row = this.registryAuths.get(id);
+    return row && clone(row);
+  }
+  putRegistryAuth(row: RegistryAuthRow): void {
+    this.registryAuths.set(row.id, clone(row));
+  }
+  deleteRegistryAuth(id: string): void {
+    this.registryAuths.delete(id);
+  }
+  getSetting(key: string): string | undefined {
+    return this.settings.get(key);
+  }
+  putSetting(key: string, value: string): void {
+    this.settings.set(key, value);
+  }
+  isSeeded(key: string): boolean {
+    return this.seeded.has(key);
+  }
+  markSeeded(key: string): void {
+    this.seeded.add(key);
+  }
   getJob(id: string): JobRow | undefined {
     const row = this.jobs.get(id);
     return row && clone(row);
@@ -83,6 +181,9 @@ export class MemoryStore implements Store {
   }
   listJobs(endpointId: string): JobRow[] {
     return [...this.jobs.values()].filter((j) => j.endpointId === endpointId).sort((a, b) => a.createdAt - b.createdAt).map(clone);
+  }
+  deleteJob(id: string): void {
+    this.jobs.delete(id);
   }
   deleteJobsOf(endpointId: string): void {
     for (const [id, job] of this.jobs) if (job.endpointId === endpointId) this.jobs.delete(id);

@@ -2,7 +2,7 @@
  * Public shapes of the emulator (package export `pulumi-runpod/emulator`): start options, the running handle,
  * fault configuration and request statistics. Tests, the demo and the benchmark code against these: only add, never change.
  */
-import type { EndpointRecord } from "./records";
+import type { EndpointRecord, RegistryAuthState, TemplateState } from "./records";
 import type { Seed, SeedInput } from "./seed";
 
 /** Options of {@link startEmulator}. All durations are milliseconds. */
@@ -28,6 +28,18 @@ export interface EmulatorOptions {
    * `RUNPOD_EMULATOR_SAVE_SEMANTICS` environment variable, else `replace`.
    */
   saveSemantics?: SaveSemantics;
+  /**
+   * Milliseconds after an endpoint last stopped using a template (switched away or deleted) during which
+   * `deleteTemplate` is still refused with FAILED_PRECONDITION, as the platform notes it may be for a couple of
+   * minutes (docs/spec/platform-clients.md). Default 0 (no window).
+   */
+  templateReleaseMs?: number;
+  /**
+   * How long a finished job's result stays readable (status, stream, retry), counted from its final state:
+   * `run` for jobs sent with `/run` (default 1 800 000, 30 min), `runsync` for `/runsync` (default 60 000), as the
+   * platform keeps them (docs/spec/platform-clients.md). Afterwards the job answers 404.
+   */
+  resultRetentionMs?: { run?: number; runsync?: number };
   /** Suppress the emulator's own console output. */
   quiet?: boolean;
 }
@@ -67,6 +79,12 @@ export interface RunningEmulator {
   resetStats(): void;
   /** Endpoint records of one user (by API key or user id) or of all users when omitted (also `GET {admin}/state`). */
   endpoints(userKeyOrId?: string): EndpointRecord[];
+  /** Templates of one user (by API key or user id; owned only) or of all users including public seeded ones (also `GET {admin}/state`). */
+  templates(userKeyOrId?: string): TemplateState[];
+  /** Registry credentials of one user or of all users: id, name, owner, username; never the password (also `GET {admin}/state`). */
+  registryAuths(userKeyOrId?: string): RegistryAuthState[];
+  /** Whether `password` is the stored password of those credentials (the platform never returns it; tests check updates this way). */
+  registryAuthPasswordMatches(registryAuthId: string, password: string): boolean;
   /** Stop the server, all simulated workers and timers; closes the SQLite file. */
   close(): Promise<void>;
 }

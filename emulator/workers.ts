@@ -1,7 +1,12 @@
 /**
- * Simulated workers. Every endpoint keeps `workersMin` workers running; each becomes READY after
- * `workerStartMs` and emits a container line every `logIntervalMs` (and a system heartbeat every third tick)
- * into a bounded per-worker history that backs the log stream (spec: GET /v2/serverless/{id}/workers/...).
+ * Simulated workers. Every endpoint keeps `workersMin` workers of its current template version running; each
+ * becomes READY after `workerStartMs` and emits a container line every `logIntervalMs` (and a system heartbeat
+ * every third tick) into a bounded per-worker history that backs the log stream (spec: GET
+ * /v2/serverless/{id}/workers/...). Jobs leaving the queue are assigned to an accepting READY worker.
+ *
+ * Rollout (template image/env change or another template): replacements start first (surge); an old worker
+ * keeps taking jobs until enough replacements are READY, then DRAINS (takes no new jobs, finishes its running
+ * ones) and stops when it has none left. So an endpoint with `workersMin` > 0 never has zero READY workers.
  */
 import type { LogSource } from "./facts";
 import { randomId } from "./ids";
@@ -15,7 +20,15 @@ export interface LogEntry {
   line: string;
 }
 
-export type WorkerStatus = "INITIALIZING" | "READY" | "STOPPED";
+export type WorkerStatus = "INITIALIZING" | "READY" | "DRAINING" | "STOPPED";
+
+/** What a worker runs: its GPU type and the template (id, image, version) it was started from. */
+export interface WorkerSpec {
+  gpuTypeId: string;
+  templateId: string;
+  imageName: string;
+  templateVersion: number;
+}
 
 /** Lines kept per worker; the stream's largest `tail` is 5000, so history always covers it. */
 export const HISTORY_LIMIT = 10_000;
@@ -33,6 +46,8 @@ export class SimWorker {
   readonly id = randomId();
   readonly createdAt = new Date().toISOString();
   status: WorkerStatus = "INITIALIZING";
+  /** Ids of the jobs it is running. */
+  readonly jobs = new Set<string>();
   private history: LogEntry[] = [];
   private seq = 0;
   private ticks = 0;
@@ -41,11 +56,12 @@ export class SimWorker {
 
   constructor(
     readonly endpointId: string,
-    readonly gpuTypeId: string,
+    readonly spec: WorkerSpec,
     private timing: WorkerTiming,
+    onReady: () => void = () => {},
   ) {
-    this.log("system", `worker ${this.id} created for endpoint ${endpointId} on ${gpuTypeId}`);
-    this.log("system", "pulling image and starting container");
+    this.log("system", `worker ${this.id} created for endpoint ${endpointId} on ${spec.gpuTypeId}`);
+    this.log("system", `pulling image ${spec.imageName} (template ${spec.templateId} version ${spec.templateVersion}) and starting container`);
     const ready = setTimeout(() => {
       this.status = "READY";
       this.log("system", "worker is ready");
@@ -53,6 +69,7 @@ export class SimWorker {
       const tick = setInterval(() => this.tick(), timing.logIntervalMs);
       tick.unref();
       this.timers.push(tick);
+      onReady();
     }, timing.workerStartMs);
     ready.unref();
     this.timers.push(ready);
@@ -61,7 +78,7 @@ export class SimWorker {
   private tick(): void {
     this.ticks++;
     this.log("container", `handler idle, polling queue (tick ${this.ticks})`);
-    if (this.ticks % 3 === 0) this.log("system", `heartbeat: gpu ${this.gpuTypeId} healthy, uptime ${this.ticks} ticks`);
+    if (this.ticks % 3 === 0) this.log("system", `heartbeat: gpu ${this.spec.gpuTypeId} healthy, uptime ${this.ticks} ticks`);
   }
 
   /** Append a line and deliver it to live subscribers. */
@@ -95,25 +112,79 @@ export class SimWorker {
     this.listeners.clear();
   }
 
+  get gpuTypeId(): string {
+    return this.spec.gpuTypeId;
+  }
+
+  /** Stop taking jobs; the pool stops the worker once its running jobs are done. */
+  drain(reason: string): void {
+    if (this.status === "DRAINING" || this.status === "STOPPED") return;
+    this.status = "DRAINING";
+    this.log("system", `worker draining: ${reason}; finishing ${this.jobs.size} running job(s), taking no new ones`);
+  }
+
   /** Listing shape of GET /v2/serverless/{id}/workers (spec: not shown; see emulator/README.md). */
   toJSON(): Record<string, unknown> {
-    return { id: this.id, status: this.status, createdAt: this.createdAt, gpuId: this.gpuTypeId, endpointId: this.endpointId };
+    return {
+      id: this.id,
+      status: this.status,
+      createdAt: this.createdAt,
+      gpuId: this.spec.gpuTypeId,
+      endpointId: this.endpointId,
+      imageName: this.spec.imageName,
+      templateId: this.spec.templateId,
+      templateVersion: this.spec.templateVersion,
+      jobsInProgress: this.jobs.size,
+    };
   }
 }
 
-/** Keeps each endpoint's running worker count equal to its `workersMin`. */
+/** Keeps each endpoint's running workers at `workersMin` of its current template version, rolling and draining. */
 export class WorkerPool {
   private running = new Map<string, SimWorker[]>();
   private stopped = new Map<string, SimWorker[]>();
+  private targets = new Map<string, { count: number; spec: WorkerSpec }>();
+  private jobTimers = new Map<string, { worker: SimWorker; timer: NodeJS.Timeout }>();
 
   constructor(private timing: WorkerTiming) {}
 
-  /** Start or stop workers of `endpointId` until `workersMin` run; newest are stopped first. */
-  reconcile(endpointId: string, workersMin: number, gpuTypeId: string): void {
+  private static current(w: SimWorker, spec: WorkerSpec): boolean {
+    return w.spec.templateId === spec.templateId && w.spec.templateVersion === spec.templateVersion;
+  }
+
+  /**
+   * Aim for `workersMin` workers built from `spec`: start missing ones, drain surplus ones (newest first), and
+   * drain workers of another template version once their replacements are READY.
+   */
+  reconcile(endpointId: string, workersMin: number, spec: WorkerSpec): void {
+    this.targets.set(endpointId, { count: workersMin, spec });
     const list = this.running.get(endpointId) ?? [];
-    while (list.length < workersMin) list.push(new SimWorker(endpointId, gpuTypeId, this.timing));
-    while (list.length > workersMin) this.retire(endpointId, list.pop()!, "workersMin lowered");
     this.running.set(endpointId, list);
+    const fresh = list.filter((w) => w.status !== "DRAINING" && WorkerPool.current(w, spec));
+    for (let n = fresh.length; n < workersMin; n++) {
+      list.push(new SimWorker(endpointId, spec, this.timing, () => this.settle(endpointId)));
+    }
+    for (const w of fresh.slice(workersMin).reverse()) w.drain("workersMin lowered");
+    this.settle(endpointId);
+  }
+
+  /** Drain old-version workers that READY replacements cover; stop draining workers that have no job left. */
+  private settle(endpointId: string): void {
+    const target = this.targets.get(endpointId);
+    const list = this.running.get(endpointId);
+    if (!target || !list) return;
+    const readyFresh = list.filter((w) => w.status === "READY" && WorkerPool.current(w, target.spec)).length;
+    // READY old workers are kept longest: they are the ones still serving while replacements start.
+    const stale = list
+      .filter((w) => w.status !== "DRAINING" && !WorkerPool.current(w, target.spec))
+      .sort((a, b) => Number(b.status === "READY") - Number(a.status === "READY"));
+    const keep = Math.max(0, target.count - readyFresh);
+    const { templateId, templateVersion } = target.spec;
+    for (const w of stale.slice(keep)) w.drain(`replaced by template ${templateId} version ${templateVersion}`);
+    for (const w of list.filter((x) => x.status === "DRAINING" && x.jobs.size === 0)) {
+      list.splice(list.indexOf(w), 1);
+      this.retire(endpointId, w, "drained");
+    }
   }
 
   private retire(endpointId: string, worker: SimWorker, reason: string): void {
@@ -124,7 +195,32 @@ export class WorkerPool {
     this.stopped.set(endpointId, kept);
   }
 
-  /** Running (INITIALIZING or READY) workers of an endpoint. */
+  /**
+   * A job of `endpointId` leaves the queue: run it on the accepting READY worker with the fewest jobs until
+   * `finishAt` (epoch ms). Returns the worker id, or undefined when no worker accepts jobs (the job then runs unassigned).
+   */
+  assign(endpointId: string, jobId: string, finishAt: number): string | undefined {
+    const candidates = this.list(endpointId).filter((w) => w.status === "READY");
+    if (candidates.length === 0) return undefined;
+    const worker = candidates.reduce((best, w) => (w.jobs.size < best.jobs.size ? w : best));
+    worker.jobs.add(jobId);
+    const timer = setTimeout(() => this.release(jobId), Math.max(0, finishAt - Date.now()));
+    timer.unref();
+    this.jobTimers.set(jobId, { worker, timer });
+    return worker.id;
+  }
+
+  /** The job is over (finished or cancelled): free its worker, which may let a draining worker stop. */
+  release(jobId: string): void {
+    const entry = this.jobTimers.get(jobId);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.jobTimers.delete(jobId);
+    entry.worker.jobs.delete(jobId);
+    this.settle(entry.worker.endpointId);
+  }
+
+  /** Running (INITIALIZING, READY or DRAINING) workers of an endpoint. */
   list(endpointId: string): SimWorker[] {
     return [...(this.running.get(endpointId) ?? [])];
   }
@@ -139,16 +235,35 @@ export class WorkerPool {
     for (const w of this.list(endpointId)) w.log("system", line);
   }
 
+  private dropJobsOf(workers: SimWorker[]): void {
+    for (const w of workers) {
+      for (const jobId of w.jobs) {
+        const entry = this.jobTimers.get(jobId);
+        if (entry) clearTimeout(entry.timer);
+        this.jobTimers.delete(jobId);
+      }
+      w.jobs.clear();
+    }
+  }
+
   /** Stop and forget all workers of a deleted endpoint, including their logs. */
   remove(endpointId: string): void {
-    for (const w of this.list(endpointId)) w.stop("endpoint deleted");
+    const workers = this.list(endpointId);
+    this.dropJobsOf(workers);
+    for (const w of workers) w.stop("endpoint deleted");
     this.running.delete(endpointId);
     this.stopped.delete(endpointId);
+    this.targets.delete(endpointId);
   }
 
   close(): void {
-    for (const id of [...this.running.keys()]) for (const w of this.list(id)) w.stop("emulator shutting down");
+    for (const id of [...this.running.keys()]) {
+      const workers = this.list(id);
+      this.dropJobsOf(workers);
+      for (const w of workers) w.stop("emulator shutting down");
+    }
     this.running.clear();
     this.stopped.clear();
+    this.targets.clear();
   }
 }

@@ -5,12 +5,53 @@
 import { GraphQLError } from "graphql";
 import type { Principal } from "../auth";
 import { DomainError } from "../domainError";
+import { gpuTypeRecord } from "../gpuCatalog";
 import type { Platform } from "../platform";
-import type { SaveEndpointInput } from "../records";
+import type { EndpointRecord, SaveEndpointInput, SaveTemplateInput } from "../records";
+import type { RegistryAuths } from "../registryAuths";
+import { templateRecord, type Templates } from "../templates";
 
 export interface GraphqlContext {
   principal: Principal;
   platform: Platform;
+  templates: Templates;
+  registryAuths: RegistryAuths;
+}
+
+/** The caller's volumes as `myself.networkVolumes` and `Endpoint.networkVolume` answer them. */
+function volumesOf(ctx: GraphqlContext) {
+  return ctx.platform.networkVolumes(ctx.principal.user.id).map((v) => ({ ...v, dataCenterId: v.dataCenter }));
+}
+
+/** An endpoint record plus the fields the official clients select, resolved only when selected. */
+function endpointView(record: EndpointRecord, ctx: GraphqlContext) {
+  const template = () => ctx.templates.get(record.templateId);
+  return {
+    ...record,
+    template: () => {
+      const row = template();
+      return row ? templateRecord(row) : null;
+    },
+    flashBootType: record.fastBootType === null ? null : "FLASHBOOT",
+    networkVolumeIds: record.networkVolumeId ? [record.networkVolumeId] : [],
+    instanceIds: () => ctx.platform.workerIds(record.id),
+    env: () => template()?.env ?? [],
+    networkVolume: () => volumesOf(ctx).find((v) => v.id === record.networkVolumeId) ?? null,
+  };
+}
+
+function myself(ctx: GraphqlContext) {
+  const userId = ctx.principal.user.id;
+  return {
+    id: userId,
+    email: ctx.principal.user.email,
+    endpoints: () => ctx.platform.listEndpoints(userId).map((e) => endpointView(e, ctx)),
+    serverlessDiscount: ctx.principal.user.serverlessDiscount,
+    podTemplates: () => ctx.templates.list(userId),
+    containerRegistryCreds: () => ctx.registryAuths.list(userId),
+    pubKey: () => ctx.platform.pubKey(userId),
+    networkVolumes: () => volumesOf(ctx),
+  };
 }
 
 function domain<T>(fn: () => T): T {
@@ -29,16 +70,37 @@ function domain<T>(fn: () => T): T {
 
 /** Root value for `graphql.execute`: plain functions called as `(args, context)`. */
 export const rootValue = {
-  myself: (_args: unknown, { principal, platform }: GraphqlContext) => ({
-    id: principal.user.id,
-    email: principal.user.email,
-    endpoints: () => platform.listEndpoints(principal.user.id),
-    serverlessDiscount: principal.user.serverlessDiscount,
-  }),
-  gpuTypes: (_args: unknown, { platform }: GraphqlContext) =>
-    platform.gpuTypes().map(({ id, displayName, memoryInGb }) => ({ id, displayName, memoryInGb })),
-  saveEndpoint: ({ input }: { input: SaveEndpointInput }, { principal, platform }: GraphqlContext) =>
-    domain(() => platform.saveEndpoint(principal.user.id, input)),
+  myself: (_args: unknown, ctx: GraphqlContext) => myself(ctx),
+  gpuTypes: ({ input }: { input?: { id?: string | null } | null }, { platform }: GraphqlContext) =>
+    platform
+      .gpuTypes()
+      .filter((g) => input?.id == null || g.id === input.id)
+      .map(gpuTypeRecord),
+  updateUserSettings: ({ input }: { input?: { pubKey?: string | null } | null }, ctx: GraphqlContext) =>
+    domain(() => {
+      ctx.platform.setPubKey(ctx.principal.user.id, input?.pubKey);
+      return myself(ctx);
+    }),
+  saveEndpoint: ({ input }: { input: SaveEndpointInput }, ctx: GraphqlContext) =>
+    domain(() => endpointView(ctx.platform.saveEndpoint(ctx.principal.user.id, input), ctx)),
+  updateEndpointTemplate: ({ input }: { input: { endpointId?: string; templateId?: string } | null }, ctx: GraphqlContext) =>
+    domain(() => endpointView(ctx.platform.updateEndpointTemplate(ctx.principal.user.id, input), ctx)),
+  saveTemplate: ({ input }: { input: SaveTemplateInput | null }, { principal, templates }: GraphqlContext) =>
+    domain(() => templates.save(principal.user.id, input ?? {})),
+  deleteTemplate: ({ templateName }: { templateName?: string | null }, { principal, templates }: GraphqlContext) =>
+    domain(() => {
+      templates.delete(principal.user.id, templateName);
+      return null;
+    }),
+  saveRegistryAuth: ({ input }: { input: Record<string, unknown> | null }, { principal, registryAuths }: GraphqlContext) =>
+    domain(() => registryAuths.save(principal.user.id, input)),
+  updateRegistryAuth: ({ input }: { input: Record<string, unknown> | null }, { principal, registryAuths }: GraphqlContext) =>
+    domain(() => registryAuths.update(principal.user.id, input)),
+  deleteRegistryAuth: ({ registryAuthId }: { registryAuthId?: string | null }, { principal, registryAuths }: GraphqlContext) =>
+    domain(() => {
+      registryAuths.delete(principal.user.id, registryAuthId);
+      return null;
+    }),
   deleteEndpoint: ({ id }: { id: string }, { principal, platform }: GraphqlContext) =>
     domain(() => {
       platform.deleteEndpoint(principal.user.id, id);

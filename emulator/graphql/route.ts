@@ -125,7 +125,7 @@ export const graphqlRoute: Route = {
       schema: schema(),
       document,
       rootValue,
-      contextValue: { principal: ctx.principal, platform: ctx.core.platform },
+      contextValue: { principal: ctx.principal, platform: ctx.core.platform, templates: ctx.core.templates, registryAuths: ctx.core.registryAuths },
       variableValues: body.variables ?? undefined,
       operationName: body.operationName ?? undefined,
     });

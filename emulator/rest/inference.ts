@@ -1,8 +1,9 @@
 /**
  * Job interface under `{inference_url}/v2/{endpoint_id}/` (spec: POST .../run and .../runsync): `/run`,
- * `/runsync`, `/status/{jobId}` (polling as the platform SDKs do; not shown by the spec), plus the SDKs'
- * `/cancel/{jobId}` and `/health`. `{endpoint_id}` is the caller's queue-based endpoint or a public model.
- * Load-balancing endpoints have no job queue: `/run` and `/runsync` answer 400.
+ * `/runsync?wait=`, `/status/{jobId}`, and from the official clients (docs/spec/platform-clients.md)
+ * `/status-sync/{jobId}?wait=`, `/stream/{jobId}`, `/cancel/{jobId}`, `/retry/{jobId}`, `/purge-queue` and
+ * `/health`. `{endpoint_id}` is the caller's queue-based endpoint or a public model. Load-balancing endpoints
+ * have no job queue: `/run` and `/runsync` answer 400.
  */
 import { z } from "zod";
 import type { Core, Route, RouteContext } from "../core";
@@ -21,6 +22,19 @@ const imageInputSchema = z
   .passthrough();
 
 const bodySchema = z.object({ input: z.record(z.unknown()) }).passthrough();
+
+/** `wait` of `/runsync` and `/status-sync`: milliseconds, 1000–300000, default 90000 (platform-clients.md). */
+export const WAIT_MS = { min: 1000, max: 300_000, default: 90_000 } as const;
+
+function waitParam(url: URL): number {
+  const raw = url.searchParams.get("wait");
+  if (raw === null) return WAIT_MS.default;
+  const wait = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(wait >= WAIT_MS.min && wait <= WAIT_MS.max)) {
+    throw new ProblemError(400, "The wait parameter is invalid.", [`wait: must be an integer number of milliseconds from ${WAIT_MS.min} to ${WAIT_MS.max}`]);
+  }
+  return wait;
+}
 
 function resolveTarget(core: Core, userId: string, endpointId: string): JobTarget {
   const model = core.seed.publicEndpoints.find((m) => m.id === endpointId);
@@ -53,7 +67,7 @@ function findJob(ctx: RouteContext) {
   const { core, principal, params } = ctx;
   resolveTarget(core, principal.user.id, params.endpointId);
   const job = core.jobs.find(principal.user.id, params.endpointId, params.jobId);
-  if (!job) throw new ProblemError(404, `Job "${params.jobId}" not found on endpoint "${params.endpointId}".`);
+  if (!job) throw new ProblemError(404, `Job "${params.jobId}" not found on endpoint "${params.endpointId}" (${core.jobs.retentionNote()}).`);
   return job;
 }
 
@@ -76,9 +90,56 @@ export const inferenceRoutes: Route[] = [
     path: "/inference/v2/:endpointId/runsync",
     classify: { operations: ["runsync"], scope: "write" },
     async handle(ctx) {
+      const wait = waitParam(ctx.url);
       const job = submit(ctx, true);
-      await ctx.core.jobs.waitUntilDone(job);
+      await ctx.core.jobs.waitUntilDone(job, wait);
       return json(ctx.core.jobs.view(ctx.core.store.getJob(job.id) ?? job));
+    },
+  },
+  {
+    ...base,
+    method: "GET",
+    path: "/inference/v2/:endpointId/status-sync/:jobId",
+    classify: { operations: ["statusSync"], scope: "read" },
+    async handle(ctx) {
+      const wait = waitParam(ctx.url);
+      const job = findJob(ctx);
+      await ctx.core.jobs.waitUntilDone(job, wait);
+      return json(ctx.core.jobs.view(ctx.core.store.getJob(job.id) ?? job));
+    },
+  },
+  {
+    ...base,
+    method: "GET",
+    path: "/inference/v2/:endpointId/stream/:jobId",
+    classify: { operations: ["stream"], scope: "read" },
+    handle: (ctx) => json(ctx.core.jobs.stream(findJob(ctx))),
+  },
+  {
+    ...base,
+    method: "POST",
+    path: "/inference/v2/:endpointId/retry/:jobId",
+    classify: { operations: ["retry"], scope: "write" },
+    handle(ctx) {
+      const job = findJob(ctx);
+      const target = resolveTarget(ctx.core, ctx.principal.user.id, ctx.params.endpointId);
+      const retried = ctx.core.jobs.retry(job, target);
+      if (!retried) {
+        const status = ctx.core.jobs.view(job).status;
+        throw new ProblemError(400, `Job "${job.id}" is ${status}; only FAILED or TIMED_OUT jobs can be retried.`);
+      }
+      return json(retried);
+    },
+  },
+  {
+    ...base,
+    method: "POST",
+    path: "/inference/v2/:endpointId/purge-queue",
+    classify: { operations: ["purgeQueue"], scope: "write" },
+    handle(ctx) {
+      const { core, principal, params } = ctx;
+      resolveTarget(core, principal.user.id, params.endpointId);
+      return json({ removed: core.jobs.purgeQueue(principal.user.id, params.endpointId), status: "completed" });
     },
   },
   {
@@ -103,13 +164,21 @@ export const inferenceRoutes: Route[] = [
     handle(ctx) {
       const { core, principal, params } = ctx;
       const target = resolveTarget(core, principal.user.id, params.endpointId);
+      // Field names as runpod-sdk's HealthCheck type reads them; `running` = workers with jobs, `idle` = READY ones without.
       const workers =
         target.kind === "model"
-          ? { idle: 1, running: 0, initializing: 0 }
+          ? { idle: 1, initializing: 0, ready: 1, running: 0, throttled: 0, unhealthy: 0 }
           : (() => {
               const list = core.workers.list(target.endpointId);
-              const ready = list.filter((w) => w.status === "READY").length;
-              return { idle: ready, running: 0, initializing: list.length - ready };
+              const ready = list.filter((w) => w.status === "READY");
+              return {
+                idle: ready.filter((w) => w.jobs.size === 0).length,
+                initializing: list.filter((w) => w.status === "INITIALIZING").length,
+                ready: ready.length,
+                running: list.filter((w) => w.jobs.size > 0).length,
+                throttled: 0,
+                unhealthy: 0,
+              };
             })();
       return json({ jobs: core.jobs.health(params.endpointId), workers });
     },

@@ -15,6 +15,11 @@ const bodySchema = z.object({
   workersMin: z.number().int().min(0).optional(),
   workersMax: z.number().int().min(0).optional(),
   idleTimeout: z.number().int().min(0).optional(),
+  // Beyond the spec's body: the fields the published REST v1 document adds (docs/spec/platform-clients.md).
+  gpuCount: z.number().int().optional(),
+  allowedCudaVersions: z.array(z.string()).optional(),
+  executionTimeoutMs: z.number().int().optional(),
+  flashboot: z.boolean().optional(),
 });
 
 export const restCreateEndpointRoute: Route = {
@@ -44,6 +49,10 @@ export const restCreateEndpointRoute: Route = {
       workersMin: input.workersMin,
       workersMax: input.workersMax,
       idleTimeout: input.idleTimeout,
+      gpuCount: input.gpuCount,
+      allowedCudaVersions: input.allowedCudaVersions?.join(","),
+      executionTimeoutMs: input.executionTimeoutMs,
+      fastBootType: input.flashboot === undefined ? undefined : input.flashboot ? "FASTBOOT" : null,
     });
     return json(record);
   },

@@ -144,3 +144,39 @@ export async function until<T>(check: () => T | Promise<T>, intervalMs = 10): Pr
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+export const TEMPLATE_FIELDS = "id name imageName dockerArgs containerDiskInGb volumeInGb volumeMountPath ports env { key value } isServerless containerRegistryAuthId readme startSsh isPublic";
+
+export const SAVE_TEMPLATE = /* GraphQL */ `
+  mutation SaveTemplate($input: SaveTemplateInput!) { saveTemplate(input: $input) { ${TEMPLATE_FIELDS} } }
+`;
+
+/** Call saveTemplate with `input` and return the raw answer. */
+export function saveTemplate(emu: RunningEmulator, input: Record<string, unknown>, key = emu.apiKey): Promise<HttpResult> {
+  return gql(emu, SAVE_TEMPLATE, { input }, key);
+}
+
+/** Create a serverless template and return its record. */
+export async function createTemplate(emu: RunningEmulator, input: Record<string, unknown> = {}, key = emu.apiKey): Promise<any> {
+  const res = await saveTemplate(emu, { name: `tpl-${Math.random().toString(36).slice(2, 10)}`, imageName: "acme/worker:1.0", isServerless: true, ...input }, key);
+  if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
+  return res.body.data.saveTemplate;
+}
+
+/** Save registry credentials and return `{ id, name }`. */
+export async function createRegistryAuth(emu: RunningEmulator, input: Record<string, unknown> = {}, key = emu.apiKey): Promise<any> {
+  const res = await gql(
+    emu,
+    `mutation($input: SaveRegistryAuthInput!) { saveRegistryAuth(input: $input) { id name } }`,
+    { input: { name: `reg-${Math.random().toString(36).slice(2, 10)}`, username: "bot", password: "s3cret-pw", ...input } },
+    key,
+  );
+  if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
+  return res.body.data.saveRegistryAuth;
+}
+
+/** The first GraphQL error of an answer (fails the test when there is none). */
+export function firstError(res: HttpResult): { message: string; extensions: Record<string, any> } {
+  expect(res.body.errors).toBeDefined();
+  return res.body.errors[0];
+}

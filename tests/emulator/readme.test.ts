@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "fs";
 import { join } from "path";
-import { ENDPOINT_FACTS, LOG_FACTS } from "../../emulator/facts";
+import { ENDPOINT_FACTS, LOG_FACTS, TEMPLATE_FACTS } from "../../emulator/facts";
 import { faultConfigSchema } from "../../emulator/faults";
 
 const README = readFileSync(join(__dirname, "..", "..", "emulator", "README.md"), "utf8");
@@ -46,4 +46,15 @@ test("the validation row gives facts.ts's bounds", () => {
 test("the log stream paragraph gives facts.ts's tail bounds and default", () => {
   const { min, max, default: def } = LOG_FACTS.tail;
   expect(README).toContain(`\`tail\` (${min}–${max}, default ${def})`);
+});
+
+test("the template rules row gives facts.ts's template bounds and defaults", () => {
+  const cell = row("Template defaults and bounds")[1];
+  const { containerDiskInGb: disk, volumeInGb: vol, volumeMountPath, startSsh, isServerless } = TEMPLATE_FACTS;
+  expect(cell).toContain(`\`containerDiskInGb\` ${disk.min}–${disk.max} GB (default ${disk.default})`);
+  expect(cell).toContain(`\`volumeInGb\` ${vol.min}–${vol.max} GB (default ${vol.default})`);
+  expect(cell).toContain(`(default \`${volumeMountPath.default}\`)`);
+  expect(cell).toContain(`\`isServerless\` default ${isServerless.default}`);
+  expect(cell).toContain(`\`startSsh\` default ${startSsh.default}`);
+  expect(row("`ports`")[1]).toContain(`protocol ${TEMPLATE_FACTS.ports.protocols.map((p) => `\`${p}\``).join(" or ")}`);
 });
