@@ -17,6 +17,12 @@ export default tseslint.config(
     rules: {
       "import-x/no-cycle": ["error", { maxDepth: Infinity }],
       "import-x/no-self-import": "error",
+      // Record types are interfaces over derived types, so that signatures show their names.
+      "@typescript-eslint/no-empty-object-type": ["error", { allowInterfaces: "with-single-extends" }],
+      // Errors are rewritten with redacted messages; a \`cause\` would carry the unredacted original along.
+      "preserve-caught-error": "off",
+      // A closure may read a variable assigned once later (e.g. addresses known after listen).
+      "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
     },
   },

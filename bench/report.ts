@@ -3,6 +3,9 @@
  */
 import type { BenchOperation, Measurement } from "./requests";
 import type { StartupResult } from "./startup";
+import { median } from "./median";
+
+export { median };
 
 /** One operation at one N: our stack against both floors (times are medians over the runs). */
 export interface ResultRow {
@@ -54,14 +57,6 @@ export interface BenchResults {
   };
   rows: ResultRow[];
   startup?: StartupResult;
-}
-
-/** Median of a non-empty list (the mean of the middle two for an even count). */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new Error("median of no values");
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 const most = (list: readonly Measurement[]): Measurement => list.reduce((a, b) => (b.requests > a.requests ? b : a));

@@ -10,7 +10,7 @@ import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import { repoRoot } from "../scripts/pulumiCli";
-import { median } from "./report";
+import { median } from "./median";
 
 /** One probe run, in milliseconds. */
 export interface StartupTiming {

@@ -60,6 +60,7 @@ export interface HttpOperation<A extends unknown[], D, R> extends RequestDeclara
 }
 
 /** One request, under the retry policy. The answer's type (`any` here) stays inside the declaration. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answer type is existential here
 export type RequestOperation<A extends unknown[], R> = GraphQLOperation<A, any, R> | HttpOperation<A, any, R>;
 
 /** A method built from request operations for one client. */
@@ -69,6 +70,7 @@ export interface CompositeOperation<F> {
 }
 
 /** Any operation a table may hold. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- arguments are checked per entry
 export type Operation = RequestOperation<any, unknown> | CompositeOperation<unknown>;
 
 /** The client method an operation declares. */

@@ -6,7 +6,7 @@
  */
 import type * as StructuredHeaders from "structured-headers/dist/index.js";
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const sh: typeof StructuredHeaders = require("structured-headers");
 
 export const { serializeList, parseList, Token } = sh;

@@ -1,3 +1,4 @@
+import { inspect } from "util";
 import { ConfigurationError, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, DEFAULT_URLS, ENV_VARS, createClient, createClientFromEnv, resolveClientConfig } from "../../src/api";
 
 describe("resolveClientConfig", () => {
@@ -73,7 +74,7 @@ describe("resolveClientConfig", () => {
     const client = createClient(resolveClientConfig({ apiKey: "top-secret-key" }, {}));
     expect(client.config).not.toHaveProperty("apiKey");
     expect(JSON.stringify(client)).not.toContain("top-secret-key");
-    expect(require("util").inspect(client, { depth: null, showHidden: true })).not.toContain("top-secret-key");
+    expect(inspect(client, { depth: null, showHidden: true })).not.toContain("top-secret-key");
     expect(client.jobUrl("abc")).toBe("https://api.runpod.ai/v2/abc/");
   });
 });

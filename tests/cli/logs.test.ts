@@ -134,7 +134,7 @@ test("text lines carry timestamp, source and (for several workers) the worker id
   expect(plain.code).toBe(0);
   const lines = plain.stdout.trimEnd().split("\n");
   expect(lines.length).toBeGreaterThanOrEqual(3);
-  for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z (container|system   ) \S/);
+  for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z (container|system {3}) \S/);
   expect(plain.stdout).not.toContain("\u001b[");
 
   const merged = await logs([pair.id, "--tail", "2"]);

@@ -27,7 +27,7 @@ export function linesWithSecret(text: string, secret: string): string[] {
 /** Every way an error may be shown: message, stack, `String()`, `JSON.stringify`, `util.inspect`. */
 export function renderError(err: unknown): string {
   const e = err as Error;
-  let json = "";
+  let json: string;
   try {
     json = JSON.stringify(err);
   } catch {

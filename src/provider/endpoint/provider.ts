@@ -17,13 +17,13 @@ import { diffEndpoint, type EndpointDiff } from "./diff";
 import type { EndpointDirectory } from "./directory";
 import { EndpointInitError } from "./initError";
 import type { EndpointInputs, EndpointOutputs } from "./model";
-import { awaitWorkers, notReadyFigures, READINESS_POLL_MS, WorkersNotReadyError } from "./readiness";
+import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord, restCreateInputFrom, saveInputFrom } from "./state";
 
 export interface EndpointProviderOptions {
   /** Largest gap between lookups that share one endpoint listing (only for a provider given a client). */
   lookupWindowMs?: number;
-  /** Pause between worker listings of the readiness wait (default {@link READINESS_POLL_MS}). */
+  /** Pause between worker listings of the readiness wait (default readiness.ts `READINESS_POLL_MS`). */
   readinessPollMs?: number;
 }
 
