@@ -7,6 +7,7 @@
  * the field names. The runtime (runtime.ts), and with it the api client, loads at the first call.
  */
 import { RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
+import { exitWhenParentDies } from "./parentWatch";
 import type { ConfigSource } from "./providerConfig";
 import type { ProviderRuntime } from "./runtime";
 
@@ -23,6 +24,7 @@ function processRuntime(): Promise<ProviderRuntime> {
  * first call configures the process; a repeated configuration changes nothing (runtime.ts).
  */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
+  exitWhenParentDies();
   (await processRuntime()).configure(req);
 }
 
@@ -67,4 +69,6 @@ export {
 } from "./endpoint/model";
 export { checkEndpointInputs, type EndpointCheck, type InputFailure } from "./endpoint/check";
 export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
+export { outputsFromRecord, restCreateInputFrom } from "./endpoint/state";
+export { isAutoNameOf, AUTONAME_FORM } from "./naming";
 export { EndpointInitError } from "./endpoint/initError";

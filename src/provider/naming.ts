@@ -19,6 +19,12 @@ export function autoName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString("hex").slice(0, AUTONAME_SUFFIX_LENGTH)}`;
 }
 
+/** Whether `name` is an auto-name drawn for `prefix` (the stack commands tie platform objects to resources by it). */
+export function isAutoNameOf(name: string, prefix: string): boolean {
+  const suffix = name.startsWith(`${prefix}-`) ? name.slice(prefix.length + 1) : "";
+  return new RegExp(`^[0-9a-f]{${AUTONAME_SUFFIX_LENGTH}}$`).test(suffix);
+}
+
 /**
  * `news` with `name` filled in when it is unset and the resource class gave a prefix
  * ({@link NAME_PREFIX_PROPERTY}): the old inputs' name when there are old inputs, else a fresh

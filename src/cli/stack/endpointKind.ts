@@ -1,51 +1,30 @@
 /**
- * `Endpoint` as the stack commands see it. The facts below mirror the provider's: its type token
- * (`Endpoint` registers as module `runpod`, type `Endpoint`), its auto-name
- * `<resource name>-<7 hex digits>` and the `__autonamed` mark it puts in checked inputs.
+ * `Endpoint` as the stack commands see it, with the provider's own facts: its type token, its
+ * auto-names and the `__autonamed` mark it puts in checked inputs.
  */
 import { NotFoundError, type EndpointRecord, type PlatformClient } from "../../api";
+import { AUTONAMED_PROPERTY, ENDPOINT_MODEL, diffEndpoint, isAutoNameOf, outputsFromRecord, restCreateInputFrom, typeToken } from "../../provider";
 import type { PlatformObject, ResourceKind } from "./resourceKind";
-
-const AUTONAMED_PROPERTY = "__autonamed";
-const AUTONAME_SUFFIX = /^[0-9a-f]{7}$/;
 
 interface EndpointObject extends PlatformObject {
   record: EndpointRecord;
 }
 
-/** Comma-separated list of the platform (or a list as stored in state) → list. */
-function list(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String);
-  if (typeof value !== "string" || value === "") return [];
-  return value.split(",").map((s) => s.trim()).filter(Boolean);
-}
-
-function sameSet(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((v) => b.includes(v));
-}
-
 /**
- * Whether the settings a create sent are what `record` holds. A create through `saveEndpoint` sends
- * every field; the REST v1 create (GPU type names) only workers and idle timeout, the rest follows in
- * a second request that an interruption may have cut off.
+ * Whether the settings a create sent are what `record` holds, by the provider's own diff. A create
+ * through `saveEndpoint` sends every field; the REST v1 create (GPU type names) only its body's
+ * fields, the rest follows in a second request that an interruption may have cut off.
  */
 function carriesSentSettings(record: EndpointRecord, inputs: Record<string, unknown>): boolean {
-  const same = (field: keyof EndpointRecord) => inputs[field] === undefined || inputs[field] === record[field];
-  if (!(same("workersMin") && same("workersMax") && same("idleTimeout"))) return false;
-  if (Array.isArray(inputs.gpuTypeIds)) return true;
-  return (
-    list(inputs.gpuIds).join(",") === list(record.gpuIds).join(",") &&
-    same("type") &&
-    same("scalerType") &&
-    same("scalerValue") &&
-    same("fastBootType") &&
-    same("networkVolumeId") &&
-    sameSet(list(inputs.locations), list(record.locations))
-  );
+  const typeNames = Array.isArray(inputs.gpuTypeIds) ? (inputs.gpuTypeIds as string[]) : undefined;
+  const changed: string[] = diffEndpoint(outputsFromRecord(record, typeNames, "") as never, inputs).changed.filter((f) => f !== "gpuTypeIds");
+  if (!typeNames) return changed.length === 0;
+  const sent = Object.keys(restCreateInputFrom(inputs as never));
+  return changed.every((f) => !sent.includes(f));
 }
 
 export const endpointKind: ResourceKind = {
-  type: "pulumi-nodejs:dynamic/runpod:Endpoint",
+  type: typeToken(ENDPOINT_MODEL),
   noun: "endpoint",
 
   async list(client: PlatformClient): Promise<EndpointObject[]> {
@@ -73,7 +52,7 @@ export const endpointKind: ResourceKind = {
   },
 
   isAutoNameOf(name: string, resourceName: string): boolean {
-    return name.startsWith(`${resourceName}-`) && AUTONAME_SUFFIX.test(name.slice(resourceName.length + 1));
+    return isAutoNameOf(name, resourceName);
   },
 
   /** Scale to zero and delete in one request (`scaleDownAndDeleteEndpoint`), or just delete when already at zero. */

@@ -63,7 +63,7 @@ export class CreateOnce {
             const ids = created.map((e) => e.id).join(", ");
             throw new Error(
               `Creating endpoint "${name}" had an unknown outcome and ${created.length} new endpoints with that name and template now exist (${ids}); ` +
-                "adopt the right one with the package's import script (README: \"Adopting an existing endpoint (import)\") and delete the others",
+                "adopt the right one with `pulumi-runpod import <resource name> <id>` and delete the others (`pulumi-runpod orphans`)",
             );
           }
           if (attempt >= 2) throw err;
@@ -116,8 +116,7 @@ export class CreateOnce {
     } catch (err) {
       throw new Error(
         `Creating endpoint "${name}" got no answer (${messageOf(createError)}) and looking for it failed too (${messageOf(err)}); ` +
-          "it may exist on the platform without being in the stack: check the endpoint list and adopt it with the package's import script " +
-          '(README: "Adopting an existing endpoint (import)")',
+          "it may exist on the platform without being in the stack: run `pulumi-runpod recover` to adopt it (README: \"When a deployment is interrupted\")",
       );
     }
   }
