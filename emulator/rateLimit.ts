@@ -12,7 +12,7 @@ import type { Store } from "./store";
 
 // The package's types are reachable only through its `exports` map, which `moduleResolution: node` ignores:
 // types from its dist folder, runtime from the package entry.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { serializeList, Token }: typeof StructuredHeaders = require("structured-headers");
 
 export const WINDOW_SECONDS: Record<RateLimitWindow, number> = { minute: 60, hour: 3600, day: 86400 };

@@ -4,7 +4,7 @@ import type * as StructuredHeaders from "structured-headers/dist/index.js";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 
 // The package's types are reachable only through its `exports` map, which `moduleResolution: node` ignores.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parseList }: typeof StructuredHeaders = require("structured-headers");
 
 /** Short intervals keep the suite quick; nothing asserts on them. */
