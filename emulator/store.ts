@@ -51,12 +51,14 @@ export interface JobRow {
   input: unknown;
   /** Epoch milliseconds when the job was accepted. */
   createdAt: number;
-  /** Milliseconds from acceptance to the final state (half queued, half in progress). */
+  /** Milliseconds from acceptance to the final state. */
   durationMs: number;
+  /** Milliseconds spent IN_QUEUE (default: half of `durationMs`, for rows written by an older emulator). */
+  queuedMs?: number;
   /** Simulated worker that ran the job (assigned when it leaves the queue), if one was accepting jobs then. */
   workerId?: string;
   /** Final state reached at `createdAt + durationMs`; `stream` holds the partial outputs and when each appears (ms after `createdAt`). */
-  outcome: { status: "COMPLETED" | "FAILED"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
+  outcome: { status: "COMPLETED" | "FAILED" | "TIMED_OUT"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
   /** Stream chunks already handed out by `/stream` (each is delivered once). */
   streamed?: number;
   /** Times `/retry` re-queued the job. */
