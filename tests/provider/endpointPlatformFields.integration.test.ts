@@ -11,7 +11,21 @@ import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harnes
 /** A `saveEndpoint` modify as another tool would send it: the record's fields plus `changes` (GraphQL over HTTP, bearer auth). */
 async function modifyOutside(emu: RunningEmulator, id: string, changes: Record<string, unknown>): Promise<void> {
   const rec = emu.endpoints(emu.apiKey).find((e) => e.id === id)!;
-  const input = { id, name: rec.name, templateId: rec.templateId, gpuIds: rec.gpuIds, idleTimeout: rec.idleTimeout, scalerValue: rec.scalerValue, workersMin: rec.workersMin, workersMax: rec.workersMax, gpuCount: rec.gpuCount, allowedCudaVersions: rec.allowedCudaVersions, executionTimeoutMs: rec.executionTimeoutMs, workersStandby: rec.workersStandby, ...changes };
+  const input = {
+    id,
+    name: rec.name,
+    templateId: rec.templateId,
+    gpuIds: rec.gpuIds,
+    idleTimeout: rec.idleTimeout,
+    scalerValue: rec.scalerValue,
+    workersMin: rec.workersMin,
+    workersMax: rec.workersMax,
+    gpuCount: rec.gpuCount,
+    allowedCudaVersions: rec.allowedCudaVersions,
+    executionTimeoutMs: rec.executionTimeoutMs,
+    workersStandby: rec.workersStandby,
+    ...changes,
+  };
   const res = await fetch(emu.urls.graphql, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${emu.apiKey}` },
@@ -34,7 +48,14 @@ describe.each<SaveSemantics>(["replace", "merge"])("platform fields under %s sav
   const live = (id: string) => emu.endpoints(emu.apiKey).find((e) => e.id === id)!;
 
   it("set at create, changed in place, then unset: no diff, and every update keeps the platform's values", async () => {
-    const args = { name: uniqueName("fields"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], gpuCount: 2, allowedCudaVersions: ["12.2", "12.1"], executionTimeoutMs: 120000 };
+    const args = {
+      name: uniqueName("fields"),
+      templateId: "tpl_vllm",
+      gpuIds: ["ADA_24"],
+      gpuCount: 2,
+      allowedCudaVersions: ["12.2", "12.1"],
+      executionTimeoutMs: 120000,
+    };
     const inputs = await checked(provider, args);
     const { id, outs } = await provider.create(inputs);
     expect(live(id)).toMatchObject({ gpuCount: 2, allowedCudaVersions: "12.2,12.1", executionTimeoutMs: 120000 });
@@ -83,7 +104,14 @@ describe.each<SaveSemantics>(["replace", "merge"])("platform fields under %s sav
   });
 
   it("the REST v1 create (gpuTypeIds) sends them in its body: one request, no follow-up saveEndpoint", async () => {
-    const args = { name: uniqueName("rest"), templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"], gpuCount: 2, allowedCudaVersions: ["12.1", "12.2"], executionTimeoutMs: 60000 };
+    const args = {
+      name: uniqueName("rest"),
+      templateId: "tpl_vllm",
+      gpuTypeIds: ["NVIDIA L4"],
+      gpuCount: 2,
+      allowedCudaVersions: ["12.1", "12.2"],
+      executionTimeoutMs: 60000,
+    };
     const inputs = await checked(provider, args);
     emu.resetStats();
     const { id, outs } = await provider.create(inputs);

@@ -34,7 +34,8 @@ const record: EndpointRecord = {
   executionTimeoutMs: 120000,
   workersStandby: 1,
 };
-const outputs = (r: Partial<EndpointRecord> = {}) => outputsFromRecord({ ...record, ...r }, undefined, "http://x/v2/abc123def456gh/") as unknown as Record<string, unknown>;
+const outputs = (r: Partial<EndpointRecord> = {}) =>
+  outputsFromRecord({ ...record, ...r }, undefined, "http://x/v2/abc123def456gh/") as unknown as Record<string, unknown>;
 const checked = (a: Record<string, unknown>) => {
   const r = checkEndpointInputs(a);
   expect(r.failures).toEqual([]);
@@ -84,7 +85,10 @@ describe("check", () => {
     expect([...CUDA_VERSIONS]).toEqual([...ENDPOINT_FACTS.allowedCudaVersions.values]);
     const F = ENDPOINT_MODEL.fields;
     expect([F.gpuCount.rule.min, F.gpuCount.rule.max]).toEqual([ENDPOINT_FACTS.gpuCount.min, ENDPOINT_FACTS.gpuCount.max]);
-    expect([F.executionTimeoutMs.rule.min, F.executionTimeoutMs.rule.max]).toEqual([ENDPOINT_FACTS.executionTimeoutMs.min, ENDPOINT_FACTS.executionTimeoutMs.max]);
+    expect([F.executionTimeoutMs.rule.min, F.executionTimeoutMs.rule.max]).toEqual([
+      ENDPOINT_FACTS.executionTimeoutMs.min,
+      ENDPOINT_FACTS.executionTimeoutMs.max,
+    ]);
   });
 });
 
@@ -122,7 +126,12 @@ describe("state mapping", () => {
     expect(outputs()).toMatchObject({ gpuCount: 2, allowedCudaVersions: ["12.2", "12.1"], executionTimeoutMs: 120000, workersStandby: 1 });
     const bare: Record<string, unknown> = { ...record };
     for (const f of [...PLATFORM_FIELDS, "workersStandby"]) delete bare[f];
-    expect(outputsFromRecord(bare as unknown as EndpointRecord, undefined, "u")).toMatchObject({ gpuCount: null, allowedCudaVersions: [], executionTimeoutMs: null, workersStandby: null });
+    expect(outputsFromRecord(bare as unknown as EndpointRecord, undefined, "u")).toMatchObject({
+      gpuCount: null,
+      allowedCudaVersions: [],
+      executionTimeoutMs: null,
+      workersStandby: null,
+    });
   });
 
   it("a create sends declared fields only (CUDA comma-separated); unset ones are left to the platform", () => {
@@ -140,8 +149,19 @@ describe("state mapping", () => {
   });
 
   it("the REST v1 create body carries them as the REST document has them (CUDA versions as an array)", () => {
-    const inputs = checked({ name: "ep", templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"], gpuCount: 2, allowedCudaVersions: ["12.1", "12.2"], executionTimeoutMs: 90000 });
-    expect(restCreateInputFrom(inputs as unknown as EndpointInputs)).toMatchObject({ gpuCount: 2, allowedCudaVersions: ["12.1", "12.2"], executionTimeoutMs: 90000 });
+    const inputs = checked({
+      name: "ep",
+      templateId: "tpl_vllm",
+      gpuTypeIds: ["NVIDIA L4"],
+      gpuCount: 2,
+      allowedCudaVersions: ["12.1", "12.2"],
+      executionTimeoutMs: 90000,
+    });
+    expect(restCreateInputFrom(inputs as unknown as EndpointInputs)).toMatchObject({
+      gpuCount: 2,
+      allowedCudaVersions: ["12.1", "12.2"],
+      executionTimeoutMs: 90000,
+    });
     const bare = restCreateInputFrom(checked({ name: "ep", templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"] }) as unknown as EndpointInputs);
     for (const f of PLATFORM_FIELDS) expect({ f, sent: f in bare }).toEqual({ f, sent: false });
   });

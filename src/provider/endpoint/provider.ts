@@ -180,7 +180,8 @@ export class EndpointProvider {
    * (spec: GraphQL › Modify endpoint). The live platform resets a field left out of a modify to its
    * default (platform-clients.md), so a modify of only the changed fields could undo other settings.
    * Fields left unset whose unset means the platform's default (`gpuCount`, `allowedCudaVersions`,
-   * `executionTimeoutMs`) carry their value from `olds`, as last read from the platform.
+   * `executionTimeoutMs`) and the unmanaged `workersStandby` carry their value from `olds`, as last
+   * read from the platform.
    * With `waitForWorkers` and `workersMin` > 0, returns only once `workersMin` workers report ready.
    * @throws when the endpoint no longer exists (run `pulumi refresh`), the platform refuses a value, or
    *   the workers were not ready within `workersReadyTimeout` seconds (the change is applied then; the

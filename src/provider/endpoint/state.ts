@@ -21,7 +21,12 @@ export function outputsFromRecord(
   settings?: object,
   previous?: Record<string, unknown>,
 ): EndpointOutputs {
-  const outs = { endpointId: record.id, ...modelOutputs(ENDPOINT_MODEL, record, settings, previous), workersStandby: record.workersStandby ?? null, jobUrl } as EndpointOutputs;
+  const outs = {
+    endpointId: record.id,
+    ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
+    workersStandby: record.workersStandby ?? null,
+    jobUrl,
+  } as EndpointOutputs;
   if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;
   return outs;
 }
