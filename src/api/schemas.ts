@@ -53,6 +53,16 @@ export const endpointRecordSchema = z
     workersMin: int.nonnegative(),
     workersMax: int.nonnegative(),
     networkVolumeId: nullish(z.string()),
+    // Not shown in the spec's table; sent and selected by the official clients (docs/spec/platform-clients.md).
+    // Optional: a platform that does not report one leaves it absent.
+    /** GPUs per worker. */
+    gpuCount: int.nullish(),
+    /** Comma-separated CUDA versions, e.g. `"12.1,12.2"`; null or empty = any. */
+    allowedCudaVersions: z.string().nullish(),
+    /** Milliseconds a job may run. */
+    executionTimeoutMs: int.nullish(),
+    /** Warm workers kept on standby (a hidden server default may keep a scale-to-zero endpoint warm). */
+    workersStandby: int.nullish(),
     pods: z.array(z.object({ desiredStatus: z.string() }).passthrough()).nullish().transform((v) => v ?? undefined),
   })
   .passthrough();
@@ -78,6 +88,11 @@ export const saveEndpointInputSchema = z.object({
   workersMin: int.nonnegative().optional(),
   workersMax: int.nonnegative().optional(),
   networkVolumeId: z.string().nullish(),
+  // Beyond the spec: the official clients' fields (units as in endpointRecordSchema).
+  gpuCount: int.optional(),
+  allowedCudaVersions: z.string().nullish(),
+  executionTimeoutMs: int.optional(),
+  workersStandby: int.optional(),
 });
 /** Input of `saveEndpoint`. Without `id` it creates; with `id` it modifies (must carry gpuIds, name, templateId). */
 export interface SaveEndpointInput extends z.input<typeof saveEndpointInputSchema> {}
@@ -102,6 +117,13 @@ export const restCreateEndpointInputSchema = z.object({
   workersMax: int.optional(),
   /** Seconds. */
   idleTimeout: int.optional(),
+  // Beyond the spec's body: fields of the published REST v1 document (docs/spec/platform-clients.md).
+  /** GPUs per worker. */
+  gpuCount: int.optional(),
+  /** CUDA versions, e.g. `["12.1", "12.2"]` (an array here; comma-separated in GraphQL). */
+  allowedCudaVersions: z.array(z.string()).optional(),
+  /** Milliseconds a job may run. */
+  executionTimeoutMs: int.optional(),
 });
 /** Body of `POST /v1/endpoints` (spec: Resources › REST v1 creation body). */
 export interface RestCreateEndpointInput extends z.input<typeof restCreateEndpointInputSchema> {}

@@ -61,6 +61,8 @@ export {
   ENDPOINT_OUTPUT_FIELDS,
   ENDPOINT_SETTING_DEFAULTS,
   ENDPOINT_SETTING_FIELDS,
+  CUDA_VERSIONS,
+  type CudaVersion,
   type EndpointInputField,
   type EndpointInputs,
   type EndpointOutputs,

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
-import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub } from "../provider";
+import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
 import { registeredProperties } from "./registration";
 
 /**
@@ -60,6 +60,27 @@ export interface EndpointArgs {
    * `getNetworkVolumeOutput({ name: "models" }).id`; unset = none. Checked at preview.
    */
   networkVolumeId?: pulumi.Input<string>;
+  /**
+   * GPUs per worker: an integer from 1 to 8. Updated in place. Unset = the platform's default (1) and no
+   * diff; a modify keeps the value the platform last reported. Not shown in the spec: from the official
+   * clients / REST v1 document.
+   */
+  gpuCount?: pulumi.Input<number>;
+  /**
+   * CUDA versions a worker's host may run, e.g. `["12.1", "12.2"]` (sent comma-separated): each one of
+   * `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty =
+   * any. Order does not matter; updated in place. Unset = the platform's default (any) and no diff; a
+   * modify keeps the value the platform last reported. Not shown in the spec: from the official clients
+   * / REST v1 document.
+   */
+  allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
+  /**
+   * Longest time a job may run, in milliseconds: an integer from 5000 (5 s) to 604800000 (7 days).
+   * Updated in place. Unset = the platform's default (600000 in the emulator) and no diff; a modify
+   * keeps the value the platform last reported. Not shown in the spec: from the official clients / REST
+   * v1 document.
+   */
+  executionTimeoutMs?: pulumi.Input<number>;
   /**
    * Readiness wait: when true and `workersMin` > 0, `pulumi up` waits after creating or updating the
    * endpoint until `workersMin` of its workers report ready (worker listing, polled every 2 s), so a
@@ -118,6 +139,17 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly workersMin: pulumi.Output<number>;
   declare public readonly workersMax: pulumi.Output<number>;
   declare public readonly networkVolumeId: pulumi.Output<string | null>;
+  /** GPUs per worker, as the platform reports it (also when unset). */
+  declare public readonly gpuCount: pulumi.Output<number>;
+  /** CUDA versions, as the platform reports them; empty = any. */
+  declare public readonly allowedCudaVersions: pulumi.Output<CudaVersion[]>;
+  /** Milliseconds a job may run, as the platform reports it (also when unset). */
+  declare public readonly executionTimeoutMs: pulumi.Output<number>;
+  /**
+   * Warm workers the platform keeps on standby (null when it does not report them). Nonzero keeps a
+   * `workersMin: 0` ("scale to zero") endpoint warm, and billed. Not shown in the spec: from the official clients.
+   */
+  declare public readonly workersStandby: pulumi.Output<number | null>;
   /** Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface). */
   declare public readonly jobUrl: pulumi.Output<string>;
   /** The readiness-wait setting as last applied by a create or update (a provider setting; not reported by the platform). */

@@ -6,6 +6,7 @@ import type { RunningEmulator } from "../../emulator";
 import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../src/api/types";
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpoint/provider";
 import { createClient, resolveClientConfig } from "../../src/api";
+import { fieldsOf, saveEndpointInputSchema } from "../../src/api/schemas";
 import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 let emu: RunningEmulator;
@@ -76,8 +77,9 @@ describe("Endpoint provider lifecycle", () => {
 
     // drift behind the provider's back
     // (the whole record, as a modify must be on a platform that resets omitted fields)
-    const { pods: _pods, ...live } = onPlatform(id)!;
-    await outside.saveEndpoint({ ...(live as SaveEndpointInput), scalerValue: 9, workersMax: 6 });
+    // (only what saveEndpoint takes: the record also holds read-only fields such as createdAt)
+    const live = fieldsOf(saveEndpointInputSchema, onPlatform(id) as unknown as SaveEndpointInput);
+    await outside.saveEndpoint({ ...live, scalerValue: 9, workersMax: 6 });
     const read2 = await provider.read(id, updated.outs as never);
     expect(read2.props).toMatchObject({ scalerValue: 9, workersMax: 6 });
     const drift = await provider.diff(id, read2.props as never, next);

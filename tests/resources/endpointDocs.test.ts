@@ -82,7 +82,7 @@ describe("the Endpoint class's outputs and the model", () => {
     const f = field(name);
     const display = f.kind === "output" ? f.type : f.rule.type;
     const inner = declared[name].type.replace(/^pulumi\.Output<(.*)>$/, "$1");
-    const ok = { integer: /^number$/, boolean: /^boolean$/, string: /^\w+( \| null)?$/, "string[]": /^\w+\[\]( \| (null|undefined))*$/ }[display].test(inner);
+    const ok = { integer: /^number( \| null)?$/, boolean: /^boolean$/, string: /^\w+( \| null)?$/, "string[]": /^\w+\[\]( \| (null|undefined))*$/ }[display].test(inner);
     expect({ name, type: inner, ok }).toEqual({ name, type: inner, ok: true });
   });
 });

@@ -28,6 +28,17 @@ const WORKERS_LIMIT = 100;
 const SAVE = ["save"] as const;
 const SAVE_AND_REST = ["save", "restCreate"] as const;
 const SAVE_FIELD = "saveEndpoint field";
+/** Fields the spec's table does not show; the platform's official clients and REST v1 document do (docs/spec/platform-clients.md). */
+const BEYOND_SPEC = "; not shown in the spec: from the official clients / REST v1 document";
+const PLATFORM_FIELD = "saveEndpoint field of the official clients; unset keeps the platform's value";
+/**
+ * CUDA versions a worker's host may run, as the official clients write them. The spec lists none; this
+ * is the set the emulator accepts (emulator/facts.ts), kept as its own copy so a test comparing them can fail.
+ */
+export const CUDA_VERSIONS = ["11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8"] as const;
+export type CudaVersion = (typeof CUDA_VERSIONS)[number];
+/** Most GPUs one worker may have (the platform's `maxGpuCount` of a GPU type). */
+const GPU_COUNT_MAX = 8;
 
 export const ENDPOINT_MODEL = defineModel({
   kind: "endpoint",
@@ -162,6 +173,37 @@ export const ENDPOINT_MODEL = defineModel({
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field; unset detaches the volume", note: "unset detaches" },
     }),
+    gpuCount: input({
+      doc: "GPUs per worker.",
+      rule: integer(1, GPU_COUNT_MAX),
+      unit: "GPUs per worker",
+      note: BEYOND_SPEC,
+      unset: "platform",
+      defaultText: "unset = the platform's (`1`)",
+      sentBy: SAVE_AND_REST,
+      change: { policy: "update", compare: "value", why: PLATFORM_FIELD, note: "unset: no diff" },
+    }),
+    allowedCudaVersions: input({
+      doc: "CUDA versions a worker's host may run.",
+      rule: listOf(oneOf(CUDA_VERSIONS), { what: "CUDA versions", empty: "any" }),
+      note: `; sent comma-separated${BEYOND_SPEC}`,
+      unset: "platform",
+      defaultText: "unset = the platform's (any)",
+      sentBy: SAVE_AND_REST,
+      wire: "csv",
+      listIn: ["restCreate"],
+      change: { policy: "update", compare: "set", why: `${PLATFORM_FIELD}; a set of allowed versions, order carries no meaning`, note: "unset: no diff" },
+    }),
+    executionTimeoutMs: input({
+      doc: "Longest time a job may run.",
+      rule: integer(5000, 604_800_000),
+      unit: "milliseconds",
+      note: ` (5 s to 7 days)${BEYOND_SPEC}`,
+      unset: "platform",
+      defaultText: "unset = the platform's (emulator: `600000`)",
+      sentBy: SAVE_AND_REST,
+      change: { policy: "update", compare: "value", why: PLATFORM_FIELD, note: "unset: no diff" },
+    }),
     waitForWorkers: setting({
       doc: "After create and update, wait until `workersMin` workers report ready.",
       rule: bool("after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0)"),
@@ -176,6 +218,12 @@ export const ENDPOINT_MODEL = defineModel({
       default: 600,
       why: "provider setting, never sent to the platform; applies from the next create or update",
     }),
+    workersStandby: output<number | null>(
+      "integer",
+      "Warm workers the platform keeps on standby, as it reports them (null when it does not): nonzero keeps a `workersMin: 0` endpoint warm, and billed; not shown in the spec: from the official clients.",
+      // Not managed, so a modify keeps what the platform (or its console) set rather than resetting it.
+      { carriedBy: ["save"] },
+    ),
     jobUrl: output<string>("string", "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface)."),
   },
 });

@@ -132,7 +132,7 @@ export class EndpointProvider {
     const missing = diffEndpoint(answered, inputs as unknown as Record<string, unknown>).changed.filter((f) => f !== "gpuTypeIds");
     if (missing.length === 0) return record;
     // The whole desired state, not only `missing`: a modify may reset omitted fields (full-state modify).
-    const save = saveInputFrom(inputs, splitList(record.gpuIds), record.id);
+    const save = saveInputFrom(inputs, splitList(record.gpuIds), record.id, answered);
     try {
       return await this.client.saveEndpoint(save);
     } catch (err) {
@@ -179,6 +179,9 @@ export class EndpointProvider {
    * Applies in-place changes with `saveEndpoint` carrying `id` and every managed field's desired value
    * (spec: GraphQL › Modify endpoint). The live platform resets a field left out of a modify to its
    * default (platform-clients.md), so a modify of only the changed fields could undo other settings.
+   * Fields left unset whose unset means the platform's default (`gpuCount`, `allowedCudaVersions`,
+   * `executionTimeoutMs`) and the unmanaged `workersStandby` carry their value from `olds`, as last
+   * read from the platform.
    * With `waitForWorkers` and `workersMin` > 0, returns only once `workersMin` workers report ready.
    * @throws when the endpoint no longer exists (run `pulumi refresh`), the platform refuses a value, or
    *   the workers were not ready within `workersReadyTimeout` seconds (the change is applied then; the
@@ -190,7 +193,7 @@ export class EndpointProvider {
     const tiers = inputs.gpuIds ?? splitList(olds.gpuIds as string[] | string | null);
     let record: EndpointRecord;
     try {
-      record = await this.client.saveEndpoint(saveInputFrom(inputs, tiers, id));
+      record = await this.client.saveEndpoint(saveInputFrom(inputs, tiers, id, olds));
     } catch (err) {
       if (isNotFound(err)) throw new Error(`Endpoint ${id} no longer exists on the platform; run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
       throw err;

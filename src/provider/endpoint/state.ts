@@ -21,7 +21,12 @@ export function outputsFromRecord(
   settings?: object,
   previous?: Record<string, unknown>,
 ): EndpointOutputs {
-  const outs = { endpointId: record.id, ...modelOutputs(ENDPOINT_MODEL, record, settings, previous), jobUrl } as EndpointOutputs;
+  const outs = {
+    endpointId: record.id,
+    ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
+    workersStandby: record.workersStandby ?? null,
+    jobUrl,
+  } as EndpointOutputs;
   if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;
   return outs;
 }
@@ -40,14 +45,17 @@ export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
 /**
  * The full `saveEndpoint` input for complete inputs: every field the model sends with it, so the
  * platform ends up exactly as declared; `gpuIds` is the comma-separated tier list (spec: GraphQL › saveEndpoint).
+ * @param carried for a modify, the outputs last read: fields left unset whose unset means the
+ *   platform's default (`gpuCount`, …) and the unmanaged `workersStandby` are sent with these values,
+ *   so a modify that replaces the settings keeps them; a create passes none (the platform's defaults).
  */
-export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[], id?: string): SaveEndpointInput {
-  const save = { ...apiInput(ENDPOINT_MODEL, "save", inputs), gpuIds: joinList(gpuIds) } as unknown as SaveEndpointInput;
+export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[], id?: string, carried?: object): SaveEndpointInput {
+  const save = { ...apiInput(ENDPOINT_MODEL, "save", inputs, carried), gpuIds: joinList(gpuIds) } as unknown as SaveEndpointInput;
   if (id !== undefined) save.id = id;
   return save;
 }
 
-/** The REST v1 create body for complete inputs with GPU type names (spec: POST /v1/endpoints). */
+/** The REST v1 create body for complete inputs with GPU type names (spec: POST /v1/endpoints; plus the REST v1 document's `gpuCount`, `allowedCudaVersions`, `executionTimeoutMs`). */
 export function restCreateInputFrom(inputs: EndpointInputs): RestCreateEndpointInput {
   return apiInput(ENDPOINT_MODEL, "restCreate", inputs) as unknown as RestCreateEndpointInput;
 }

@@ -30,10 +30,12 @@ export function sameValue<F extends Fields>(model: ResourceModel<F>, name: Input
 
 /**
  * The inputs among `names` that differ between `olds` and `news`, in the order given; a value not known
- * yet (preview) counts as changed.
+ * yet (preview) counts as changed, and a field whose unset means the platform's default is not compared
+ * while `news` leaves it unset.
  */
 export function changedFields<F extends Fields>(model: ResourceModel<F>, names: readonly InputName<F>[], olds: Record<string, unknown>, news: Record<string, unknown>): InputName<F>[] {
-  return names.filter((name) => containsUnknown(news[name]) || !sameValue(model, name, olds[name], news[name]));
+  const noOpinion = (name: string) => (model.fields[name] as InputField<unknown>).unset === "platform" && news[name] === undefined;
+  return names.filter((name) => !noOpinion(name) && (containsUnknown(news[name]) || !sameValue(model, name, olds[name], news[name])));
 }
 
 /** The changed inputs whose change policy is replace. */

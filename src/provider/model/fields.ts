@@ -63,6 +63,15 @@ export interface InputField<T = unknown> extends Argument<T> {
   reported?: boolean;
   /** How the platform writes the value: `csv` for a list sent and reported as one comma-separated string. */
   wire?: "csv";
+  /** Operations (of `sentBy`) that take a `csv` list as a JSON array instead (e.g. the REST v1 create body). */
+  listIn?: readonly string[];
+  /**
+   * `"platform"`: unset means no opinion (the platform's default). `check` fills nothing in, `diff`
+   * compares the field only while it is declared, outputs hold the platform's value, and a modify
+   * carries that last-read value, since a modify that replaces the settings would reset it otherwise.
+   * Such a field has no `default`.
+   */
+  unset?: "platform";
 }
 
 export interface SettingField<T = unknown> extends Argument<T> {
@@ -75,6 +84,11 @@ export interface SettingField<T = unknown> extends Argument<T> {
 export interface OutputField<T = unknown> extends Documented {
   kind: "output";
   type: DisplayType;
+  /**
+   * Operations (modifies) that carry the value last read back to the platform: a setting the resource
+   * does not manage, which a modify that replaces the settings would otherwise reset.
+   */
+  carriedBy?: readonly string[];
   /** Carries the value type for the derived TypeScript types; never set. */
   __value?: T;
 }
@@ -102,8 +116,8 @@ export function setting<const T, const F extends Omit<SettingField<T>, "kind">>(
 }
 
 /** Declares an output-only field of type `T`. */
-export function output<T>(type: DisplayType, doc: string): OutputField<T> {
-  return { kind: "output", type, doc };
+export function output<T>(type: DisplayType, doc: string, options: Pick<OutputField<T>, "carriedBy"> = {}): OutputField<T> {
+  return { kind: "output", type, doc, ...options };
 }
 
 /**
@@ -118,6 +132,7 @@ export function defineModel<const M extends ResourceModel>(model: M): M {
       throw new Error(`${model.type}.${name}: alias of ${field.alias.of}, which is no input`);
     }
     if (field.kind === "input" && !field.alias === !field.change) throw new Error(`${model.type}.${name}: an input has a change policy, an alias none`);
+    if (field.kind === "input" && field.unset === "platform" && field.default !== undefined) throw new Error(`${model.type}.${name}: unset means the platform's default; it has no default of its own`);
     if (field.kind !== "output" && typeof field.default === "number") {
       const { min = -Infinity, max = Infinity } = field.rule;
       if (field.default < min || field.default > max) throw new Error(`${model.type}.${name}: default ${field.default} outside ${min}..${max}`);

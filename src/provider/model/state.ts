@@ -4,6 +4,8 @@
  */
 import { settingNames, type Fields, type InputField, type ResourceModel } from "./fields";
 
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
 export function splitList(value: string | readonly string[] | null | undefined): string[] {
   if (Array.isArray(value)) return [...value];
@@ -94,15 +96,24 @@ export function inputsFromOutputs(model: ResourceModel, outs: object): Record<st
 
 /**
  * The input of platform operation `op` ("save", "restCreate", …) for complete inputs: every field the
- * model says `op` carries, written as the platform expects (lists comma-separated; an empty list as null).
+ * model says `op` carries, written as the platform expects (lists comma-separated, an empty list as
+ * null, or a JSON array where the field's `listIn` names `op`). A field left unset whose unset means
+ * the platform's default, and an output the model says `op` carries, take their value from `carried`
+ * (the outputs last read), if any.
  */
-export function apiInput(model: ResourceModel, op: string, inputs: object): Record<string, unknown> {
+export function apiInput(model: ResourceModel, op: string, inputs: object, carried?: object): Record<string, unknown> {
   const src = inputs as Record<string, unknown>;
+  const last = (carried ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, field] of inputsOf(model)) {
-    if (!field.sentBy?.includes(op) || src[name] === undefined) continue;
-    const value = src[name];
-    out[name] = field.wire === "csv" ? ((value as string[]).length > 0 ? joinList(value as string[]) : null) : value;
+    if (!field.sentBy?.includes(op)) continue;
+    const value = src[name] === undefined && field.unset === "platform" ? last[name] : src[name];
+    if (value === undefined || (value === null && field.unset === "platform")) continue;
+    if (field.wire !== "csv" || field.listIn?.includes(op)) out[name] = value;
+    else out[name] = (value as string[]).length > 0 ? joinList(value as string[]) : null;
+  }
+  for (const [name, field] of Object.entries(model.fields as Fields)) {
+    if (field.kind === "output" && field.carriedBy?.includes(op) && isSet(last[name])) out[name] = last[name];
   }
   return out;
 }
