@@ -84,6 +84,7 @@ export const TEMPLATE_MODEL = defineModel({
       doc: "Exposed ports as `port/protocol`.",
       rule: listOf(portSpec(), { what: "ports as `port/protocol` (port 1–65535, protocol http or tcp)", example: "8000/http", empty: "none" }),
       default: [],
+      defaultText: "`[]` (none)",
       sentBy: SAVE,
       wire: "csvEmpty",
       change: { policy: "update", compare: "set", why: `${IN_PLACE}; sent as one comma-separated string, order carries no meaning` },
