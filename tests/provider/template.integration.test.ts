@@ -117,11 +117,13 @@ describe("Template provider: faults, in-use deletes, secrets, Endpoint lookups",
   test("a create whose answer is lost is adopted, not repeated (chosen and auto names)", async () => {
     const name = uniqueName("lost");
     const inputs = await checkedBy(provider, { name, imageName: "acme/x:1" });
+    emu.resetStats();
     emu.setFaults({ dropAfterRate: 1, match: ["saveTemplate"] });
     const p = provider.create(inputs);
     // Only the create is faulted; the listing that settles it answers.
     const { id } = await p;
     emu.setFaults({});
+    expect(emu.stats().faultsByKind.dropAfter).toBe(1);
     expect(named(name).map((t) => t.id)).toEqual([id]);
 
     const auto = await checkedBy(provider, { imageName: "acme/x:1", __namePrefix: "auto" });
