@@ -75,6 +75,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const templates = new Templates(store, saveSemantics, releaseMs, (templateId) => platform.rollTemplate(templateId));
   templates.applySeed(seed.templates);
   const platform = new Platform(seed, store, workers, templates, saveSemantics);
+  // Assigned once the server listens; closures above read it later (prefer-const cannot see that).
+  // eslint-disable-next-line prefer-const
   let urls: EmulatorUrls | undefined;
   const core: Core = {
     seed,

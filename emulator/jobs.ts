@@ -13,7 +13,13 @@ import type { JobRow, Store } from "./store";
 import type { WorkerPool } from "./workers";
 
 /** Where a job runs: a user's endpoint or a public model endpoint. */
-export type JobTarget = { kind: "endpoint"; endpointId: string } | { kind: "model"; model: SeedPublicEndpoint };
+export type JobTarget = { kind: "endpoint"; endpointId: string; executionTimeoutMs: number } | { kind: "model"; model: SeedPublicEndpoint };
+
+/** Added to waits for a job's final state (see waitUntilDone). */
+const TIMER_MARGIN_MS = 5;
+
+/** Milliseconds a job of `row` spends IN_QUEUE. */
+const queuedOf = (row: JobRow): number => row.queuedMs ?? Math.floor(row.durationMs / 2);
 
 /** Milliseconds a final job stays readable, by how it was submitted (platform: about 30 min and 1 min). */
 export interface JobRetention {
@@ -41,7 +47,7 @@ export class Jobs {
 
   /** When the job leaves the queue, hand it to an accepting worker of its endpoint and record which one. */
   private scheduleStart(row: JobRow): void {
-    const timer = setTimeout(() => this.start(row.id), Math.floor(row.durationMs / 2));
+    const timer = setTimeout(() => this.start(row.id), queuedOf(row));
     timer.unref();
     this.starts.set(row.id, timer);
   }
@@ -65,15 +71,7 @@ export class Jobs {
   submit(userId: string, target: JobTarget, input: Record<string, unknown>, sync: boolean): JobRow {
     const id = jobId(sync);
     const endpointId = target.kind === "endpoint" ? target.endpointId : target.model.id;
-    const row: JobRow = {
-      id,
-      endpointId,
-      userId,
-      input,
-      createdAt: Date.now(),
-      durationMs: this.options.jobDurationMs,
-      outcome: this.outcome(id, target, input),
-    };
+    const row: JobRow = { id, endpointId, userId, input, createdAt: Date.now(), ...this.plan(id, target, input, 0) };
     this.store.putJob(row);
     if (target.kind === "endpoint") this.scheduleStart(row);
     return row;
@@ -83,12 +81,24 @@ export class Jobs {
    * The handler's result. `input.fail === true` fails every attempt; `input.fail === "once"` fails the first attempt
    * only (a retry then succeeds). Echo jobs stream their output as one chunk at the end; image jobs stream progress.
    */
-  private outcome(id: string, target: JobTarget, input: Record<string, unknown>, attempt = 0): JobRow["outcome"] {
+  private plan(id: string, target: JobTarget, input: Record<string, unknown>, attempt: number): Pick<JobRow, "queuedMs" | "durationMs" | "outcome"> {
+    const queued = Math.floor(this.options.jobDurationMs / 2);
+    const running = this.options.jobDurationMs - queued;
+    if (target.kind === "endpoint" && typeof input.executionMs === "number") {
+      // The handler would run executionMs; the endpoint's executionTimeoutMs cuts it short (TIMED_OUT).
+      const limit = target.executionTimeoutMs;
+      if (input.executionMs > limit) {
+        return { queuedMs: queued, durationMs: queued + limit, outcome: { status: "TIMED_OUT", error: `execution timed out after ${limit} ms (the endpoint's executionTimeoutMs)` } };
+      }
+      return { queuedMs: queued, durationMs: queued + input.executionMs, outcome: this.outcome(id, target, input, attempt, queued, queued + input.executionMs) };
+    }
+    return { queuedMs: queued, durationMs: queued + running, outcome: this.outcome(id, target, input, attempt, queued, queued + running) };
+  }
+
+  private outcome(id: string, target: JobTarget, input: Record<string, unknown>, attempt: number, queued: number, duration: number): JobRow["outcome"] {
     if (input.fail === true || (input.fail === "once" && attempt === 0)) {
       return { status: "FAILED", error: `handler error: the job input requested a failure (input.fail = ${JSON.stringify(input.fail)})` };
     }
-    const duration = this.options.jobDurationMs;
-    const queued = Math.floor(duration / 2);
     if (target.kind === "endpoint") return { status: "COMPLETED", output: { echo: input }, stream: [{ atMs: duration, output: { echo: input } }] };
     const width = (input.width as number | undefined) ?? 1024;
     const height = (input.height as number | undefined) ?? 1024;
@@ -154,8 +164,7 @@ export class Jobs {
     if (status !== "FAILED" && status !== "TIMED_OUT") return null;
     row.retries = (row.retries ?? 0) + 1;
     row.createdAt = now;
-    row.durationMs = this.options.jobDurationMs;
-    row.outcome = this.outcome(row.id, target, row.input as Record<string, unknown>, row.retries);
+    Object.assign(row, this.plan(row.id, target, row.input as Record<string, unknown>, row.retries));
     delete row.workerId;
     delete row.streamed;
     this.store.putJob(row);
@@ -179,7 +188,7 @@ export class Jobs {
 
   /** Status response as the platform's SDKs read it: `{ id, status, delayTime?, executionTime?, output?, error? }`. */
   view(row: JobRow, now = Date.now()): JobView {
-    const queued = Math.floor(row.durationMs / 2);
+    const queued = queuedOf(row);
     if (now - row.createdAt >= queued && this.starts.has(row.id)) row = this.start(row.id) ?? row;
     const finishedAt = row.createdAt + row.durationMs;
     if (row.cancelledAt !== undefined && row.cancelledAt < finishedAt) return { id: row.id, status: "CANCELLED" };
@@ -221,7 +230,8 @@ export class Jobs {
   /** Resolve when the job has reached its final state or `maxMs` passed (or at once when the emulator closes). */
   waitUntilDone(row: JobRow, maxMs = Infinity): Promise<void> {
     const finishedAt = row.cancelledAt !== undefined ? row.cancelledAt : row.createdAt + row.durationMs;
-    const delay = Math.min(maxMs, Math.max(0, finishedAt - Date.now()));
+    // Timers may fire a millisecond before Date.now() reaches the target; the margin keeps the answer final.
+    const delay = Math.min(maxMs, Math.max(0, finishedAt - Date.now() + TIMER_MARGIN_MS));
     return new Promise((resolve) => {
       const entry = {
         timer: setTimeout(() => {

@@ -204,7 +204,7 @@ export function loadSeed(seed?: SeedInput | Seed | string): Seed {
     try {
       raw = JSON.parse(readFileSync(seed, "utf8"));
     } catch (e) {
-      throw new Error(`cannot read ${origin}: ${(e as Error).message}`);
+      throw new Error(`cannot read ${origin}: ${(e as Error).message}`, { cause: e });
     }
   }
   const parsed = seedSchema.safeParse(raw);

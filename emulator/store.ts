@@ -10,10 +10,13 @@ import type { EndpointRecord, TemplateRecord } from "./records";
  * An endpoint as stored: the platform record (without the derived `pods`) plus its owner. Fields added after the
  * first release may be missing from rows written by an older emulator; readers fill their defaults.
  */
-export interface EndpointRow extends Omit<EndpointRecord, "pods" | "createdAt"> {
+export interface EndpointRow extends Omit<EndpointRecord, "pods"> {
   userId: string;
   /** Epoch milliseconds. */
   createdAt: number;
+  /** 0 at creation, increased by every modify. */
+  version?: number;
+  aiKey?: string;
 }
 
 /** A template as stored: the platform record plus owner, rollout version and the last release instant. */
@@ -48,12 +51,14 @@ export interface JobRow {
   input: unknown;
   /** Epoch milliseconds when the job was accepted. */
   createdAt: number;
-  /** Milliseconds from acceptance to the final state (half queued, half in progress). */
+  /** Milliseconds from acceptance to the final state. */
   durationMs: number;
+  /** Milliseconds spent IN_QUEUE (default: half of `durationMs`, for rows written by an older emulator). */
+  queuedMs?: number;
   /** Simulated worker that ran the job (assigned when it leaves the queue), if one was accepting jobs then. */
   workerId?: string;
   /** Final state reached at `createdAt + durationMs`; `stream` holds the partial outputs and when each appears (ms after `createdAt`). */
-  outcome: { status: "COMPLETED" | "FAILED"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
+  outcome: { status: "COMPLETED" | "FAILED" | "TIMED_OUT"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
   /** Stream chunks already handed out by `/stream` (each is delivered once). */
   streamed?: number;
   /** Times `/retry` re-queued the job. */

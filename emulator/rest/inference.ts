@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { Core, Route, RouteContext } from "../core";
 import type { JobTarget } from "../jobs";
+import { ENDPOINT_FACTS } from "../facts";
 import { ProblemError, issueList } from "../problem";
 import { json } from "../reply";
 
@@ -22,6 +23,9 @@ const imageInputSchema = z
   .passthrough();
 
 const bodySchema = z.object({ input: z.record(z.unknown()) }).passthrough();
+
+/** Longest `input.executionMs` the echo handler accepts (1 hour). */
+const EXECUTION_MS_MAX = 3_600_000;
 
 /** `wait` of `/runsync` and `/status-sync`: milliseconds, 1000–300000, default 90000 (platform-clients.md). */
 export const WAIT_MS = { min: 1000, max: 300_000, default: 90_000 } as const;
@@ -40,7 +44,7 @@ function resolveTarget(core: Core, userId: string, endpointId: string): JobTarge
   const model = core.seed.publicEndpoints.find((m) => m.id === endpointId);
   if (model) return { kind: "model", model };
   const endpoint = core.platform.ownedEndpoint(userId, endpointId);
-  return { kind: "endpoint", endpointId: endpoint.id };
+  return { kind: "endpoint", endpointId: endpoint.id, executionTimeoutMs: endpoint.executionTimeoutMs ?? ENDPOINT_FACTS.executionTimeoutMs.default };
 }
 
 function submit(ctx: RouteContext, sync: boolean) {
@@ -55,6 +59,10 @@ function submit(ctx: RouteContext, sync: boolean) {
   const body = bodySchema.safeParse(ctx.body);
   if (!body.success) throw new ProblemError(400, "The request body must be an object with an 'input' object.", issueList(body.error));
   let input = body.data.input;
+  const executionMs = input.executionMs;
+  if (target.kind === "endpoint" && executionMs !== undefined && !(typeof executionMs === "number" && Number.isInteger(executionMs) && executionMs >= 1 && executionMs <= EXECUTION_MS_MAX)) {
+    throw new ProblemError(400, "The input is invalid.", [`input.executionMs: must be an integer number of milliseconds from 1 to ${EXECUTION_MS_MAX} (how long the echo handler runs)`]);
+  }
   if (target.kind === "model") {
     const parsed = imageInputSchema.safeParse(input);
     if (!parsed.success) throw new ProblemError(400, `The input is invalid for model "${target.model.id}".`, issueList(parsed.error).map((e) => `input.${e}`));

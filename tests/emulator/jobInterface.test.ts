@@ -123,6 +123,29 @@ describe("purge-queue, retry, cancel, health", () => {
   });
 });
 
+describe("execution time and executionTimeoutMs", () => {
+  test("input.executionMs sets how long the echo handler runs", async () => {
+    const res = await post(ep.id, "runsync", { input: { executionMs: 100 } });
+    expect(res.body).toMatchObject({ status: "COMPLETED", executionTime: 100, delayTime: JOB_MS / 2 });
+  });
+
+  test("a job running longer than the endpoint's executionTimeoutMs ends TIMED_OUT at the limit, and can be retried", async () => {
+    const strict = await createEndpoint(emu, { name: "strict", executionTimeoutMs: 5000 });
+    const job = await post(strict.id, "run", { input: { executionMs: 6000 } });
+    const final = await get(strict.id, `status-sync/${job.body.id}?wait=20000`);
+    expect(final.body).toMatchObject({ status: "TIMED_OUT", executionTime: 5000, error: expect.stringMatching(/timed out after 5000 ms/) });
+    expect(final.body.output).toBeUndefined();
+    expect((await get(strict.id, `stream/${job.body.id}`)).body).toEqual({ id: job.body.id, status: "TIMED_OUT", stream: [] });
+    expect((await post(strict.id, `retry/${job.body.id}`)).body).toEqual({ id: job.body.id, status: "IN_QUEUE" });
+  }, 30_000);
+
+  test.each([0, 1.5, "long", 3_600_001])("input.executionMs %p is 400 naming it", async (executionMs) => {
+    const res = await post(ep.id, "run", { input: { executionMs } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(["input.executionMs: must be an integer number of milliseconds from 1 to 3600000 (how long the echo handler runs)"]);
+  });
+});
+
 describe("result retention", () => {
   test("a /runsync result is kept for the shorter window, a /run result for the longer one, then 404", async () => {
     const sync = await post(ep.id, "runsync", { input: {} });

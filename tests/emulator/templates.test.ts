@@ -12,7 +12,8 @@ import { createEndpoint, createRegistryAuth, createTemplate, firstError, gql, re
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  // Explicit: the default follows RUNPOD_EMULATOR_SAVE_SEMANTICS, and the replace test below needs replace.
+  emu = await start({ saveSemantics: "replace" });
 });
 afterAll(() => emu.close());
 
