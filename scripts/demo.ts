@@ -32,13 +32,15 @@ class Printer {
   leaked = false;
   private partial = "";
 
-  constructor(private readonly secret: () => string | undefined) {}
+  /** @param secrets the values that must never be printed: the API key, the registry password, the env secret. */
+  constructor(private readonly secrets: () => (string | undefined)[]) {}
 
   line(text = ""): void {
-    const secret = this.secret();
-    if (secret && text.includes(secret)) {
-      this.leaked = true;
-      text = text.split(secret).join("[API KEY MASKED]");
+    for (const secret of this.secrets()) {
+      if (secret && text.includes(secret)) {
+        this.leaked = true;
+        text = text.split(secret).join("[SECRET MASKED]");
+      }
     }
     process.stdout.write(`${text}\n`);
   }
@@ -60,10 +62,13 @@ async function main(): Promise<void> {
   let emu: RunningEmulator | undefined;
   let stack: LocalStack | undefined;
   let stateDir: string | undefined;
-  const out = new Printer(() => emu?.apiKey);
+  // The program's own secrets: drawn per run, so a leak cannot hide behind a value seen before.
+  const registryPassword = `registry-${randomSuffix()}${randomSuffix()}`;
+  const hfToken = `hf-${randomSuffix()}${randomSuffix()}`;
+  const out = new Printer(() => [emu?.apiKey, registryPassword, hfToken]);
   const started = Date.now();
   let stepNo = 0;
-  const TOTAL = 10;
+  const TOTAL = 11;
   const step = (title: string) => {
     out.flush();
     out.line();
@@ -98,8 +103,10 @@ async function main(): Promise<void> {
     const stackName = `demo-${randomSuffix()}`;
     stack = await LocalStack.create({ programDir, stackName, stateDir, onOutput: out.cli });
     await stack.usePlatform(emu.urls, emu.apiKey);
+    await stack.setConfig("registryPassword", registryPassword, { secret: true });
+    await stack.setConfig("hfToken", hfToken, { secret: true });
     out.line(`    stack ${stackName}, state in ${stateDir}`);
-    out.line("    runpod:apiKey is set with --secret (through stdin); the runpod:* addresses point at the emulator:");
+    out.line("    runpod:apiKey, registryPassword and hfToken are set with --secret (through stdin); the runpod:* addresses point at the emulator:");
     await stack.run(["config"]);
 
     step("pulumi preview — plan only: nothing may be created");
@@ -107,7 +114,7 @@ async function main(): Promise<void> {
     check(emu.endpoints().length === 0, `preview created endpoints: ${emu.endpoints().map((e) => e.id).join(", ")}`);
     note("the emulator still has no endpoints");
 
-    step("pulumi up --yes --skip-preview — create both endpoints (the plan is the one above)");
+    step("pulumi up --yes --skip-preview — registry credentials, the worker template, both endpoints (the plan is the one above)");
     await stack.run(["up", "--yes", "--skip-preview"]);
     const outputs = await stack.outputs();
     const inferenceId = String(outputs.inferenceId);
@@ -158,11 +165,31 @@ async function main(): Promise<void> {
     await stack.run(["preview", "--expect-no-changes"], { quiet: true });
     note(`workersMax is ${declaredMax} again and a new preview has nothing to change`);
 
-    step("pulumi destroy --yes — scale each endpoint to zero, then delete it");
+    step("Roll out image 1.4.4: pulumi config set workerImageTag 1.4.4, pulumi up --yes");
+    const templateId = String(outputs.templateId);
+    await stack.setConfig("workerImageTag", "1.4.4");
+    await stack.run(["up", "--yes"]);
+    const rolled = await stack.outputs();
+    const newImage = "ghcr.io/acme/llm-worker:1.4.4";
+    check(rolled.templateId === templateId, `the template was replaced (${templateId} -> ${String(rolled.templateId)}); it must be modified in place`);
+    check(rolled.inferenceId === inferenceId, `the endpoint was replaced (${inferenceId} -> ${String(rolled.inferenceId)})`);
+    check(emu.templates().find((t) => t.id === templateId)?.imageName === newImage, "the template on the platform does not have the new image");
+    // The platform rolls the endpoint's workers: new ones start on the new image, old ones drain.
+    let workerImages: string[] = [];
+    for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+      workerImages = (await client.listWorkers(inferenceId)).map((w) => String((w as { imageName?: unknown }).imageName));
+      if (workerImages.length > 0 && workerImages.every((i) => i === newImage)) break;
+    }
+    check(workerImages.length > 0 && workerImages.every((i) => i === newImage), `the endpoint's workers are not all on ${newImage}: ${workerImages.join(", ") || "no workers"}`);
+    note(`template ${templateId} modified in place, endpoint ${inferenceId} kept; its ${workerImages.length} worker(s) run ${newImage}`);
+
+    step("pulumi destroy --yes — scale each endpoint to zero, delete it, then the template and the registry credentials");
     emu.resetStats();
     await stack.run(["destroy", "--yes"]);
     const left = emu.endpoints();
     check(left.length === 0, `endpoints left on the emulator: ${left.map((e) => e.id).join(", ")}`);
+    check(!emu.templates().some((t) => t.id === templateId), `template ${templateId} left on the emulator`);
+    check(!emu.registryAuths().some((r) => r.id === String(outputs.registryAuthId)), "registry credentials left on the emulator");
     const ops = emu.stats().byOperation;
     // The platform refuses deleteEndpoint while workersMax > 0, so each delete needs its scale-down first.
     check((ops.saveEndpoint ?? 0) >= 2 && ops.deleteEndpoint === 2, `expected 2 scale-downs and 2 deletes, saw ${ops.saveEndpoint ?? 0} and ${ops.deleteEndpoint ?? 0}`);
@@ -173,7 +200,7 @@ async function main(): Promise<void> {
     stack = undefined;
     fs.rmSync(stateDir, { recursive: true, force: true });
     await emu.close();
-    check(!out.leaked, "the API key appeared in the output above (masked)");
+    check(!out.leaked, "a secret (API key, registry password or env value) appeared in the output above (masked)");
     out.line();
     out.line(`Demo finished: every step checked against the emulator (${((Date.now() - started) / 1000).toFixed(1)}s).`);
   } catch (e) {

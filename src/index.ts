@@ -2,6 +2,8 @@
  * pulumi-runpod: Pulumi resources for the serverless GPU platform.
  *
  * - {@link Endpoint}: a serverless endpoint (dynamic provider); {@link EndpointArgs}, {@link EndpointOutputs}.
+ * - {@link Template}: the image, env and disk an endpoint runs; {@link TemplateArgs}, {@link TemplateOutputs}.
+ * - {@link ContainerRegistryAuth}: private registry credentials; {@link ContainerRegistryAuthArgs}, {@link ContainerRegistryAuthOutputs}.
  * - {@link getNetworkVolume} / {@link getNetworkVolumes} (+ `...Output`): network volume lookups.
  * - {@link createClient} / {@link createClientFromEnv} / {@link resolveClientConfig}: the platform API client
  *   (the whole client surface is `pulumi-runpod/api`); {@link spec}: the spec's value sets.
@@ -16,7 +18,7 @@
 import type * as api from "./api";
 
 export * from "./resources";
-export type { EndpointOutputs } from "./provider";
+export type { EndpointOutputs, TemplateOutputs, RegistryAuthOutputs as ContainerRegistryAuthOutputs } from "./provider";
 export type { ClientConfigInput, PlatformClient } from "./api";
 export * as spec from "./api/spec";
 

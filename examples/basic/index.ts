@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Endpoint, getNetworkVolumeOutput } from "pulumi-runpod";
+import { ContainerRegistryAuth, Endpoint, Template, getNetworkVolumeOutput } from "pulumi-runpod";
 
 const config = new pulumi.Config();
 /** Prefix of the inference endpoint's name on the platform (default: the stack name). */
@@ -8,16 +8,35 @@ const prefix = config.get("namePrefix") ?? pulumi.getStack();
 // Looked up by name, so the program reads the same in every account that has a volume called "models".
 const models = getNetworkVolumeOutput({ name: config.get("modelsVolume") ?? "models" });
 
+/** Credentials for the private registry the worker image lives in (the password stays a secret). */
+const registry = new ContainerRegistryAuth("ghcr", {
+  username: config.get("registryUsername") ?? "deploy-bot",
+  password: config.requireSecret("registryPassword"),
+});
+
+/**
+ * The worker: image, disk, env. Rolling out a new version is `pulumi config set workerImageTag 1.4.4`
+ * and `pulumi up`: the template is modified in place and the endpoint's workers move to the new image.
+ */
+const worker = new Template("llm", {
+  imageName: `ghcr.io/acme/llm-worker:${config.get("workerImageTag") ?? "1.4.3"}`,
+  containerDiskInGb: 20,
+  ports: ["8000/http"],
+  env: { MODEL: "llama-3-8b", HF_TOKEN: config.requireSecret("hfToken") },
+  containerRegistryAuthId: registry.id,
+});
+
 /** Queue-based inference endpoint on 24 GB tiers, in EU regions, with the model volume mounted. */
 const inference = new Endpoint("inference", {
   name: `${prefix}-inference`,
-  templateId: "tpl_vllm",
+  templateId: worker.id,
   gpuIds: ["ADA_24", "AMPERE_24"],
   locations: ["RO", "CZ"],
   scalerType: "QUEUE_DELAY",
   scalerValue: 4,
   idleTimeout: 30,
-  workersMin: 0,
+  // One warm worker, so a rollout shows workers moving to the new image (against a real account it bills).
+  workersMin: config.getNumber("inferenceWorkersMin") ?? 1,
   workersMax: config.getNumber("inferenceWorkersMax") ?? 3,
   fastBoot: true,
   networkVolumeId: models.id,
@@ -35,6 +54,9 @@ const images = new Endpoint("images", {
   idleTimeout: 10,
 });
 
+export const registryAuthId = registry.id;
+export const templateId = worker.id;
+export const templateImage = worker.imageName;
 export const inferenceId = inference.id;
 export const inferenceJobUrl = inference.jobUrl;
 export const imagesId = images.id;

@@ -47,11 +47,11 @@ export const resources = Object.fromEntries(RESOURCE_KIND_NAMES.map((kind) => [k
 export const endpoint: ResourceOperations = resources.endpoint;
 
 export { RESOURCE_KINDS, RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
-export { providerStub, endpointProviderStub, PROVIDER_MODULE } from "./serializable";
+export { providerStub, endpointProviderStub, templateProviderStub, registryAuthProviderStub, PROVIDER_MODULE } from "./serializable";
 export { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
 export { clientInputFromConfig, type ConfigSource } from "./providerConfig";
 export { UNKNOWN } from "./unknown";
-export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
+export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, secretNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
 export {
   ENDPOINT_MODEL,
@@ -74,3 +74,24 @@ export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
 export { outputsFromRecord, restCreateInputFrom } from "./endpoint/state";
 export { isAutoNameOf, AUTONAME_FORM } from "./naming";
 export { EndpointInitError } from "./endpoint/initError";
+export {
+  TEMPLATE_MODEL,
+  TEMPLATE_ARG_FIELDS,
+  TEMPLATE_DEFAULTS,
+  TEMPLATE_INPUT_FIELDS,
+  TEMPLATE_OUTPUT_FIELDS,
+  TEMPLATE_SECRET_FIELDS,
+  type TemplateInputField,
+  type TemplateInputs,
+  type TemplateOutputs,
+} from "./template/model";
+export {
+  REGISTRY_AUTH_MODEL,
+  REGISTRY_AUTH_ARG_FIELDS,
+  REGISTRY_AUTH_INPUT_FIELDS,
+  REGISTRY_AUTH_OUTPUT_FIELDS,
+  REGISTRY_AUTH_SECRET_FIELDS,
+  type RegistryAuthInputField,
+  type RegistryAuthInputs,
+  type RegistryAuthOutputs,
+} from "./registryAuth/model";

@@ -6,6 +6,8 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ENDPOINT_MODEL } from "./endpoint/model";
 import type { ResourceModel } from "./model/fields";
+import { REGISTRY_AUTH_MODEL } from "./registryAuth/model";
+import { TEMPLATE_MODEL } from "./template/model";
 import type { PlatformSession } from "./session";
 
 /** One resource kind's operations, as the dynamic provider host calls them (its `configure` is the runtime's). */
@@ -21,6 +23,14 @@ export const RESOURCE_KINDS = {
   endpoint: {
     model: ENDPOINT_MODEL,
     provider: async (session: PlatformSession) => new (await import("./endpoint/provider")).EndpointProvider(session),
+  },
+  template: {
+    model: TEMPLATE_MODEL,
+    provider: async (session: PlatformSession) => new (await import("./template/provider")).TemplateProvider(session),
+  },
+  registryAuth: {
+    model: REGISTRY_AUTH_MODEL,
+    provider: async (session: PlatformSession) => new (await import("./registryAuth/provider")).RegistryAuthProvider(session),
   },
 } satisfies Record<string, ResourceKind>;
 

@@ -45,3 +45,9 @@ export function providerStub(kind: ResourceKindName): dynamic.ResourceProvider {
 
 /** The `Endpoint` stub. */
 export const endpointProviderStub = providerStub("endpoint");
+
+/** The `Template` stub. */
+export const templateProviderStub = providerStub("template");
+
+/** The `ContainerRegistryAuth` stub. */
+export const registryAuthProviderStub = providerStub("registryAuth");

@@ -3,9 +3,10 @@
  * built on it. The platform has no "get one" calls for these, only listings, so resources of all kinds
  * answered from one shared listing cost one request per burst instead of one each (endpoint/directory.ts).
  */
-import type { NetworkVolume, PlatformClient } from "../api";
+import type { NetworkVolume, PlatformClient, RegistryAuthRecord, TemplateRecord } from "../api";
 import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpoint/directory";
+import { SharedListing } from "./listing";
 
 export interface SessionOptions {
   /** Largest gap between lookups that share one listing (default {@link LOOKUP_WINDOW_MS}). */
@@ -16,6 +17,8 @@ export class PlatformSession {
   private clientInstance?: PlatformClient;
   private endpointDirectory?: EndpointDirectory;
   private volumes?: CoalescedCall<NetworkVolume[]>;
+  private templateListing?: SharedListing<TemplateRecord>;
+  private registryAuthListing?: SharedListing<RegistryAuthRecord>;
 
   /**
    * @param getClient returns the client (throws ConfigurationError when the key or an address is
@@ -39,6 +42,18 @@ export class PlatformSession {
   get endpoints(): EndpointDirectory {
     this.endpointDirectory ??= new EndpointDirectory(this.client, this.windowMs);
     return this.endpointDirectory;
+  }
+
+  /** The caller's templates (`myself { podTemplates }`): template reads and deletes, Endpoint's `templateId` check. */
+  get templates(): SharedListing<TemplateRecord> {
+    this.templateListing ??= new SharedListing(() => this.client.listTemplates(), this.windowMs);
+    return this.templateListing;
+  }
+
+  /** The caller's registry credentials (`myself { containerRegistryCreds }`). */
+  get registryAuths(): SharedListing<RegistryAuthRecord> {
+    this.registryAuthListing ??= new SharedListing(() => this.client.listRegistryAuths(), this.windowMs);
+    return this.registryAuthListing;
   }
 
   /** The caller's network volumes (`GET /v2/network-volumes`), one listing per burst of checks. */

@@ -1,5 +1,7 @@
 /** Public resources and lookups. */
 export { Endpoint, type EndpointArgs } from "./endpoint";
+export { Template, type TemplateArgs } from "./template";
+export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./containerRegistryAuth";
 export {
   getNetworkVolume,
   getNetworkVolumeOutput,

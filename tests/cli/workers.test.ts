@@ -35,8 +35,11 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
   const table = await workers([endpoint.id]);
   expect(table.code).toBe(0);
   const [header, ...rows] = table.stdout.trimEnd().split("\n");
-  expect(header).toMatch(/^ID\s+STATUS\b/);
+  // The image column comes third: what a pipeline watches during a template rollout.
+  expect(header).toMatch(/^ID\s+STATUS\s+IMAGE_NAME\b/);
   expect(rows).toHaveLength(2);
+  const image = (await h.client.findTemplate("tpl_vllm"))!.imageName;
+  for (const r of rows) expect(r.split(/\s{2,}/)[2]).toBe(image);
   for (const w of ready) expect(rows.some((r) => r.startsWith(w.id) && /\bREADY\b/.test(r))).toBe(true);
 });
 

@@ -42,6 +42,7 @@ test("the demo runs every step, checks each against the emulator, and exits 0", 
     "Change the inference endpoint behind Pulumi's back (API call: workersMax +3)",
     "pulumi refresh --yes",
     "pulumi up --yes --skip-preview",
+    "Roll out image 1.4.4: pulumi config set workerImageTag 1.4.4, pulumi up --yes",
     "pulumi destroy --yes",
     "Remove the throwaway stack and stop the emulator",
   ]);
@@ -49,6 +50,12 @@ test("the demo runs every step, checks each against the emulator, and exits 0", 
   expect(output).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Endpoint inference updated .*\[diff: ~workersMax\]/); // refresh saw the drift
   expect(output).toMatch(/~ workersMax\s*: 6 => 3/);
   expect(output).toMatch(/runpod:apiKey\s+\[secret\]/);
+  expect(output).toMatch(/registryPassword\s+\[secret\]/);
+  expect(output).toMatch(/hfToken\s+\[secret\]/);
+  // The rollout: the template modified in place (not replaced), the endpoint kept, workers on the new image.
+  expect(output).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Template llm updated .*\[diff: ~imageName\]/);
+  expect(output).not.toMatch(/Template llm replaced/);
+  expect(output).toMatch(/✓ template \S+ modified in place, endpoint \S+ kept; its \d+ worker\(s\) run ghcr\.io\/acme\/llm-worker:1\.4\.4$/m);
   expect(output).toMatch(/^Demo finished: every step checked against the emulator/m);
 
   for (const key of Object.values(DEFAULT_KEYS)) expect(output).not.toContain(key);

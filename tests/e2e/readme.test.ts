@@ -14,8 +14,10 @@ import {
   ENDPOINT_SETTING_FIELDS,
   type EndpointSettingField,
 } from "../../src/provider/endpoint/model";
-import { changeOf } from "../../src/provider/model/fields";
+import { changeOf, type ResourceModel } from "../../src/provider/model/fields";
 import { renderArgumentTable, renderChangePolicyTable } from "../../src/provider/model/tables";
+import { REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
+import { TEMPLATE_MODEL } from "../../src/provider/template/model";
 import { SPEC_TABLES as SPEC } from "../spec/specTables";
 
 const F = ENDPOINT_MODEL.fields;
@@ -37,7 +39,12 @@ function table(heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith("|")) break;
-    rows.push(line.slice(1, -1).split(" | ").map((c) => c.trim()));
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(" | ")
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -54,6 +61,14 @@ test("the update-or-replace table is the model's own", () => {
 
 test("the arguments table is the model's own", () => {
   expect(generated("endpoint-arguments")).toBe(renderArgumentTable(ENDPOINT_MODEL));
+});
+
+test.each([
+  ["template", TEMPLATE_MODEL],
+  ["registry-auth", REGISTRY_AUTH_MODEL],
+] as [string, ResourceModel][])("the %s argument and update-or-replace tables are the model's own", (marker, model) => {
+  expect(generated(`${marker}-arguments`)).toBe(renderArgumentTable(model));
+  expect(generated(`${marker}-change-policy`)).toBe(renderChangePolicyTable(model));
 });
 
 describe("the Endpoint arguments table", () => {

@@ -42,7 +42,8 @@ describe("ProviderRuntime", () => {
     runtime.configure(source({ ...config }));
     expect(await runtime.provider("endpoint")).toBe(provider);
     await createThrough(runtime);
-    expect(emu.stats().byOperation).toEqual({ myself: 1, saveEndpoint: 2 });
+    // One template listing for check's templateId lookups, one pre-create endpoint listing.
+    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 2 });
     expect(runtime.configurationCount).toBe(1);
   });
 
@@ -56,7 +57,8 @@ describe("ProviderRuntime", () => {
     expect(runtime.configurationCount).toBe(2);
     expect(await runtime.provider("endpoint")).not.toBe(provider);
     await createThrough(runtime);
-    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 2 });
+    // Per configuration: one template listing (check) and one pre-create endpoint listing.
+    expect(emu.stats().byOperation).toEqual({ myself: 4, saveEndpoint: 2 });
   });
 
   it("a configuration without a key fails at the first operation, naming the setting; the next configuration recovers", async () => {
@@ -71,7 +73,13 @@ describe("ProviderRuntime", () => {
 
   it("a host without configuration means nothing set", () => {
     const runtime = new ProviderRuntime();
-    runtime.configure({ config: { get: () => { throw new Error("no config"); } } });
+    runtime.configure({
+      config: {
+        get: () => {
+          throw new Error("no config");
+        },
+      },
+    });
     runtime.configure(undefined);
     expect(runtime.configurationCount).toBe(1);
   });

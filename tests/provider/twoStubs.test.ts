@@ -31,6 +31,7 @@ const ROOT = path.resolve(__dirname, "../..");
 const DIST_PROVIDER = path.join(ROOT, "dist/src/provider/index.js");
 const HOST = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js");
 const URN = "urn:pulumi:test::proj::pulumi-nodejs:dynamic/runpod:Endpoint::e";
+const TEMPLATE_URN = "urn:pulumi:test::proj::pulumi-nodejs:dynamic/runpod:Template::t";
 
 /** The stub earlier versions of the package serialized into every endpoint's state. */
 const earlierStub = {
@@ -63,6 +64,7 @@ let stderr = "";
 let projectDir: string;
 let rpc: Record<string, (req: unknown, cb: (err: Error | null, resp: any) => void) => void>;
 let current: string;
+let templateStub: string;
 let earlier: string;
 
 const call = <T = any>(method: string, req: unknown): Promise<T> =>
@@ -74,8 +76,9 @@ const configureCalls = () => stderr.split("\n").filter((l) => l === "[pulumi-run
 beforeAll(async () => {
   if (!fs.existsSync(DIST_PROVIDER)) throw new Error("dist/ is missing: run `npx tsc -p tsconfig.json` first");
   emu = await startTestEmulator();
-  const { endpointProviderStub } = require(DIST_PROVIDER);
+  const { endpointProviderStub, templateProviderStub } = require(DIST_PROVIDER);
   current = (await serializeFunction(() => endpointProviderStub, { allowSecrets: true })).text;
+  templateStub = (await serializeFunction(() => templateProviderStub, { allowSecrets: true })).text;
   earlier = (await serializeFunction(() => earlierStub, { allowSecrets: true })).text;
 
   projectDir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-runpod-stubs-"));
@@ -108,9 +111,9 @@ afterAll(async () => {
   await emu?.close();
 });
 
-async function check(provider: string, news: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function check(provider: string, news: Record<string, unknown>, urn = URN): Promise<Record<string, unknown>> {
   const req = new provproto.CheckRequest();
-  req.setUrn(URN);
+  req.setUrn(urn);
   req.setOlds(struct({}));
   req.setNews(struct({ ...news, __provider: provider }));
   const resp = await call("check", req);
@@ -118,18 +121,18 @@ async function check(provider: string, news: Record<string, unknown>): Promise<R
   return resp.getInputs().toJavaScript();
 }
 
-async function create(provider: string, news: Record<string, unknown>): Promise<{ id: string; outs: Record<string, unknown> }> {
+async function create(provider: string, news: Record<string, unknown>, urn = URN): Promise<{ id: string; outs: Record<string, unknown> }> {
   const req = new provproto.CreateRequest();
-  req.setUrn(URN);
-  req.setProperties(struct(await check(provider, news)));
+  req.setUrn(urn);
+  req.setProperties(struct(await check(provider, news, urn)));
   const resp = await call("create", req);
   return { id: resp.getId(), outs: resp.getProperties().toJavaScript() };
 }
 
 describe("two stubs in one dynamic provider host", () => {
   it("are different texts, both small and secret-free", () => {
-    expect(current).not.toBe(earlier);
-    for (const text of [current, earlier]) {
+    expect(new Set([current, templateStub, earlier]).size).toBe(3);
+    for (const text of [current, templateStub, earlier]) {
       expect(text.length).toBeLessThan(4096);
       expect(text).not.toContain(emu.apiKey);
     }
@@ -140,22 +143,28 @@ describe("two stubs in one dynamic provider host", () => {
     const args = { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] };
     emu.resetStats();
 
+    // check's templateId lookup (one listing), the pre-create listing, the create.
     const first = await create(current, args);
     expect(configureCalls()).toBe(1);
-    expect(emu.stats().byOperation).toEqual({ myself: 1, saveEndpoint: 1 });
+    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 1 });
 
-    // The earlier stub's first use: the host configures its provider too, in the same process.
-    emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
-    const second = await create(earlier, args);
-    emu.setFaults({});
+    // The Template stub's first use: the host configures its provider too, in the same process.
+    const template = await create(templateStub, { name: uniqueName("twin-tpl"), imageName: "acme/w:1" }, TEMPLATE_URN);
     expect(configureCalls()).toBe(2);
+    expect(emu.templates("user_1").find((t) => t.id === template.id)).toMatchObject({ imageName: "acme/w:1", isServerless: true });
+
+    emu.resetStats();
+    emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
+    const second = await create(current, args);
+    emu.setFaults({});
 
     const twins = emu.endpoints(emu.apiKey).filter((e) => e.name === name);
     expect(twins.map((e) => e.id).sort()).toEqual([first.id, second.id].sort());
     expect(second.id).not.toBe(first.id);
     expect(second.outs).toMatchObject({ endpointId: second.id, jobUrl: `${emu.urls.inference}/v2/${second.id}/` });
-    // No new "what existed before" listing for the second stub: one listing settled the lost answer.
-    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 2 });
+    // The template listing (the Template create made the shared one stale) and the listing that settled
+    // the lost answer; no new "what existed before" listing: the bookkeeping survived the second configure.
+    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 1 });
     expect(emu.stats().faultsByKind.dropAfter).toBe(1);
   });
 
@@ -172,6 +181,6 @@ describe("two stubs in one dynamic provider host", () => {
     del.setProperties(struct({ ...made.outs, __provider: current }));
     await call("delete", del);
     expect(emu.endpoints(emu.apiKey).find((e) => e.id === made.id)).toBeUndefined();
-    expect(configureCalls()).toBe(2);
+    expect(configureCalls()).toBe(3);
   });
 });

@@ -53,15 +53,17 @@ export async function workersCommand(ctx: CommandContext, endpointId: string, op
 }
 
 /**
- * ID and STATUS first, then every other field any worker reports, in first-seen order: the spec
- * does not show the worker record, so the table shows whatever the platform sends.
+ * ID, STATUS and IMAGE_NAME (what a rollout changes) first, then every other field any worker
+ * reports, in first-seen order: the spec does not show the worker record, so the table shows whatever
+ * the platform sends.
  */
 export function workersTable(workers: Worker[], header: (s: string) => string = (s) => s): string {
+  const first = ["id", "status", "imageName"];
   const extra: string[] = [];
   for (const w of workers) {
-    for (const key of Object.keys(w)) if (key !== "id" && key !== "status" && !extra.includes(key)) extra.push(key);
+    for (const key of Object.keys(w)) if (!first.includes(key) && !extra.includes(key)) extra.push(key);
   }
-  const keys = ["id", "status", ...extra];
+  const keys = [...first.filter((k) => k !== "imageName" || workers.some((w) => "imageName" in w)), ...extra];
   const headers = keys.map((k) => k.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase());
   const table = renderTable(headers, workers.map((w) => keys.map((k) => cell(w[k]))));
   // Bold only the header line; padding was computed on the plain text, so columns stay aligned.

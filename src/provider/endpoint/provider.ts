@@ -58,7 +58,8 @@ export class EndpointProvider {
    * Validates and completes inputs (check.ts); an unset `name` is generated from the resource name or
    * kept from `olds` (naming.ts). A `networkVolumeId` that is new or changed is also looked up among
    * the caller's volumes (`GET /v2/network-volumes`), so an unknown id fails at preview rather than at
-   * create. The client configuration is resolved here too (no request), so a missing API key or a
+   * create; so is a new or changed `templateId` among the caller's templates (`myself { podTemplates }`;
+   * a public template of the platform, which that listing leaves out, fails there). The client configuration is resolved here too (no request), so a missing API key or a
    * malformed address stops `pulumi preview` instead of the first create.
    * @throws ConfigurationError (names `runpod:apiKey` / RUNPOD_API_KEY or the bad setting), or the
    *   volume lookup's error (e.g. 401 for an invalid key; the message says what to fix).
@@ -75,6 +76,26 @@ export class EndpointProvider {
       if (!volumes.some((v) => v.id === volume)) {
         const known = volumes.map((v) => `${v.id} (${v.name})`).join(", ") || "none";
         failures.push({ property: "networkVolumeId", reason: `networkVolumeId "${volume}" is not one of your network volumes; yours: ${known}` });
+      }
+    }
+    const template = inputs.templateId;
+    const templateOk = !failures.some((f) => f.property === "templateId");
+    // Skipped when the inputs already fail: bad input costs no request.
+    if (typeof template === "string" && !isUnknown(template) && templateOk && failures.length === 0 && olds?.templateId !== template) {
+      const templates = await this.session.templates.list();
+      const found = templates.find((t) => t.id === template);
+      if (!found) {
+        const known =
+          templates
+            .filter((t) => t.isServerless)
+            .map((t) => `${t.id} (${t.name})`)
+            .join(", ") || "none";
+        failures.push({ property: "templateId", reason: `templateId "${template}" is not one of your templates; your serverless templates: ${known}` });
+      } else if (!found.isServerless) {
+        failures.push({
+          property: "templateId",
+          reason: `templateId "${template}" (${found.name}) is a pod template; an endpoint needs a serverless template`,
+        });
       }
     }
     return { inputs, failures };
@@ -195,7 +216,10 @@ export class EndpointProvider {
     try {
       record = await this.client.saveEndpoint(saveInputFrom(inputs, tiers, id, olds));
     } catch (err) {
-      if (isNotFound(err)) throw new Error(`Endpoint ${id} no longer exists on the platform; run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`);
+      if (isNotFound(err))
+        throw new Error(
+          `Endpoint ${id} no longer exists on the platform; run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again`,
+        );
       throw err;
     } finally {
       this.directory.changed(id);
@@ -251,7 +275,10 @@ export class EndpointProvider {
  * What `delete` needs of the endpoint, from its stored outputs: undefined when they lack a field (an
  * older state, or a caller that has none), so the live record is listed instead.
  */
-function recordFromOutputs(id: string, props: Record<string, unknown> | undefined): Pick<EndpointRecord, "name" | "templateId" | "gpuIds" | "workersMin" | "workersMax"> | undefined {
+function recordFromOutputs(
+  id: string,
+  props: Record<string, unknown> | undefined,
+): Pick<EndpointRecord, "name" | "templateId" | "gpuIds" | "workersMin" | "workersMax"> | undefined {
   const { name, templateId, gpuIds, workersMin, workersMax } = props ?? {};
   if (typeof name !== "string" || typeof templateId !== "string" || typeof workersMin !== "number" || typeof workersMax !== "number") return undefined;
   if (!isStringArray(gpuIds) || gpuIds.length === 0 || props?.endpointId !== id) return undefined;

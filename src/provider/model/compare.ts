@@ -13,6 +13,9 @@ export function normalise(field: InputField<unknown>, value: unknown): unknown {
   switch (field.change?.compare) {
     case "set":
       return [...splitList(value as string | string[] | null)].sort();
+    case "map":
+      // Key order carries no meaning.
+      return Object.fromEntries(Object.entries((value ?? field.default ?? {}) as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     case "ordered list":
       return value === undefined || value === null ? null : splitList(value as string | string[]);
     default:
@@ -38,7 +41,40 @@ export function changedFields<F extends Fields>(model: ResourceModel<F>, names: 
   return names.filter((name) => !noOpinion(name) && (containsUnknown(news[name]) || !sameValue(model, name, olds[name], news[name])));
 }
 
+/** The keys of a map-valued input whose values differ (added, removed or changed), sorted; values never leave this function. */
+export function changedKeys(a: unknown, b: unknown): string[] {
+  const x = (a ?? {}) as Record<string, unknown>;
+  const y = (b ?? {}) as Record<string, unknown>;
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => containsUnknown(y[k]) || x[k] !== y[k]).sort();
+}
+
 /** The changed inputs whose change policy is replace. */
 export function replacing<F extends Fields>(model: ResourceModel<F>, changed: readonly InputName<F>[]): InputName<F>[] {
   return changed.filter((name) => changeOf(model, name).policy === "replace");
+}
+
+/** A model-derived diff: the changed inputs, those replacing, and whether the replacement deletes first. */
+export interface ModelDiff<N extends string = string> {
+  changes: boolean;
+  changed: N[];
+  replaces: N[];
+  /**
+   * True when names are unique ({@link ResourceModel.uniqueName}) and the replacement keeps the old name:
+   * the new resource cannot be created while the old one holds it. A replacement under a new name is
+   * created first, so dependents move to it before the old one is deleted.
+   */
+  deleteBeforeReplace: boolean;
+}
+
+/** Compares stored outputs with checked inputs over every input of `model`, as its change policies say. */
+export function diffModel<F extends Fields>(
+  model: ResourceModel<F>,
+  names: readonly InputName<F>[],
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): ModelDiff<InputName<F>> {
+  const changed = changedFields(model, names, olds, news);
+  const replaces = replacing(model, changed);
+  const keepsName = !containsUnknown(news.name) && olds.name === news.name;
+  return { changes: changed.length > 0, changed, replaces, deleteBeforeReplace: model.uniqueName === true && replaces.length > 0 && keepsName };
 }

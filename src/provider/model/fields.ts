@@ -15,7 +15,7 @@ export type FieldKind = "input" | "setting" | "output";
 /** What a changed input costs: an in-place update, or a new resource. */
 export type ChangePolicy = "update" | "replace";
 /** How two values of an input are compared: as values, as lists whose order matters, as sets. */
-export type Comparison = "value" | "ordered list" | "set";
+export type Comparison = "value" | "ordered list" | "set" | "map";
 
 export interface Change {
   policy: ChangePolicy;
@@ -61,8 +61,11 @@ export interface InputField<T = unknown> extends Argument<T> {
   sentBy?: readonly string[];
   /** False when the platform's record lacks the field: outputs carry it from the inputs. Default true. */
   reported?: boolean;
-  /** How the platform writes the value: `csv` for a list sent and reported as one comma-separated string. */
-  wire?: "csv";
+  /**
+   * How the platform writes the value: `csv` for a list sent and reported as one comma-separated string
+   * (`csvEmpty`: an empty list as "" rather than null); `keyValue` for a map sent and reported as `[{ key, value }]`.
+   */
+  wire?: "csv" | "csvEmpty" | "keyValue";
   /** Operations (of `sentBy`) that take a `csv` list as a JSON array instead (e.g. the REST v1 create body). */
   listIn?: readonly string[];
   /**
@@ -72,6 +75,12 @@ export interface InputField<T = unknown> extends Argument<T> {
    * Such a field has no `default`.
    */
   unset?: "platform";
+  /**
+   * The value is a secret: the resource registers the output as a Pulumi secret (additionalSecretOutputs)
+   * and wraps each given value in `pulumi.secret`, so no value reaches plain state; the provider removes
+   * the values from any error message it throws.
+   */
+  secret?: boolean;
 }
 
 export interface SettingField<T = unknown> extends Argument<T> {
@@ -99,6 +108,11 @@ export type Fields = Record<string, Field>;
 export interface ResourceModel<F extends Fields = Fields> {
   /** Key of the resource in the provider module's resource list (`resources.<kind>`). */
   kind: string;
+  /**
+   * Names are unique per account: a replacement that keeps the name deletes the old resource first
+   * (`deleteBeforeReplace`); one under a new name is created first.
+   */
+  uniqueName?: boolean;
   /** Pulumi type token `<module>:<type>` (the engine prefixes `pulumi-nodejs:dynamic/`). */
   module: string;
   type: string;
@@ -177,6 +191,10 @@ export function inputNames<F extends Fields>(model: ResourceModel<F>): InputName
 export function settingNames<F extends Fields>(model: ResourceModel<F>): SettingName<F>[] {
   return names(model, (f) => f.kind === "setting") as SettingName<F>[];
 }
+/** Inputs whose values are secrets (see {@link InputField.secret}). */
+export function secretNames<F extends Fields>(model: ResourceModel<F>): InputName<F>[] {
+  return names(model, (f) => f.kind === "input" && f.secret === true) as InputName<F>[];
+}
 export function outputNames<F extends Fields>(model: ResourceModel<F>): OutputName<F>[] {
   return Object.keys(model.fields) as OutputName<F>[];
 }
@@ -195,7 +213,8 @@ export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "inp
 
 type ValueOf<F> = F extends { rule: Rule<infer T> } ? T : F extends OutputField<infer T> ? T : never;
 type Nullable<F> = F extends { default: null } ? ValueOf<F> | null : ValueOf<F>;
-type Optional<F extends Fields> = { [K in InputName<F> | SettingName<F>]: F[K] extends { default: unknown } | { required: true } ? never : K }[InputName<F> | SettingName<F>];
+type Optional<F extends Fields> = { [K in InputName<F> | SettingName<F>]: F[K] extends { default: unknown } | { required: true } ? never : K }[
+  InputName<F> | SettingName<F>];
 
 /** Checked inputs: every default filled in; an input with neither default nor `required` may be absent. */
 export type InputsOf<F extends Fields> = { [K in Exclude<InputName<F> | SettingName<F>, Optional<F>>]: Nullable<F[K]> } & {

@@ -12,7 +12,7 @@ import { UNKNOWN, isUnknown } from "../unknown";
 export type Zod = typeof import("zod").z;
 
 /** A field's type as the README shows it. */
-export type DisplayType = "string" | "string[]" | "integer" | "boolean";
+export type DisplayType = "string" | "string[]" | "integer" | "boolean" | "map(string)";
 
 export interface ExpectsContext {
   unit?: string;
@@ -94,11 +94,57 @@ export function text(maxLength: number, options: { trimmed?: boolean } = {}): Ru
   return {
     type: "string",
     maxLength,
-    schema: (z) =>
-      z.string().refine((s) => (trimmed ? s.trim() === s && s.length > 0 : s.trim().length > 0) && s.length <= maxLength),
+    schema: (z) => z.string().refine((s) => (trimmed ? s.trim() === s && s.length > 0 : s.trim().length > 0) && s.length <= maxLength),
     expects: ({ orUnset } = {}) =>
       `a non-empty string of at most ${maxLength} characters${trimmed ? " without leading or trailing spaces" : ""}${orUnset ? ", or unset" : ""}`,
     accepts: () => `1–${maxLength} characters${trimmed ? ", no leading/trailing spaces" : ""}`,
+  };
+}
+
+/** A string matching `pattern` (at most `maxLength` characters); `shape` says what it looks like, e.g. "an absolute path". */
+export function matching(pattern: RegExp, maxLength: number, shape: string, example?: string): Rule<string> {
+  return {
+    type: "string",
+    maxLength,
+    schema: (z) => z.string().max(maxLength).regex(pattern),
+    expects: ({ orUnset } = {}) =>
+      `${shape} of at most ${maxLength} characters${example ? ` (e.g. ${JSON.stringify(example)})` : ""}${orUnset ? ", or unset" : ""}`,
+    accepts: () => `${shape}${example ? `, e.g. \`${example}\`` : ""}; ≤ ${maxLength} characters`,
+  };
+}
+
+/** A port of a template: `port/protocol` with a port from 1 to 65535 and protocol `http` or `tcp`. */
+export function portSpec(): Rule<string> {
+  const protocols = ["http", "tcp"] as const;
+  return {
+    type: "string",
+    min: 1,
+    max: 65535,
+    schema: (z) =>
+      z.string().refine((s) => {
+        const m = /^(\d{1,5})\/(http|tcp)$/.exec(s);
+        return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= 65535;
+      }),
+    expects: () => `\`port/protocol\` with a port from 1 to 65535 and protocol ${protocols.join(" or ")}`,
+    accepts: () => `\`port/protocol\` (port 1–65535, ${protocols.map((p) => `\`${p}\``).join(" or ")})`,
+  };
+}
+
+/** Names of environment variables: a letter or `_`, then letters, digits or `_`. */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A map of environment variables, name → value: names as {@link ENV_NAME_PATTERN}, values strings of at
+ * most `maxValueLength` characters. Values not known yet (preview) are accepted.
+ */
+export function envMap(maxValueLength: number): Rule<Record<string, string>> {
+  return {
+    type: "map(string)",
+    maxLength: maxValueLength,
+    schema: (z) => z.record(z.string().regex(ENV_NAME_PATTERN), z.string().max(maxValueLength)),
+    expects: ({ orUnset } = {}) =>
+      `a map of environment variable names (a letter or '_', then letters, digits or '_') to string values of at most ${maxValueLength} characters${orUnset ? ", or unset" : ""}`,
+    accepts: () => `name → value; names \`[A-Za-z_][A-Za-z0-9_]*\`, values ≤ ${maxValueLength} characters`,
   };
 }
 
@@ -112,7 +158,8 @@ export function platformId(what: string): Rule<string> {
     type: "string",
     maxLength: ID_MAX_LENGTH,
     schema: (z) => z.string().regex(ID_PATTERN),
-    expects: ({ orUnset } = {}) => `a ${what} id of 1 to ${ID_MAX_LENGTH} letters, digits, '_' or '-' (starting with a letter or digit)${orUnset ? ", or unset" : ""}`,
+    expects: ({ orUnset } = {}) =>
+      `a ${what} id of 1 to ${ID_MAX_LENGTH} letters, digits, '_' or '-' (starting with a letter or digit)${orUnset ? ", or unset" : ""}`,
     accepts: () => `${what} id (letters, digits, \`_\`, \`-\`; ≤ ${ID_MAX_LENGTH})`,
   };
 }

@@ -39,6 +39,33 @@ export function inPreviousOrder(current: readonly string[], previous: unknown): 
   return same ? [...previous] : [...current];
 }
 
+/** A value as the platform reports it → as stored in outputs. */
+function fromWire(field: InputField<unknown>, value: unknown): unknown {
+  switch (field.wire) {
+    case "csv":
+    case "csvEmpty":
+      return splitList(value as string | null);
+    case "keyValue":
+      return Array.isArray(value) ? Object.fromEntries((value as { key: string; value: string }[]).map((e) => [e.key, e.value])) : value;
+    default:
+      return value;
+  }
+}
+
+/** A checked input → as the platform expects it. */
+function toWire(field: InputField<unknown>, value: unknown): unknown {
+  switch (field.wire) {
+    case "csv":
+      return (value as string[]).length > 0 ? joinList(value as string[]) : null;
+    case "csvEmpty":
+      return joinList(value as string[]);
+    case "keyValue":
+      return value === null ? null : Object.entries(value as Record<string, string>).map(([key, v]) => ({ key, value: v }));
+    default:
+      return value;
+  }
+}
+
 const inputsOf = (model: ResourceModel) => Object.entries(model.fields).filter((e): e is [string, InputField<unknown>] => e[1].kind === "input");
 
 /**
@@ -47,12 +74,17 @@ const inputsOf = (model: ResourceModel) => Object.entries(model.fields).filter((
  * (invalid or missing ones take their defaults), and fields compared as sets in the order of `previous`
  * when it holds the same elements. Output-only and unreported fields are the caller's.
  */
-export function outputsFromRecord(model: ResourceModel, record: object, settings: object | undefined, previous?: Record<string, unknown>): Record<string, unknown> {
+export function outputsFromRecord(
+  model: ResourceModel,
+  record: object,
+  settings: object | undefined,
+  previous?: Record<string, unknown>,
+): Record<string, unknown> {
   const rec = record as Record<string, unknown>;
   const outs: Record<string, unknown> = {};
   for (const [name, field] of inputsOf(model)) {
     if (field.alias || field.reported === false) continue;
-    const value = field.wire === "csv" ? splitList(rec[name] as string | null) : rec[name];
+    const value = fromWire(field, rec[name]);
     outs[name] = value ?? field.default ?? null;
     if (field.change?.compare === "set") outs[name] = inPreviousOrder(outs[name] as string[], previous?.[name]);
   }
@@ -74,7 +106,12 @@ export function settingsFrom(model: ResourceModel, source: object | undefined): 
     const field = model.fields[name];
     if (field.kind !== "setting") continue;
     const value = src[name];
-    const fits = field.rule.type === "boolean" ? typeof value === "boolean" : field.rule.type === "integer" ? typeof value === "number" && Number.isFinite(value) : value !== undefined;
+    const fits =
+      field.rule.type === "boolean"
+        ? typeof value === "boolean"
+        : field.rule.type === "integer"
+          ? typeof value === "number" && Number.isFinite(value)
+          : value !== undefined;
     out[name] = fits ? value : field.default;
   }
   return out;
@@ -109,8 +146,7 @@ export function apiInput(model: ResourceModel, op: string, inputs: object, carri
     if (!field.sentBy?.includes(op)) continue;
     const value = src[name] === undefined && field.unset === "platform" ? last[name] : src[name];
     if (value === undefined || (value === null && field.unset === "platform")) continue;
-    if (field.wire !== "csv" || field.listIn?.includes(op)) out[name] = value;
-    else out[name] = (value as string[]).length > 0 ? joinList(value as string[]) : null;
+    out[name] = field.listIn?.includes(op) ? value : toWire(field, value);
   }
   for (const [name, field] of Object.entries(model.fields as Fields)) {
     if (field.kind === "output" && field.carriedBy?.includes(op) && isSet(last[name])) out[name] = last[name];

@@ -23,7 +23,8 @@ function defaultCell(field: ArgumentField): string {
 function onChangeCell(model: ResourceModel, name: string, field: ArgumentField): string {
   if (field.kind === "setting") return "no diff (provider setting)";
   const change = changeOf(model, name);
-  const notes = [change.compare === "ordered list" ? "order matters" : change.compare === "set" ? "order ignored" : "", change.note ?? ""].filter(Boolean);
+  const compared = { "ordered list": "order matters", set: "order ignored", map: "per key", value: "" }[change.compare];
+  const notes = [compared, field.secret ? "secret" : "", change.note ?? ""].filter(Boolean);
   return `${change.policy === "replace" ? "**replace**" : "update in place"}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
 }
 

@@ -1,0 +1,33 @@
+/**
+ * Kinds whose names are unique per account (templates, registry credentials): a pending create's
+ * object is the one with the name it recorded, exactly, so no settings need comparing.
+ */
+import { NotFoundError, type PlatformClient } from "../../api";
+import { isAutoNameOf, typeToken, type ResourceModel } from "../../provider";
+import type { PlatformObject, ResourceKind } from "./resourceKind";
+
+export interface NamedKindSpec {
+  model: ResourceModel;
+  noun: string;
+  list(client: PlatformClient): Promise<PlatformObject[]>;
+  /** The delete call; the platform may refuse while something still uses the object. */
+  delete(client: PlatformClient, object: PlatformObject): Promise<void>;
+}
+
+export function namedKind(spec: NamedKindSpec): ResourceKind {
+  return {
+    type: typeToken(spec.model),
+    noun: spec.noun,
+    list: spec.list,
+    madeBy: (object, inputs) => object.name === inputs.name,
+    nameIn: (props) => (typeof props?.name === "string" ? props.name : undefined),
+    isAutoNameOf,
+    async remove(client, object) {
+      try {
+        await spec.delete(client, object);
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    },
+  };
+}

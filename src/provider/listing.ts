@@ -1,0 +1,46 @@
+/**
+ * A shared listing of the caller's records of one kind (templates, registry credentials): the platform
+ * has no "get one" call for them, only `myself { … }` listings, so the reads of one `pulumi refresh`, the
+ * checks of one preview and the deletes of one destroy share one listing per burst (coalesce.ts). A
+ * lookup of a record this process changed, or of the whole list after a change, takes a new listing.
+ */
+import { CoalescedCall } from "./coalesce";
+
+export class SharedListing<T extends { id: string }> {
+  private readonly listing: CoalescedCall<T[]>;
+  private readonly changedIds = new Set<string>();
+  private anyChanged = false;
+
+  constructor(list: () => Promise<T[]>, windowMs: number) {
+    this.listing = new CoalescedCall(list, windowMs);
+  }
+
+  /** Number of listings made so far. */
+  get listingCount(): number {
+    return this.listing.callCount;
+  }
+
+  /** Every record, from a fresh enough listing taken after this process's last change. */
+  list(): Promise<T[]> {
+    if (this.anyChanged) this.invalidate();
+    return this.listing.get();
+  }
+
+  /** The record with `id`, or undefined when the caller has none. */
+  async find(id: string): Promise<T | undefined> {
+    if (this.changedIds.has(id)) this.invalidate();
+    return (await this.listing.get()).find((r) => r.id === id);
+  }
+
+  /** Reports a change this process made (or tried) to record `id`; `undefined`: a record whose id is unknown. */
+  changed(id?: string): void {
+    if (id !== undefined) this.changedIds.add(id);
+    this.anyChanged = true;
+  }
+
+  invalidate(): void {
+    this.changedIds.clear();
+    this.anyChanged = false;
+    this.listing.invalidate();
+  }
+}

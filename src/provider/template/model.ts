@@ -1,0 +1,135 @@
+/**
+ * The `Template` resource, declared once: a serverless template — the image, its disk, start arguments,
+ * ports, environment and registry credentials an endpoint runs (spec: "Common GraphQL input fields
+ * (pods and templates)"; operations from docs/spec/platform-clients.md, Templates). Validation, diff,
+ * the state mapping and the README's tables derive from this table. Bounds and defaults are the
+ * platform's, so a field the user never set shows no perpetual diff.
+ */
+import {
+  argumentNames,
+  defaultsOf,
+  defineModel,
+  input,
+  inputNames,
+  outputNames,
+  secretNames,
+  type InputName,
+  type InputsOf,
+  type OutputsOf,
+} from "../model/fields";
+import { envMap, integer, listOf, matching, platformId, portSpec, text } from "../model/rules";
+
+const SAVE = ["save"] as const;
+const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
+const IN_PLACE = "saveTemplate modify carries every field";
+
+export const TEMPLATE_MODEL = defineModel({
+  kind: "template",
+  module: "runpod",
+  type: "Template",
+  uniqueName: true,
+  fields: {
+    name: input({
+      doc: "Template name, unique per account.",
+      rule: text(255, { trimmed: true }),
+      required: true,
+      autoName: true,
+      sentBy: SAVE,
+      change: {
+        policy: "replace",
+        compare: "value",
+        why: "templates are deleted by name and names are unique per account: the new template is created under the new name first, endpoints move to it, then the old one is deleted",
+      },
+    }),
+    imageName: input({
+      doc: "Container image with repository and tag.",
+      rule: text(1000, { trimmed: true }),
+      required: true,
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: ROLLS },
+    }),
+    dockerArgs: input({
+      doc: "Start command overriding the image's own; unset = the image's.",
+      rule: text(4096),
+      default: "",
+      defaultText: "unset (the image's command)",
+      note: "",
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: IN_PLACE },
+    }),
+    containerDiskInGb: input({
+      doc: "Container disk size.",
+      rule: integer(1, 1024),
+      unit: "GB",
+      default: 10,
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: IN_PLACE },
+    }),
+    volumeInGb: input({
+      doc: "Persistent volume size (kept across restarts); 0 = none.",
+      rule: integer(0, 4096),
+      unit: "GB",
+      default: 0,
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: IN_PLACE },
+    }),
+    volumeMountPath: input({
+      doc: "Where the volume is mounted.",
+      rule: matching(/^\/[^\s]*$/, 255, "an absolute path", "/workspace"),
+      default: "/workspace",
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: IN_PLACE },
+    }),
+    ports: input({
+      doc: "Exposed ports as `port/protocol`.",
+      rule: listOf(portSpec(), { what: "ports as `port/protocol` (port 1–65535, protocol http or tcp)", example: "8000/http", empty: "none" }),
+      default: [],
+      defaultText: "`[]` (none)",
+      sentBy: SAVE,
+      wire: "csvEmpty",
+      change: { policy: "update", compare: "set", why: `${IN_PLACE}; sent as one comma-separated string, order carries no meaning` },
+    }),
+    env: input({
+      doc: "Environment variables, name → value (secret).",
+      rule: envMap(32_768),
+      default: {},
+      defaultText: "`{}`",
+      secret: true,
+      sentBy: SAVE,
+      wire: "keyValue",
+      change: { policy: "update", compare: "map", why: `${ROLLS}; sent as \`[{ key, value }]\`, shown per key without values` },
+    }),
+    containerRegistryAuthId: input({
+      doc: "Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image.",
+      rule: platformId("registry credentials"),
+      note: "; unset = public image",
+      default: null,
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: `${IN_PLACE}; unset detaches the credentials`, note: "unset detaches" },
+    }),
+    readme: input({
+      doc: "Description shown with the template.",
+      rule: text(65_536),
+      default: "",
+      defaultText: "unset",
+      note: "",
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: IN_PLACE },
+    }),
+  },
+});
+
+type TemplateFields = (typeof TEMPLATE_MODEL)["fields"];
+
+/** Inputs after `check`: every default filled in. */
+export type TemplateInputs = InputsOf<TemplateFields>;
+/** Outputs: the platform's record, `ports` as a list and `env` as a map. */
+export type TemplateOutputs = OutputsOf<TemplateFields>;
+export type TemplateInputField = InputName<TemplateFields>;
+
+export const TEMPLATE_INPUT_FIELDS = inputNames(TEMPLATE_MODEL);
+export const TEMPLATE_ARG_FIELDS = argumentNames(TEMPLATE_MODEL);
+export const TEMPLATE_OUTPUT_FIELDS = outputNames(TEMPLATE_MODEL);
+/** Outputs registered as Pulumi secrets: `env`. */
+export const TEMPLATE_SECRET_FIELDS = secretNames(TEMPLATE_MODEL);
+export const TEMPLATE_DEFAULTS = Object.freeze(defaultsOf(TEMPLATE_MODEL, "input")) as Readonly<Partial<TemplateInputs>>;

@@ -1,0 +1,89 @@
+/**
+ * The public `Template` resource: a serverless template — the image, disk, start arguments, ports,
+ * environment and registry credentials an endpoint runs (spec: Common GraphQL input fields (pods and
+ * templates); operations: docs/spec/platform-clients.md, Templates).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { LOOKUP_PROPERTY, providerStub, TEMPLATE_MODEL, TEMPLATE_OUTPUT_FIELDS, TEMPLATE_SECRET_FIELDS } from "../provider";
+import { registeredProperties } from "./registration";
+import { secretValues } from "./secretInputs";
+
+/**
+ * Arguments of a {@link Template}. Unset optional fields take the platform's defaults. Invalid values
+ * fail at preview with one message per field naming the accepted values or range.
+ */
+export interface TemplateArgs {
+  /**
+   * Template name: non-empty, at most 255 characters, no leading or trailing spaces; unique per account.
+   * Unset: Pulumi auto-naming, `<resource name>-<7 random hex digits>`. Changing it replaces the
+   * template: the new one is created first, endpoints move to it, then the old one is deleted.
+   */
+  name?: pulumi.Input<string>;
+  /** Container image with repository and tag, e.g. `ghcr.io/acme/llm-worker:1.4.3` (at most 1000 characters). Updated in place: endpoints using the template roll their workers onto it. */
+  imageName: pulumi.Input<string>;
+  /** Start command overriding the image's own (at most 4096 characters); unset = the image's. Updated in place. */
+  dockerArgs?: pulumi.Input<string>;
+  /** Container disk in GB, 1 to 1024. Default 10. Updated in place. */
+  containerDiskInGb?: pulumi.Input<number>;
+  /** Persistent volume in GB, 0 to 4096 (kept across restarts); 0 = none. Default 0. Updated in place. */
+  volumeInGb?: pulumi.Input<number>;
+  /** Where the volume is mounted: an absolute path of at most 255 characters. Default `/workspace`. Updated in place. */
+  volumeMountPath?: pulumi.Input<string>;
+  /** Exposed ports as `port/protocol` (port 1 to 65535, `http` or `tcp`), e.g. `["8000/http"]`; no repeats, order ignored. Default none. Updated in place. */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Environment variables, name → value (names `[A-Za-z_][A-Za-z0-9_]*`, values at most 32768
+   * characters). Default `{}`. Secret: every value is stored encrypted and the `env` output is always a
+   * secret; `pulumi preview --diff` shows which names change, never a value. Updated in place: endpoints
+   * using the template roll their workers.
+   */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Registry credentials to pull a private image: a {@link ContainerRegistryAuth} id (at most 64 letters, digits, `_`, `-`), checked at preview; unset = public image. Updated in place. */
+  containerRegistryAuthId?: pulumi.Input<string>;
+  /** Description shown with the template (at most 65536 characters); unset = none. Updated in place. */
+  readme?: pulumi.Input<string>;
+}
+
+/**
+ * A serverless template (`isServerless: true`).
+ *
+ * Create and update: `saveTemplate` (an update carries every field). Delete: `deleteTemplate` by name,
+ * retried while the platform still counts an endpoint as using it (Pulumi deletes or moves endpoints
+ * first); a template already gone counts as deleted. Refresh reads the platform's record (drift shows
+ * as a diff; a template deleted outside Pulumi leaves the stack). Look one up with {@link Template.get}.
+ */
+export class Template extends pulumi.dynamic.Resource {
+  declare public readonly name: pulumi.Output<string>;
+  declare public readonly imageName: pulumi.Output<string>;
+  declare public readonly dockerArgs: pulumi.Output<string>;
+  /** GB. */
+  declare public readonly containerDiskInGb: pulumi.Output<number>;
+  /** GB. */
+  declare public readonly volumeInGb: pulumi.Output<number>;
+  declare public readonly volumeMountPath: pulumi.Output<string>;
+  declare public readonly ports: pulumi.Output<string[]>;
+  /** Always a Pulumi secret. */
+  declare public readonly env: pulumi.Output<Record<string, string>>;
+  declare public readonly containerRegistryAuthId: pulumi.Output<string | null>;
+  declare public readonly readme: pulumi.Output<string>;
+
+  /**
+   * @param name the Pulumi resource name; the template's name is `args.name`, or this name plus a random suffix.
+   * @param args see {@link TemplateArgs}.
+   */
+  constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    const { kind, module, type } = TEMPLATE_MODEL;
+    const props = registeredProperties(TEMPLATE_OUTPUT_FIELDS, args, name);
+    if (args && "env" in args) props.env = secretValues(args.env);
+    const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...TEMPLATE_SECRET_FIELDS] };
+    super(providerStub(kind), name, props, secrets, module, type);
+  }
+
+  /**
+   * Looks up an existing template by id without managing it.
+   * @throws (at deployment) when no template with that id exists for the configured API key.
+   */
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Template {
+    return new Template(name, { [LOOKUP_PROPERTY]: true } as unknown as TemplateArgs, { ...opts, id });
+  }
+}
