@@ -76,7 +76,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   templates.applySeed(seed.templates);
   const platform = new Platform(seed, store, workers, templates, saveSemantics);
   // Assigned once the server listens; closures above read it later (prefer-const cannot see that).
-  // eslint-disable-next-line prefer-const
   let urls: EmulatorUrls | undefined;
   const core: Core = {
     seed,
