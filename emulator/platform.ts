@@ -40,7 +40,11 @@ function checkOne(field: string, value: string, allowed: readonly string[]): str
   return value;
 }
 
-function checkBounded(field: "idleTimeout" | "scalerValue" | "workersMin" | "workersMax" | "gpuCount" | "executionTimeoutMs" | "workersStandby", value: number): number {
+/** The integer fields with bounds in the facts. */
+type Bounded = { [K in keyof typeof F]: (typeof F)[K] extends { min: number; max: number } ? K : never }[keyof typeof F];
+const BOUNDED = (Object.keys(F) as (keyof typeof F)[]).filter((k): k is Bounded => "min" in F[k] && "max" in F[k]);
+
+function checkBounded(field: Bounded, value: number): number {
   const { min, max } = F[field];
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new DomainError("BAD_USER_INPUT", `Invalid ${field} ${value}: must be an integer from ${min} to ${max}.`, field);
@@ -169,20 +173,14 @@ export class Platform {
       templateId: input.templateId!,
       gpuIds: checkList("gpuIds", input.gpuIds!, F.gpuIds.values),
       type: checkOne("type", pick("type") as string, F.type.values) as EndpointRecord["type"],
-      idleTimeout: checkBounded("idleTimeout", pick("idleTimeout") as number),
+      ...(Object.fromEntries(BOUNDED.map((f) => [f, checkBounded(f, pick(f) as number)])) as Pick<EndpointRow, Bounded>),
       // The spec: empty or null means any region; the value is kept as sent so a client's diff stays stable.
       locations: locationsIn === null || locationsIn === "" ? locationsIn : checkList("locations", locationsIn, F.locations.values),
       fastBootType: fastBoot === null ? null : (checkOne("fastBootType", fastBoot, F.fastBootType.values) as EndpointRecord["fastBootType"]),
       scalerType: checkOne("scalerType", pick("scalerType") as string, F.scalerType.values) as EndpointRecord["scalerType"],
-      scalerValue: checkBounded("scalerValue", pick("scalerValue") as number),
-      workersMin: checkBounded("workersMin", pick("workersMin") as number),
-      workersMax: checkBounded("workersMax", pick("workersMax") as number),
       networkVolumeId: volumeIn === "" ? null : volumeIn,
-      gpuCount: checkBounded("gpuCount", pick("gpuCount") as number),
       allowedCudaVersions: cudaIn === null || cudaIn === "" ? cudaIn : checkList("allowedCudaVersions", cudaIn, F.allowedCudaVersions.values),
       minCudaVersion: minCuda === null || minCuda === "" ? minCuda : checkOne("minCudaVersion", minCuda, F.allowedCudaVersions.values),
-      executionTimeoutMs: checkBounded("executionTimeoutMs", pick("executionTimeoutMs") as number),
-      workersStandby: checkBounded("workersStandby", pick("workersStandby") as number),
       version: existing ? (existing.version ?? 0) + 1 : 0,
       aiKey: existing?.aiKey ?? `ai_${randomId(24)}`,
     };
