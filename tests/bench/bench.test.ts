@@ -163,7 +163,7 @@ describe("provider start-up probe", () => {
       expect(result.median.providerModuleMs).toBeGreaterThan(0);
       expect(result.median.totalMs).toBeCloseTo(result.median.stubMs + result.median.providerModuleMs + result.median.clientMs, 5);
       expect(result.stubBytes).toBeGreaterThan(0);
-      // start-up (configure + a check without a network volume) sends nothing
+      // start-up (configure + a check of an existing endpoint, no new templateId or network volume) sends nothing
       expect(emu.stats().requests).toBe(0);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
