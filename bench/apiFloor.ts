@@ -3,40 +3,59 @@
  * with the api client at the engine's parallelism — what the operation would cost with no engine and
  * no provider in between (see requests.ts for the counts).
  */
-import type { PlatformClient } from "../src/api";
+import type { PlatformClient, SaveTemplateInput } from "../src/api";
 import { forEachLimited } from "./pool";
-import { measure, type BenchOperation, type Measurement, type RequestCounter } from "./requests";
+import { measure, type BenchKind, type BenchOperation, type Measurement, type RequestCounter } from "./requests";
 
 /** The endpoint the benchmark stacks declare (bench/programs/*), as the platform takes it. */
 export const BENCH_ENDPOINT = { templateId: "tpl_vllm", gpuIds: "ADA_24", idleTimeout: 30 } as const;
 /** `idleTimeout` after the benchmark's one-field update. */
 export const UPDATED_IDLE_TIMEOUT = 60;
 
+/** The template the benchmark stacks declare (bench/programs/*): an image tag, a disk size, one env variable. */
+export const BENCH_TEMPLATE = { imageRepository: "ghcr.io/acme/llm-worker", imageTag: "1.4.2", containerDiskInGb: 20, env: { MODEL: "llama-3-8b" } } as const;
+/** The image tag after the benchmark's update (an image rollout, the most frequent template change). */
+export const UPDATED_IMAGE_TAG = "1.4.3";
+
+/** `imageName` of the benchmark's templates with `tag`. */
+export function benchImageName(tag: string): string {
+  return `${BENCH_TEMPLATE.imageRepository}:${tag}`;
+}
+
 export interface ApiFloorOptions {
-  /** Number of endpoints. */
+  /** Number of resources. */
   n: number;
   /** Requests in flight at most (the engine's `--parallel`). */
   parallelism: number;
-  /** Endpoint names are `${prefix}-${i}`. */
+  /** Resource names are `${prefix}-${i}`. */
   prefix: string;
 }
 
 /**
- * Creates `n` endpoints, lists them once, updates one field of each, deletes them (scale to zero,
- * then delete, in one request) — each step timed and counted.
+ * Runs every operation of `kind` once at the API floor, each step timed and counted.
  * @returns one measurement per operation.
- * @throws the first api client error (endpoints created so far are left on the platform).
+ * @throws the first api client error (resources created so far are left on the platform).
  */
-export async function runApiFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+export function runApiFloor(kind: BenchKind, client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+  return kind === "endpoints" ? endpointFloor(client, counter, opts) : templateFloor(client, counter, opts);
+}
+
+/**
+ * Endpoints: a preview and a create look the template up in one listing; creates `n` endpoints, lists
+ * them once, updates one field of each, deletes them (scale to zero, then delete, in one request).
+ */
+async function endpointFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
   const indexes = Array.from({ length: opts.n }, (_, i) => i);
   const ids: string[] = [];
   const name = (i: number) => `${opts.prefix}-${i}`;
 
-  const create = await measure(counter, () =>
-    forEachLimited(indexes, opts.parallelism, async (i) => {
+  const preview = await measure(counter, () => client.listTemplates());
+  const create = await measure(counter, async () => {
+    await client.listTemplates();
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
       ids[i] = (await client.saveEndpoint({ name: name(i), ...BENCH_ENDPOINT })).id;
-    }),
-  );
+    });
+  });
   const refresh = await measure(counter, () => client.listEndpoints());
   const update = await measure(counter, () =>
     forEachLimited(indexes, opts.parallelism, async (i) => {
@@ -48,5 +67,50 @@ export async function runApiFloor(client: PlatformClient, counter: RequestCounte
       await client.scaleDownAndDeleteEndpoint({ id: ids[i], name: name(i), templateId: BENCH_ENDPOINT.templateId, gpuIds: BENCH_ENDPOINT.gpuIds });
     }),
   );
-  return { create, refresh, update, destroy };
+  return { preview, create, refresh, update, destroy };
+}
+
+/**
+ * Templates: a preview sends nothing; creates `n` templates, lists them once, rolls each onto a new
+ * image (a modify carrying every field, as the provider sends it), then lists them once for their
+ * current names and deletes each by name.
+ */
+async function templateFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+  const indexes = Array.from({ length: opts.n }, (_, i) => i);
+  const ids: string[] = [];
+  const name = (i: number) => `${opts.prefix}-${i}`;
+  const save = (i: number, tag: string, id?: string): SaveTemplateInput => ({
+    ...(id === undefined ? {} : { id }),
+    name: name(i),
+    imageName: benchImageName(tag),
+    dockerArgs: "",
+    containerDiskInGb: BENCH_TEMPLATE.containerDiskInGb,
+    volumeInGb: 0,
+    volumeMountPath: "/workspace",
+    ports: "",
+    env: Object.entries(BENCH_TEMPLATE.env).map(([key, value]) => ({ key, value })),
+    isServerless: true,
+    containerRegistryAuthId: null,
+    readme: "",
+  });
+
+  const preview = await measure(counter, async () => undefined);
+  const create = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      ids[i] = (await client.saveTemplate(save(i, BENCH_TEMPLATE.imageTag))).id;
+    }),
+  );
+  const refresh = await measure(counter, () => client.listTemplates());
+  const update = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await client.saveTemplate(save(i, UPDATED_IMAGE_TAG, ids[i]));
+    }),
+  );
+  const destroy = await measure(counter, async () => {
+    const names = new Map((await client.listTemplates()).map((t) => [t.id, t.name]));
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
+      await client.deleteTemplate(names.get(ids[i]) ?? name(i));
+    });
+  });
+  return { preview, create, refresh, update, destroy };
 }

@@ -1,22 +1,23 @@
 /**
- * The benchmark (issue #8): for each N, the Endpoint stack's create, refresh, one-field update and
- * destroy against the emulator with a fixed added latency, next to the engine's floor (the same stack
- * with a no-op dynamic resource) and the API's floor (the minimum requests, issued directly with the
- * api client at the same parallelism). Plus the provider's start-up in a fresh process.
+ * The benchmark (issues #8, #14): for each N and each kind (Endpoint, Template), the stack's preview,
+ * create, refresh, one-field update and destroy against the emulator with a fixed added latency, next
+ * to the engine's floor (the same stack with a no-op dynamic resource) and the API's floor (the minimum
+ * requests, issued directly with the api client at the same parallelism). Plus the provider's start-up
+ * in a fresh process.
  */
 import * as os from "os";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { createClient, resolveClientConfig, type PlatformClient } from "../src/api";
 import { randomSuffix, type PlatformAddresses } from "../scripts/exampleStack";
 import { pulumiVersion } from "./cliInfo";
-import { BENCH_ENDPOINT, runApiFloor, UPDATED_IDLE_TIMEOUT } from "./apiFloor";
+import { BENCH_ENDPOINT, BENCH_TEMPLATE, benchImageName, runApiFloor, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
 import { resultRow, type BenchResults, type ResultRow } from "./report";
-import { OPERATIONS, callsNeeded, measure, requestsNeeded, type BenchOperation, type Measurement } from "./requests";
+import { BENCH_KINDS, OPERATIONS, callsNeeded, measure, requestsNeeded, type BenchKind, type BenchOperation, type Measurement } from "./requests";
 import { measureStartup } from "./startup";
 import { BenchStack, type BenchProgram } from "./stacks";
 
 export interface BenchOptions {
-  /** Endpoint counts, e.g. [10, 50, 200]. */
+  /** Resource counts, e.g. [10, 50, 200]. */
   ns: number[];
   /** Added to every emulator request, ms. */
   latencyMs: number;
@@ -30,7 +31,7 @@ export interface BenchOptions {
   log: (line: string) => void;
 }
 
-/** Every run of the three measured subjects at one N. */
+/** Every run of the three measured subjects at one N and kind. */
 interface Runs {
   ours: Record<BenchOperation, Measurement>[];
   engine: Record<BenchOperation, Measurement>[];
@@ -42,27 +43,30 @@ function addressesOf(emu: RunningEmulator): PlatformAddresses {
   return { graphql: emu.urls.graphql, restV1: emu.urls.restV1, restV2: emu.urls.restV2, inference: emu.urls.inference };
 }
 
-/** Stops the benchmark when the platform does not hold what an operation should have left. */
-function expectOnPlatform(emu: RunningEmulator, prefix: string, op: BenchOperation, n: number): void {
-  const mine = emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(`${prefix}-`));
-  const want = op === "destroy" ? 0 : n;
-  if (mine.length !== want) throw new Error(`after ${op} of N=${n}: ${mine.length} endpoints named ${prefix}-* on the emulator, expected ${want}`);
-  const wantIdle = op === "update" ? UPDATED_IDLE_TIMEOUT : BENCH_ENDPOINT.idleTimeout;
-  const off = mine.filter((e) => e.idleTimeout !== wantIdle);
-  if (off.length > 0) throw new Error(`after ${op} of N=${n}: ${off.length} endpoints have idleTimeout != ${wantIdle}`);
+/** Stops the benchmark when the platform does not hold what an operation should have left (a preview: nothing). */
+function expectOnPlatform(emu: RunningEmulator, kind: BenchKind, prefix: string, op: BenchOperation, n: number): void {
+  const want = op === "destroy" || op === "preview" ? 0 : n;
+  // The one field the update changes: endpoints' idleTimeout, templates' image.
+  const [field, expected] = kind === "endpoints" ? ["idleTimeout", op === "update" ? UPDATED_IDLE_TIMEOUT : BENCH_ENDPOINT.idleTimeout] : ["imageName", benchImageName(op === "update" ? UPDATED_IMAGE_TAG : BENCH_TEMPLATE.imageTag)];
+  const records = kind === "endpoints" ? emu.endpoints(emu.apiKey).map((e) => ({ name: e.name, value: e.idleTimeout })) : emu.templates(emu.apiKey).map((t) => ({ name: t.name, value: t.imageName }));
+  const mine = records.filter((r) => r.name.startsWith(`${prefix}-`));
+  if (mine.length !== want) throw new Error(`after ${op} of N=${n}: ${mine.length} ${kind} named ${prefix}-* on the emulator, expected ${want}`);
+  const off = mine.filter((r) => r.value !== expected);
+  if (off.length > 0) throw new Error(`after ${op} of N=${n}: ${off.length} ${kind} have ${field} != ${expected}`);
 }
 
-/** Runs the four operations on a fresh stack of `program`; the stack is removed afterwards. */
-async function runStack(program: BenchProgram, emu: RunningEmulator, n: number, opts: BenchOptions, onCreated?: (stack: BenchStack) => Promise<void>): Promise<Record<BenchOperation, Measurement>> {
-  const prefix = `bench-${program}-${n}-${randomSuffix()}`;
-  const stack = await BenchStack.create({ program, n, parallelism: opts.parallelism, namePrefix: prefix, platform: { addresses: addressesOf(emu), apiKey: emu.apiKey } });
+/** Runs every operation on a fresh stack of `program` (shaped like `kind`); the stack is removed afterwards. */
+async function runStack(program: BenchProgram, kind: BenchKind, emu: RunningEmulator, n: number, opts: BenchOptions, onCreated?: (stack: BenchStack) => Promise<void>): Promise<Record<BenchOperation, Measurement>> {
+  const label = program === "noop" ? `noop-${kind}` : program;
+  const prefix = `bench-${label}-${n}-${randomSuffix()}`;
+  const stack = await BenchStack.create({ program, kind, n, parallelism: opts.parallelism, namePrefix: prefix, platform: { addresses: addressesOf(emu), apiKey: emu.apiKey } });
   try {
     const out = {} as Record<BenchOperation, Measurement>;
     for (const op of OPERATIONS) {
       await stack.prepare(op);
       out[op] = await measure(emu, () => stack.run(op));
-      opts.log(`  ${program.padEnd(9)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}, CPU: emulator ${out[op].localCpuMs.toFixed(0)} ms, pulumi+plugins ${out[op].childCpuMs?.toFixed(0) ?? "?"} ms`);
-      if (program === "endpoints") expectOnPlatform(emu, prefix, op, n);
+      opts.log(`  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}, CPU: emulator ${out[op].localCpuMs.toFixed(0)} ms, pulumi+plugins ${out[op].childCpuMs?.toFixed(0) ?? "?"} ms`);
+      if (program !== "noop") expectOnPlatform(emu, kind, prefix, op, n);
       if (op === "create" && onCreated) await onCreated(stack);
     }
     return out;
@@ -84,26 +88,28 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   try {
     const client: PlatformClient = createClient(resolveClientConfig({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference }, {}));
     for (const n of opts.ns) {
-      opts.log(`N=${n}`);
-      const runs: Runs = { ours: [], engine: [], api: [] };
-      // Interleaved, so a slow spell of the machine hits all three alike.
-      for (let rep = 1; rep <= opts.repeat; rep++) {
-        if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
-        runs.ours.push(
-          await runStack("endpoints", emu, n, opts, async (stack) => {
-            if (startup || opts.startupRuns <= 0) return;
-            const a = addressesOf(emu);
-            startup = await measureStartup(stack.programDir, { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": a.graphql, "runpod:restV1Url": a.restV1, "runpod:restV2Url": a.restV2, "runpod:inferenceUrl": a.inference }, opts.startupRuns);
-          }),
-        );
-        runs.engine.push(await runStack("noop", emu, n, opts));
-        const api = await runApiFloor(client, emu, { n, parallelism: opts.parallelism, prefix: `floor-${n}-${randomSuffix()}` });
-        opts.log(`  api floor: ${OPERATIONS.map((op) => `${op} ${(api[op].ms / 1000).toFixed(2)} s / ${api[op].requests} req`).join(", ")}`);
-        runs.api.push(api);
-      }
-      for (const op of OPERATIONS) {
-        const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
-        rows.push(resultRow(op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), { requests: requestsNeeded(op, n), calls: callsNeeded(op, n) }));
+      for (const kind of BENCH_KINDS) {
+        opts.log(`N=${n} ${kind}`);
+        const runs: Runs = { ours: [], engine: [], api: [] };
+        // Interleaved, so a slow spell of the machine hits all three alike.
+        for (let rep = 1; rep <= opts.repeat; rep++) {
+          if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
+          runs.ours.push(
+            await runStack(kind, kind, emu, n, opts, async (stack) => {
+              if (kind !== "endpoints" || startup || opts.startupRuns <= 0) return;
+              const a = addressesOf(emu);
+              startup = await measureStartup(stack.programDir, { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": a.graphql, "runpod:restV1Url": a.restV1, "runpod:restV2Url": a.restV2, "runpod:inferenceUrl": a.inference }, opts.startupRuns);
+            }),
+          );
+          runs.engine.push(await runStack("noop", kind, emu, n, opts));
+          const api = await runApiFloor(kind, client, emu, { n, parallelism: opts.parallelism, prefix: `floor-${kind}-${n}-${randomSuffix()}` });
+          opts.log(`  api floor: ${OPERATIONS.map((op) => `${op} ${(api[op].ms / 1000).toFixed(2)} s / ${api[op].requests} req`).join(", ")}`);
+          runs.api.push(api);
+        }
+        for (const op of OPERATIONS) {
+          const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
+          rows.push(resultRow(kind, op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), { requests: requestsNeeded(kind, op, n), calls: callsNeeded(kind, op, n) }));
+        }
       }
     }
   } finally {

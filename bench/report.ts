@@ -1,17 +1,18 @@
 /**
  * The benchmark's result rows, the printed table and the JSON written to bench/results.json.
  */
-import type { BenchOperation, Measurement } from "./requests";
+import type { BenchKind, BenchOperation, Measurement } from "./requests";
 import type { StartupResult } from "./startup";
 import { median } from "./median";
 
 export { median };
 
-/** One operation at one N: our stack against both floors (times are medians over the runs). */
+/** One operation on N resources of one kind: our stack against both floors (times are medians over the runs). */
 export interface ResultRow {
+  kind: BenchKind;
   operation: BenchOperation;
   n: number;
-  /** Wall time of the operation on the Endpoint stack, ms. */
+  /** Wall time of the operation on the Endpoint or Template stack, ms. */
   oursMs: number;
   /** The same operation on the no-op dynamic resource stack, ms. */
   engineFloorMs: number;
@@ -66,6 +67,7 @@ const most = (list: readonly Measurement[]): Measurement => list.reduce((a, b) =
  * @throws when a list is empty.
  */
 export function resultRow(
+  kind: BenchKind,
   operation: BenchOperation,
   n: number,
   ours: readonly Measurement[],
@@ -81,6 +83,7 @@ export function resultRow(
   const oursCpu = cpu(ours);
   const engineCpu = cpu(engine);
   const row: ResultRow = {
+    kind,
     operation,
     n,
     oursMs: round(oursMs),
@@ -104,10 +107,11 @@ export function resultRow(
 const round = (ms: number) => Math.round(ms * 10) / 10;
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 
-/** Plain-text table of the rows: operation, N, times in seconds, ratio, requests and calls made and needed. */
+/** Plain-text table of the rows: resource kind, operation, N, times in seconds, ratio, requests and calls made and needed. */
 export function formatTable(rows: readonly ResultRow[]): string {
-  const header = ["operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"];
+  const header = ["resource", "operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"];
   const body = rows.map((r) => [
+    r.kind,
     r.operation,
     String(r.n),
     secs(r.oursMs),
@@ -120,7 +124,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
     String(r.callsNeeded),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
@@ -133,7 +137,7 @@ export function formatPerResource(rows: readonly ResultRow[]): string {
   const lines = rows.map((r) => {
     const extraCpu = r.childCpuMs ? `${(r.childCpuMs.ours - r.childCpuMs.engineFloor).toFixed(0).padStart(6)} ms` : "     ?";
     return (
-      `${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
+      `${r.kind.padEnd(9)} ${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
       ` CPU above the floor: pulumi+plugins ${extraCpu}, emulator ${r.emulatorCpuMs.toFixed(0).padStart(5)} ms`
     );
   });

@@ -6,35 +6,53 @@
 import * as fs from "fs";
 import type { EmulatorStats } from "../emulator";
 
-/** Operations measured, in the order a stack goes through them. */
-export const OPERATIONS = ["create", "refresh", "update", "destroy"] as const;
+/** Operations measured, in the order a stack goes through them: `preview` runs on the empty stack. */
+export const OPERATIONS = ["preview", "create", "refresh", "update", "destroy"] as const;
 export type BenchOperation = (typeof OPERATIONS)[number];
 
+/** Resource kinds benchmarked: N `Endpoint` or N `Template` resources per stack. */
+export const BENCH_KINDS = ["endpoints", "templates"] as const;
+export type BenchKind = (typeof BENCH_KINDS)[number];
+
 /**
- * Calls the spec needs for `op` on `n` endpoints: one `saveEndpoint` per create and per update, a
- * scale-to-zero `saveEndpoint` plus `deleteEndpoint` per delete (spec: the deletion precondition), and
- * one `myself { endpoints }` listing shared by all endpoints for a refresh (spec: no single-endpoint
- * query is shown). The emulator counts calls per GraphQL top-level field (`byOperation`).
+ * Calls the spec needs for `op` on `n` resources of `kind`. The emulator counts calls per GraphQL
+ * top-level field (`byOperation`; both listings below count as `myself`).
+ *
+ * Endpoints: one `saveEndpoint` per create and per update; a scale-to-zero `saveEndpoint` plus
+ * `deleteEndpoint` per delete (spec: the deletion precondition); one `myself { endpoints }` listing
+ * shared by all for a refresh (spec: no single-endpoint query is shown). A new `templateId` is looked up
+ * in one shared `myself { podTemplates }` listing by check, so a bad id fails at preview (issue #14):
+ * that listing is all a preview of new endpoints needs, and `up` runs the same check before creating.
+ *
+ * Templates: one `saveTemplate` per create and per update (a modify carries every field); one
+ * `myself { podTemplates }` listing for a refresh (no single-template query exists); a delete needs the
+ * template's current name (`deleteTemplate` takes a name, and a name changed outside Pulumi may since
+ * belong to another template), so one shared listing plus one `deleteTemplate` each. Their check makes
+ * no request without `containerRegistryAuthId`, so a preview needs none.
  */
-export function callsNeeded(op: BenchOperation, n: number): number {
+export function callsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
+  const listing = n > 0 ? 1 : 0;
   switch (op) {
+    case "preview":
+      return kind === "endpoints" ? listing : 0;
     case "create":
+      return kind === "endpoints" ? n + listing : n;
     case "update":
       return n;
     case "destroy":
-      return 2 * n;
+      return kind === "endpoints" ? 2 * n : n + listing;
     case "refresh":
-      return n > 0 ? 1 : 0;
+      return listing;
   }
 }
 
 /**
- * HTTP requests those calls need at the least (the API floor's count): one per call, except that a
- * delete's two mutations travel as two fields of one document (GraphQL runs them in order; the api
- * client's `scaleDownAndDeleteEndpoint`), so a destroy needs one request per endpoint.
+ * HTTP requests those calls need at the least (the API floor's count): one per call, except that an
+ * endpoint delete's two mutations travel as two fields of one document (GraphQL runs them in order; the
+ * api client's `scaleDownAndDeleteEndpoint`), so destroying N endpoints needs N requests.
  */
-export function requestsNeeded(op: BenchOperation, n: number): number {
-  return op === "destroy" ? n : callsNeeded(op, n);
+export function requestsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
+  return kind === "endpoints" && op === "destroy" ? n : callsNeeded(kind, op, n);
 }
 
 /** What the emulator offers to count requests (a `RunningEmulator` has both). */

@@ -2,7 +2,7 @@
  * `npm run bench` (node dist/bench/run.js): runs the benchmark, prints the table and writes
  * bench/results.json. Build first (`npx tsc -p tsconfig.json`) and install the CLI (`npm run setup`).
  *
- *   npm run bench                      N = 10, 50, 200, three runs each (medians reported)
+ *   npm run bench                      N = 10, 50, 200 endpoints and templates, three runs each (medians reported)
  *   npm run bench -- --quick           N = 10, one run
  *   npm run bench -- --n 10,50 --repeat 1 --latency 20 --parallel 8 --startup-runs 5 --out bench/results.json
  */
@@ -35,8 +35,8 @@ function countList(value: string): number[] {
 
 async function main(): Promise<void> {
   const program = new Command("bench")
-    .description("Time and count the API requests of pulumi up / refresh / update / destroy of N endpoints against the engine's and the API's floors")
-    .option("--n <list>", `endpoint counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
+    .description("Time and count the API requests of pulumi preview / up / refresh / update / destroy of N endpoints and of N templates against the engine's and the API's floors")
+    .option("--n <list>", `resource counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
     .option("--quick", `only N = ${QUICK_NS.join(",")}`)
     .option("--repeat <k>", "runs per N (rows report the medians; default 3, 1 with --quick)", positiveInt)
     .option("--latency <ms>", "latency the emulator adds to every request", nonNegativeInt, 20)
@@ -64,7 +64,9 @@ async function main(): Promise<void> {
     console.log(formatStartup(results.startup));
   }
   const broken = results.rows.filter((r) => r.apiFloorRequests !== r.requestsNeeded || r.engineFloorRequests !== 0);
-  for (const r of broken) log(`warning: ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`);
+  for (const r of broken) log(`warning: ${r.kind} ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`);
+  for (const r of results.rows.filter((row) => row.requestsMade !== row.requestsNeeded))
+    log(`warning: ${r.kind} ${r.operation} N=${r.n}: made ${r.requestsMade} requests ${JSON.stringify(r.madeByOperation)}, needed ${r.requestsNeeded}`);
   fs.writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
   log(`bench: wrote ${o.out}`);
 }

@@ -1,18 +1,19 @@
 /**
- * The benchmark's Pulumi stacks: a copy of one of bench/programs/ (Endpoint or no-op) in a temporary
- * directory with its own file backend, run by the project-local CLI through scripts/exampleStack.ts.
- * Every operation runs with `--skip-preview` (one engine pass, not a preview plus an update) and an
- * explicit `--parallel`, the same for both programs.
+ * The benchmark's Pulumi stacks: a copy of one of bench/programs/ (Endpoint, Template or no-op) in a
+ * temporary directory with its own file backend, run by the project-local CLI through
+ * scripts/exampleStack.ts. `preview` runs `pulumi preview`; every other operation runs with
+ * `--skip-preview` (one engine pass, not a preview plus an update). An explicit `--parallel`, the same
+ * for every program.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { LocalStack, copyProgram, randomSuffix, tempDir, type PlatformAddresses } from "../scripts/exampleStack";
 import { repoRoot } from "../scripts/pulumiCli";
-import { UPDATED_IDLE_TIMEOUT } from "./apiFloor";
-import type { BenchOperation } from "./requests";
+import { UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
+import type { BenchKind, BenchOperation } from "./requests";
 
-/** `endpoints`: N `Endpoint` resources; `noop`: N no-op dynamic resources with the same inputs (engine floor). */
-export type BenchProgram = "endpoints" | "noop";
+/** `endpoints`, `templates`: N resources of that kind; `noop`: N no-op dynamic resources shaped like one kind (engine floor). */
+export type BenchProgram = BenchKind | "noop";
 
 /** Source directory of a benchmark program (`bench/programs/<name>`). */
 export function programSource(program: BenchProgram): string {
@@ -21,6 +22,8 @@ export function programSource(program: BenchProgram): string {
 
 export interface BenchStackOptions {
   program: BenchProgram;
+  /** The kind the stack's resources are (or, for `noop`, are shaped like). */
+  kind: BenchKind;
   /** Number of resources. */
   n: number;
   /** The engine's `--parallel`. */
@@ -37,6 +40,7 @@ export class BenchStack {
     private readonly stack: LocalStack,
     private readonly workDir: string,
     private readonly parallelism: number,
+    private readonly kind: BenchKind,
   ) {}
 
   /**
@@ -56,7 +60,8 @@ export class BenchStack {
     await stack.usePlatform(opts.platform.addresses, opts.platform.apiKey);
     await stack.setConfig("count", String(opts.n));
     await stack.setConfig("namePrefix", opts.namePrefix);
-    return new BenchStack(stack, workDir, opts.parallelism);
+    if (opts.program === "noop") await stack.setConfig("kind", opts.kind);
+    return new BenchStack(stack, workDir, opts.parallelism, opts.kind);
   }
 
   /** The program's directory (a copy outside the repository, with `node_modules` links to it). */
@@ -64,16 +69,23 @@ export class BenchStack {
     return this.stack.programDir;
   }
 
-  /** Untimed preparation of `op`: the update changes `idleTimeout` in the stack config. */
+  /** Untimed preparation of `op`: the update changes endpoints' `idleTimeout`, templates' image tag, in the stack config. */
   async prepare(op: BenchOperation): Promise<void> {
-    if (op === "update") await this.stack.setConfig("idleTimeout", String(UPDATED_IDLE_TIMEOUT));
+    if (op !== "update") return;
+    if (this.kind === "endpoints") await this.stack.setConfig("idleTimeout", String(UPDATED_IDLE_TIMEOUT));
+    else await this.stack.setConfig("imageTag", UPDATED_IMAGE_TAG);
   }
 
   /**
-   * Runs `op` once: `up` (create, update), `refresh` or `destroy`, with `--yes --skip-preview --parallel P`.
+   * Runs `op` once: `preview` with `--parallel P`; `up` (create, update), `refresh` or `destroy`, with
+   * `--yes --skip-preview --parallel P`.
    * @throws PulumiCommandError (with the CLI's output) when the command fails.
    */
   async run(op: BenchOperation): Promise<void> {
+    if (op === "preview") {
+      await this.stack.run(["preview", "--parallel", String(this.parallelism)], { quiet: true });
+      return;
+    }
     const command = op === "create" || op === "update" ? "up" : op;
     await this.stack.run([command, "--yes", "--skip-preview", "--parallel", String(this.parallelism)], { quiet: true });
   }

@@ -1,11 +1,11 @@
 /**
- * The benchmark's counting logic (bench/): the API floor issues exactly the requests the spec needs,
- * `measure` counts only what its action sent, the pool keeps to its parallelism, and rows are built
- * from medians. Against the in-process emulator over HTTP, with N = 2; no timings are asserted.
+ * The benchmark's counting logic (bench/): the API floor issues exactly the requests the spec needs
+ * for each kind (endpoints, templates), `measure` counts only what its action sent, the pool keeps to
+ * its parallelism, and rows are built from medians. Against the in-process emulator over HTTP, with N = 2; no timings are asserted.
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClient, resolveClientConfig, type PlatformClient } from "../../src/api";
-import { runApiFloor } from "../../bench/apiFloor";
+import { BENCH_TEMPLATE, benchImageName, runApiFloor, UPDATED_IMAGE_TAG } from "../../bench/apiFloor";
 import { parseDefaultParallelism } from "../../bench/cliInfo";
 import { forEachLimited } from "../../bench/pool";
 import { formatTable, median, resultRow } from "../../bench/report";
@@ -21,21 +21,62 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 describe("API floor", () => {
-  it("N = 2: each operation makes exactly the requests needed, of the expected kinds, and leaves nothing behind", async () => {
+  it("endpoints, N = 2: each operation makes exactly the requests needed, of the expected kinds, and leaves nothing behind", async () => {
     const prefix = `floor-test-${Date.now().toString(36)}`;
-    const floor = await runApiFloor(client, emu, { n: 2, parallelism: 8, prefix });
-    for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded(op, 2) });
-    expect(floor.create.byOperation).toEqual({ saveEndpoint: 2 });
+    const floor = await runApiFloor("endpoints", client, emu, { n: 2, parallelism: 8, prefix });
+    for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("endpoints", op, 2) });
+    // `myself` is the template listing (preview, create: the templateId check) or the endpoint listing (refresh).
+    expect(floor.preview.byOperation).toEqual({ myself: 1 });
+    expect(floor.create.byOperation).toEqual({ myself: 1, saveEndpoint: 2 });
     expect(floor.refresh.byOperation).toEqual({ myself: 1 });
     expect(floor.update.byOperation).toEqual({ saveEndpoint: 2 });
     expect(floor.destroy.byOperation).toEqual({ saveEndpoint: 2, deleteEndpoint: 2 });
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
   });
 
-  it("the needed counts follow the spec: 1 call per create and update, 2 per delete (in 1 request), one listing for a refresh", () => {
-    expect(OPERATIONS.map((op) => callsNeeded(op, 7))).toEqual([7, 1, 7, 14]);
-    expect(OPERATIONS.map((op) => requestsNeeded(op, 7))).toEqual([7, 1, 7, 7]);
-    expect(requestsNeeded("refresh", 0)).toBe(0);
+  it("templates, N = 2: each operation makes exactly the requests needed, rolls the image, and leaves nothing behind", async () => {
+    const prefix = `floor-tpl-test-${Date.now().toString(36)}`;
+    const mine = () => emu.templates(emu.apiKey).filter((t) => t.name.startsWith(prefix));
+    const floor = await runApiFloor("templates", client, emu, { n: 2, parallelism: 8, prefix });
+    for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("templates", op, 2) });
+    expect(floor.preview.byOperation).toEqual({});
+    expect(floor.create.byOperation).toEqual({ saveTemplate: 2 });
+    expect(floor.refresh.byOperation).toEqual({ myself: 1 });
+    expect(floor.update.byOperation).toEqual({ saveTemplate: 2 });
+    expect(floor.destroy.byOperation).toEqual({ myself: 1, deleteTemplate: 2 });
+    expect(mine()).toEqual([]);
+  });
+
+  it("templates: the update modifies each template in place onto the new image, env kept", async () => {
+    const prefix = `floor-tpl-upd-${Date.now().toString(36)}`;
+    const seen: { image: string[]; env: unknown[] } = { image: [], env: [] };
+    // Snapshots this floor's templates before each measured operation (measure resets the counter first).
+    const counter = {
+      resetStats: () => {
+        const mine = emu.templates(emu.apiKey).filter((t) => t.name.startsWith(prefix));
+        seen.image.push(mine.map((t) => t.imageName).join(","));
+        seen.env.push(mine.map((t) => t.env));
+        emu.resetStats();
+      },
+      stats: () => emu.stats(),
+    };
+    await runApiFloor("templates", client, counter, { n: 2, parallelism: 8, prefix });
+    // Before each of preview, create, refresh, update, destroy:
+    expect(seen.image).toEqual(["", "", `${benchImageName(BENCH_TEMPLATE.imageTag)},${benchImageName(BENCH_TEMPLATE.imageTag)}`, `${benchImageName(BENCH_TEMPLATE.imageTag)},${benchImageName(BENCH_TEMPLATE.imageTag)}`, `${benchImageName(UPDATED_IMAGE_TAG)},${benchImageName(UPDATED_IMAGE_TAG)}`]);
+    expect(seen.env[4]).toEqual([[{ key: "MODEL", value: "llama-3-8b" }], [{ key: "MODEL", value: "llama-3-8b" }]]);
+  });
+
+  it("the needed counts follow the spec: endpoints 1 listing for a preview, 1 call per create (plus that listing) and update, 2 per delete (in 1 request), one listing for a refresh", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7))).toEqual([1, 8, 1, 7, 14]);
+    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7))).toEqual([1, 8, 1, 7, 7]);
+    expect(requestsNeeded("endpoints", "refresh", 0)).toBe(0);
+    expect(requestsNeeded("endpoints", "create", 0)).toBe(0);
+  });
+
+  it("templates: nothing for a preview, 1 call per create and update, one listing for a refresh, one listing plus 1 call per delete", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("templates", op, 7))).toEqual([0, 7, 1, 7, 8]);
+    expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7))).toEqual([0, 7, 1, 7, 8]);
+    expect(requestsNeeded("templates", "destroy", 0)).toBe(0);
   });
 });
 
@@ -83,18 +124,18 @@ describe("report", () => {
   const m = (ms: number, requests: number): Measurement => ({ ms, requests, byOperation: { saveEndpoint: requests }, localCpuMs: 1 });
 
   it("a row holds the median times, the ratio to the larger floor and the most requests of any run", () => {
-    const row = resultRow("create", 2, [m(300, 3), m(100, 3), m(200, 4)], [m(150, 0), m(50, 0), m(100, 0)], [m(10, 2), m(30, 2), m(20, 2)], { requests: 2, calls: 2 });
-    expect(row).toMatchObject({ oursMs: 200, engineFloorMs: 100, apiFloorMs: 20, ratio: 2, requestsMade: 4, requestsNeeded: 2, callsMade: 4, callsNeeded: 2, apiFloorRequests: 2, engineFloorRequests: 0 });
+    const row = resultRow("endpoints", "create", 2, [m(300, 3), m(100, 3), m(200, 4)], [m(150, 0), m(50, 0), m(100, 0)], [m(10, 2), m(30, 2), m(20, 2)], { requests: 2, calls: 2 });
+    expect(row).toMatchObject({ kind: "endpoints", operation: "create", oursMs: 200, engineFloorMs: 100, apiFloorMs: 20, ratio: 2, requestsMade: 4, requestsNeeded: 2, callsMade: 4, callsNeeded: 2, apiFloorRequests: 2, engineFloorRequests: 0 });
     expect(row.runsMs.ours).toEqual([300, 100, 200]);
     expect(median([4, 1, 3, 2])).toBe(2.5);
   });
 
   it("the table has the required columns and one line per row", () => {
     const destroyRun: Measurement = { ms: 2500, requests: 3, byOperation: { saveEndpoint: 2, deleteEndpoint: 2, myself: 1 }, localCpuMs: 1 };
-    const row = resultRow("destroy", 2, [destroyRun], [m(2000, 0)], [m(100, 2)], { requests: 2, calls: 4 });
+    const row = resultRow("templates", "destroy", 2, [destroyRun], [m(2000, 0)], [m(100, 2)], { requests: 2, calls: 4 });
     const lines = formatTable([row]).split("\n");
-    expect(lines[0].split(/\s{2,}/)).toEqual(["operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"]);
-    expect(lines[2].split(/\s+/)).toEqual(["destroy", "2", "2.50", "2.00", "0.10", "1.25x", "3", "2", "5", "4"]);
+    expect(lines[0].split(/\s{2,}/)).toEqual(["resource", "operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"]);
+    expect(lines[2].split(/\s+/)).toEqual(["templates", "destroy", "2", "2.50", "2.00", "0.10", "1.25x", "3", "2", "5", "4"]);
   });
 });
 
@@ -122,7 +163,7 @@ describe("provider start-up probe", () => {
       expect(result.median.providerModuleMs).toBeGreaterThan(0);
       expect(result.median.totalMs).toBeCloseTo(result.median.stubMs + result.median.providerModuleMs + result.median.clientMs, 5);
       expect(result.stubBytes).toBeGreaterThan(0);
-      // start-up (configure + a check without a network volume) sends nothing
+      // start-up (configure + a check of an existing endpoint, no new templateId or network volume) sends nothing
       expect(emu.stats().requests).toBe(0);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
