@@ -1,4 +1,5 @@
 /** Plain-text table for terminal listings: left-aligned columns, two spaces apart. */
+import { printable } from "./terminalText";
 
 /** Renders `rows` under `headers`; every cell is already a string. Ends with a newline. */
 export function renderTable(headers: string[], rows: string[][]): string {
@@ -11,9 +12,8 @@ export function renderTable(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join("\n") + "\n";
 }
 
-/** A cell for any JSON value: strings as they are, absent as "-", the rest as compact JSON. */
+/** A cell for any JSON value: strings without control characters, absent as "-", the rest as compact JSON. */
 export function cell(value: unknown): string {
   if (value === undefined || value === null || value === "") return "-";
-  if (typeof value === "string") return value;
-  return JSON.stringify(value);
+  return printable(typeof value === "string" ? value : JSON.stringify(value));
 }
