@@ -6,7 +6,7 @@
 import { DomainError } from "./domainError";
 import { ENDPOINT_FACTS as F } from "./facts";
 import { randomId } from "./ids";
-import type { EndpointRecord, NetworkVolume, SaveEndpointInput } from "./records";
+import type { EndpointMeta, EndpointRecord, NetworkVolume, SaveEndpointInput } from "./records";
 import type { Seed, SeedGpuType } from "./seed";
 import type { EndpointRow, Store } from "./store";
 import type { Templates } from "./templates";
@@ -76,18 +76,22 @@ export class Platform {
 
   /** The platform record of a stored endpoint; `pods` mirrors its running workers. Rows from older data files get defaults. */
   record(row: EndpointRow): EndpointRecord {
+    const { userId: _u, createdAt: _c, version: _v, aiKey: _a, ...rest } = row;
     return {
-      ...row,
+      ...rest,
       gpuCount: row.gpuCount ?? F.gpuCount.default,
       allowedCudaVersions: row.allowedCudaVersions ?? F.allowedCudaVersions.default,
       minCudaVersion: row.minCudaVersion ?? F.minCudaVersion.default,
       executionTimeoutMs: row.executionTimeoutMs ?? F.executionTimeoutMs.default,
       workersStandby: row.workersStandby ?? F.workersStandby.default,
-      version: row.version ?? 0,
-      aiKey: row.aiKey ?? `ai_${row.id}`,
-      createdAt: new Date(row.createdAt).toISOString(),
       pods: this.workers.list(row.id).map(() => ({ desiredStatus: "RUNNING" })),
     };
+  }
+
+  /** Read-only fields of a stored endpoint that the official clients select. */
+  meta(endpointId: string): EndpointMeta {
+    const row = this.store.getEndpoint(endpointId)!;
+    return { userId: row.userId, createdAt: new Date(row.createdAt).toISOString(), version: row.version ?? 0, aiKey: row.aiKey ?? `ai_${row.id}` };
   }
 
   /** The stored endpoint's current workers' ids (the clients' `instanceIds`). */

@@ -30,16 +30,20 @@ export interface EndpointRecord {
   /** Milliseconds a job may run. */
   executionTimeoutMs: number;
   workersStandby: number;
-  /** 0 at creation, increased by every modify. */
-  version: number;
-  /** Key of the endpoint's OpenAI-compatible route (simulated: random, fixed at creation). */
-  aiKey: string;
+  /** One `{ desiredStatus: "RUNNING" }` per running simulated worker. */
+  pods?: { desiredStatus: string }[];
+}
+
+/** Read-only endpoint fields the official clients select (GraphQL only; not part of {@link EndpointRecord}, which round-trips as a save input). */
+export interface EndpointMeta {
   /** Owner. */
   userId: string;
   /** RFC 3339. */
   createdAt: string;
-  /** One `{ desiredStatus: "RUNNING" }` per running simulated worker. */
-  pods?: { desiredStatus: string }[];
+  /** 0 at creation, increased by every modify. */
+  version: number;
+  /** Key of the endpoint's OpenAI-compatible route (simulated: random, fixed at creation). */
+  aiKey: string;
 }
 
 /**

@@ -10,10 +10,13 @@ import type { EndpointRecord, TemplateRecord } from "./records";
  * An endpoint as stored: the platform record (without the derived `pods`) plus its owner. Fields added after the
  * first release may be missing from rows written by an older emulator; readers fill their defaults.
  */
-export interface EndpointRow extends Omit<EndpointRecord, "pods" | "createdAt"> {
+export interface EndpointRow extends Omit<EndpointRecord, "pods"> {
   userId: string;
   /** Epoch milliseconds. */
   createdAt: number;
+  /** 0 at creation, increased by every modify. */
+  version?: number;
+  aiKey?: string;
 }
 
 /** A template as stored: the platform record plus owner, rollout version and the last release instant. */

@@ -63,6 +63,7 @@ export class SimWorker {
     this.log("system", `worker ${this.id} created for endpoint ${endpointId} on ${spec.gpuTypeId}`);
     this.log("system", `pulling image ${spec.imageName} (template ${spec.templateId} version ${spec.templateVersion}) and starting container`);
     const ready = setTimeout(() => {
+      if (this.status !== "INITIALIZING") return;
       this.status = "READY";
       this.log("system", "worker is ready");
       this.log("container", "handler started, waiting for jobs");

@@ -28,6 +28,7 @@ function endpointView(record: EndpointRecord, ctx: GraphqlContext) {
   const template = () => ctx.templates.get(record.templateId);
   return {
     ...record,
+    ...ctx.platform.meta(record.id),
     template: () => {
       const row = template();
       return row ? templateRecord(row) : null;

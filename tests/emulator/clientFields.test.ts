@@ -123,6 +123,14 @@ describe("endpoint fields the clients send and select", () => {
     expect(listed).toEqual({ ...modified, instanceIds: expect.any(Array) });
   });
 
+  test("the running handle's records carry only settable fields, so they round-trip as a saveEndpoint input", async () => {
+    const ep = await createEndpoint(emu, { name: "round-trip", gpuCount: 3 });
+    const { pods: _pods, ...record } = emu.endpoints().find((e) => e.id === ep.id)!;
+    const res = await gql(emu, SAVE, { input: { ...record, workersMax: 5 } });
+    expect(res.body.errors).toBeUndefined();
+    expect(emu.endpoints().find((e) => e.id === ep.id)).toMatchObject({ gpuCount: 3, workersMax: 5 });
+  });
+
   test.each([
     ["gpuCount", 0, /gpuCount 0: must be an integer from 1 to 8/],
     ["gpuCount", 9, /from 1 to 8/],
