@@ -4,6 +4,8 @@
  * escapes in text the platform supplies (a template's image name shows up in the worker table and
  * in the workers' log lines; a job's error quotes its input).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { waitForWorkers } from "../../src/api/readiness";
 import type { EndpointRecord } from "../../src/api/types";
 import { runBin, runInProcess, startHarness, type Harness } from "./harness";
@@ -104,11 +106,41 @@ describe("platform-supplied text reaches the terminal without control characters
     expectClean(r.stdout);
   });
 
-  test("a job's error and the server's error text", async () => {
-    const failed = await runBin(["run", endpoint.id, "--sync", "--input", JSON.stringify({ fail: HOSTILE })], h.env);
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/FAILED.*input requested a failure/);
-    expectClean(failed.stderr);
+  test("a hostile server: worker status, job error, problem detail", async () => {
+    // The emulator never sends these; a small local server plays a platform that does.
+    const server = createServer((req, res) => {
+      req.resume();
+      res.setHeader("content-type", "application/json");
+      const url = req.url ?? "";
+      if (url.includes("/workers")) res.end(JSON.stringify([{ id: "w1", status: `READY${HOSTILE}` }]));
+      else if (url.endsWith("/runsync")) res.end(JSON.stringify({ id: "job1", status: "FAILED", error: `boom${HOSTILE}` }));
+      else {
+        res.statusCode = 400;
+        res.setHeader("content-type", "application/problem+json");
+        res.end(JSON.stringify({ title: "Bad Request", status: 400, detail: `refused${HOSTILE}` }));
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const env = { ...h.env, RUNPOD_REST_V2_URL: base, RUNPOD_INVOKE_URL: base };
+    try {
+      const workers = await runBin(["workers", "abc"], env);
+      expect(workers.stdout).toContain("READY]0;pwned[2J2J");
+      expectClean(workers.stdout);
+      const failed = await runBin(["run", "abc", "--sync", "--input", "{}"], env);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain("FAILED on abc: boom]0;pwned[2J2J");
+      expectClean(failed.stderr);
+      const refused = await runBin(["run", "abc", "--input", "{}"], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("refused]0;pwned[2J2J");
+      expectClean(refused.stderr);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  test("the emulator's error text", async () => {
     const refused = await runBin(["run", "flux-1-schnell", "--input", JSON.stringify({ prompt: "x", [HOSTILE]: 1, width: HOSTILE })], h.env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/invalid for model/);
