@@ -4,6 +4,7 @@
  */
 
 // C0 controls but tab, DEL, and C1 controls (U+0080–U+009F; U+009B alone is a CSI on many terminals).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
 
 /** `text` without C0/C1 control characters (tab kept), for terminal and plain output alike. */
