@@ -1,8 +1,10 @@
 /** Plain-text table for terminal listings: left-aligned columns, two spaces apart. */
 import { printable } from "./terminalText";
 
-/** Renders `rows` under `headers`; every cell is already a string. Ends with a newline. */
-export function renderTable(headers: string[], rows: string[][]): string {
+/** Renders `rows` under `headers`; every cell is already a string, shown without control characters. Ends with a newline. */
+export function renderTable(headers: string[], rawRows: string[][]): string {
+  // Cells often hold platform text (names, statuses); control characters would drive the terminal and skew widths.
+  const rows = rawRows.map((r) => r.map(printable));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) =>
     cells
