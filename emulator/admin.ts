@@ -1,9 +1,9 @@
 /**
  * Emulator-only routes under `/_emulator` (no auth, not counted in stats, never faulted):
- * GET|POST /faults, GET /stats, POST /stats/reset, GET /state[?user=KEY_OR_ID], GET /health.
+ * GET|POST /faults, GET /stats, POST /stats/reset, GET /state[?user=USER_ID], GET /health. The server lets
+ * only loopback, same-origin JSON requests reach them (server.ts `refuseForeign`).
  */
 import type { IncomingMessage } from "http";
-import { resolveUserId } from "./auth";
 import type { Core } from "./core";
 import { problem } from "./problem";
 import { json, type BodyReply } from "./reply";
@@ -34,9 +34,10 @@ export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: un
       core.stats.reset();
       return json(core.stats.snapshot());
     case "GET /state": {
+      // User ids only: accepting keys here would tell any caller which keys are valid.
       const who = url.searchParams.get("user");
-      const userId = who === null ? undefined : resolveUserId(core.seed, who);
-      if (who !== null && userId === undefined) return problem(404, "No user has that id or API key.");
+      const userId = who === null ? undefined : core.seed.users.find((u) => u.id === who)?.id;
+      if (who !== null && userId === undefined) return problem(404, "No user has that id (give a user id such as user_1; API keys are not accepted here).");
       return json({ endpoints: core.platform.listEndpoints(userId), templates: core.templates.states(userId), registryAuths: core.registryAuths.states(userId) });
     }
     default:

@@ -212,11 +212,11 @@ export class Jobs {
     return this.view(row, now);
   }
 
-  /** Counts for `/health`. */
-  health(endpointId: string, now = Date.now()): Record<string, number> {
+  /** Counts for `/health`: the jobs of `userId` only (a public model's queue is shared by every user). */
+  health(userId: string, endpointId: string, now = Date.now()): Record<string, number> {
     const counts = { completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 };
     for (const row of this.store.listJobs(endpointId)) {
-      if (this.expired(row, now)) continue;
+      if (row.userId !== userId || this.expired(row, now)) continue;
       if ((row.retries ?? 0) > 0) counts.retried++;
       const s = this.view(row, now).status;
       if (s === "COMPLETED") counts.completed++;

@@ -39,8 +39,8 @@ export class RateLimiter {
     private quotasFor: (userId: string) => Quotas,
   ) {}
 
-  /** Count one request of `userId` unless a window is exhausted; rejected requests are not counted. */
-  take(userId: string, now = Date.now()): RateDecision {
+  /** Count `units` requests of `userId` (GraphQL: one per top-level field) unless a window would be exceeded; rejected requests are not counted. */
+  take(userId: string, units = 1, now = Date.now()): RateDecision {
     const quotas = this.quotasFor(userId);
     const current = RATE_LIMIT_WINDOWS.map((window) => {
       const ms = WINDOW_SECONDS[window] * 1000;
@@ -49,8 +49,8 @@ export class RateLimiter {
       const count = stored && stored.windowStart === windowStart ? stored.count : 0;
       return { window, windowStart, count, quota: quotas[window], resetSeconds: Math.max(1, Math.ceil((windowStart + ms - now) / 1000)) };
     });
-    const allowed = current.every((c) => c.count < c.quota);
-    if (allowed) for (const c of current) this.store.putCounter(`${userId}:${c.window}`, { windowStart: c.windowStart, count: ++c.count });
+    const allowed = current.every((c) => c.count + units <= c.quota);
+    if (allowed) for (const c of current) this.store.putCounter(`${userId}:${c.window}`, { windowStart: c.windowStart, count: (c.count += units) });
     const windows = current.map((c) => ({
       window: c.window,
       quota: c.quota,

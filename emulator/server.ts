@@ -1,6 +1,6 @@
 /**
  * The HTTP server and the request pipeline shared by every interface:
- *   route → body (JSON) → classify (operations, scope) → stats → latency → auth (401/403)
+ *   local-only guard (loopback Host, no foreign Origin, JSON POSTs) → route → body (JSON, nesting bounded) → classify (operations, scope) → stats → latency → auth (401/403)
  *   → injected faults (forced 429, drop, 5xx) → rate limit (429) → handler → drop-after or respond
  * with `RateLimit`/`RateLimit-Policy` on every response of an authenticated request. Error answers echo the
  * request when the `echoRequest` fault is set (echo.ts).
@@ -16,6 +16,7 @@ import { graphqlError, graphqlRoute } from "./graphql/route";
 import { problem, ProblemError } from "./problem";
 import { describeExceeded, rateLimitHeaders } from "./rateLimit";
 import { sendBody, type BodyReply, type Reply } from "./reply";
+import { refuseForeign } from "./requestGuard";
 import { inferenceRoutes } from "./rest/inference";
 import { workerLogsRoute } from "./rest/logs";
 import { restCreateEndpointRoute } from "./rest/v1";
@@ -33,6 +34,28 @@ export const ROUTES: Route[] = [
 
 /** Request bodies above this size are refused with 413 (the spec does not show a limit). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Deepest nesting of arrays and objects a JSON body may have; deeper ones are refused with 400 before parsing. */
+export const MAX_JSON_DEPTH = 64;
+/** Time a client has to send its request headers, and its whole request (stream answers are not bounded). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Nesting depth of a JSON text (brackets outside strings), computed without recursion. */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
 
 class BodyError extends Error {
   constructor(
@@ -53,6 +76,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") return undefined;
+  // Deeper values would overflow the stack of whatever walks them later (validation, copies, JSON.stringify).
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new BodyError(400, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -75,8 +100,10 @@ export function createEmulatorServer(core: Core): Server {
   async function pipeline(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = req.method ?? "GET";
+    const refusal = refuseForeign(req);
 
     if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      if (refusal) return sendBody(res, problem(refusal.status, refusal.detail));
       let body: unknown;
       try {
         body = method === "POST" ? await readJson(req) : undefined;
@@ -102,6 +129,10 @@ export function createEmulatorServer(core: Core): Server {
       return send(problem(404, `No route ${method} ${url.pathname}.`));
     }
     const { route, params } = found;
+    if (refusal) {
+      core.stats.request([]);
+      return send(errorReply(route.style, refusal.status, refusal.detail, refusal.code));
+    }
 
     let body: unknown;
     try {
@@ -150,7 +181,8 @@ export function createEmulatorServer(core: Core): Server {
 
     let limitHeaders: Record<string, string> = {};
     if (principal) {
-      const decision = core.rateLimiter.take(principal.user.id);
+      // Each top-level GraphQL field is one operation, so a document of many aliases costs as many requests.
+      const decision = core.rateLimiter.take(principal.user.id, Math.max(1, operations.length));
       limitHeaders = rateLimitHeaders(decision.windows);
       if (!decision.allowed) {
         const { detail, retryAfter } = describeExceeded(decision.exceeded);
@@ -175,7 +207,8 @@ export function createEmulatorServer(core: Core): Server {
     send(reply, limitHeaders);
   }
 
-  return createServer((req, res) => {
+  // Slow-header and slow-body connections are closed instead of held open (checked every second).
+  return createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 }, (req, res) => {
     pipeline(req, res).catch((e) => {
       core.log(`request failed: ${(e as Error).stack}`);
       if (!res.headersSent) sendBody(res, problem(500, "Internal emulator error."));

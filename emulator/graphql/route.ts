@@ -58,6 +58,24 @@ function topLevelFields(doc: DocumentNode, set: SelectionSetNode, seen = new Set
   return out;
 }
 
+/** Most tokens a document may have (the client's largest is a few hundred): bounds parse time and answer size. */
+export const MAX_DOCUMENT_TOKENS = 2000;
+/** Deepest nesting of selection sets a document may have. */
+export const MAX_DOCUMENT_DEPTH = 12;
+
+/** Deepest selection-set nesting of `doc` (fragments counted where they are defined), walked without recursion. */
+function selectionDepth(doc: DocumentNode): number {
+  let max = 0;
+  const stack: [SelectionSetNode, number][] = [];
+  for (const d of doc.definitions) if ("selectionSet" in d && d.selectionSet) stack.push([d.selectionSet, 1]);
+  while (stack.length > 0) {
+    const [set, depth] = stack.pop()!;
+    max = Math.max(max, depth);
+    for (const sel of set.selections) if ("selectionSet" in sel && sel.selectionSet) stack.push([sel.selectionSet, depth + 1]);
+  }
+  return max;
+}
+
 /** Documents (or syntax errors) by request body: classify and handle both need one, so each request is parsed once. */
 const parsedBodies = new WeakMap<GraphqlBody, DocumentNode | GraphQLError>();
 
@@ -65,9 +83,13 @@ function parseOnce(body: GraphqlBody): DocumentNode | GraphQLError {
   let result = parsedBodies.get(body);
   if (result === undefined) {
     try {
-      result = parse(body.query);
+      result = parse(body.query, { maxTokens: MAX_DOCUMENT_TOKENS });
+      if (selectionDepth(result) > MAX_DOCUMENT_DEPTH) {
+        result = new GraphQLError(`The document nests selections deeper than ${MAX_DOCUMENT_DEPTH} levels.`);
+      }
     } catch (e) {
-      result = e as GraphQLError;
+      // Any failure is the document's: a RangeError from very deep nesting included.
+      result = e instanceof GraphQLError ? e : new GraphQLError(`Syntax Error: the document cannot be parsed (${(e as Error).message}).`);
     }
     parsedBodies.set(body, result);
   }
@@ -79,7 +101,8 @@ function classify(body: unknown): Classification | BodyReply {
   const checked = checkBody(body);
   if (typeof checked === "string") return graphqlError(400, checked, "BAD_REQUEST");
   const doc = parseOnce(checked);
-  if (doc instanceof GraphQLError) return { operations: [], scope: "read" };
+  // Refused before authentication and rate limiting, as a request error (GraphQL over HTTP: 400).
+  if (doc instanceof GraphQLError) return { kind: "body", status: 400, body: { errors: [decorate(doc, "GRAPHQL_PARSE_FAILED")], data: null } };
   const op = getOperationAST(doc, checked.operationName ?? undefined);
   if (!op) return { operations: [], scope: "read" };
   return { operations: topLevelFields(doc, op.selectionSet), scope: op.operation === "query" ? "read" : "write" };
@@ -112,8 +135,8 @@ export const graphqlRoute: Route = {
   async handle(ctx) {
     // classify has already refused bodies that checkBody rejects.
     const body = ctx.body as GraphqlBody;
-    const document = parseOnce(body);
-    if (document instanceof GraphQLError) return json({ errors: [decorate(document, "GRAPHQL_PARSE_FAILED")], data: null });
+    // classify has already answered documents that do not parse.
+    const document = parseOnce(body) as DocumentNode;
     // classify already listed the selected operation's top-level fields in ctx.operations.
     const singleMutationField = ctx.core.faults.get().singleMutationField === true;
     if (singleMutationField && ctx.operations.length > 1 && getOperationAST(document, body.operationName ?? undefined)?.operation === "mutation") {

@@ -188,7 +188,7 @@ export const inferenceRoutes: Route[] = [
                 unhealthy: 0,
               };
             })();
-      return json({ jobs: core.jobs.health(params.endpointId), workers });
+      return json({ jobs: core.jobs.health(principal.user.id, params.endpointId), workers });
     },
   },
   {

@@ -12,6 +12,16 @@ import { SseWriter } from "../sse";
 import type { LogEntry } from "../workers";
 
 const rfc3339 = z.string().datetime({ offset: true });
+const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:)60(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Milliseconds of an RFC 3339 date-time, or undefined; a leap second (`:60`, valid in RFC 3339) is the next minute's first instant. */
+function instantOf(raw: string): number | undefined {
+  const leap = LEAP_SECOND.exec(raw);
+  const text = leap ? `${leap[1]}59${leap[2]}` : raw;
+  if (!rfc3339.safeParse(text).success) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms + (leap ? 1000 : 0);
+}
 
 /** SSE id of a log entry: its timestamp, `/`, and the zero-padded sequence number. */
 export function eventId(entry: LogEntry): string {
@@ -40,7 +50,8 @@ export function parseLogQuery(url: URL, lastEventId: string | undefined): LogQue
     if (!(tail >= min && tail <= max)) errors.push(`tail: must be an integer from ${min} to ${max}`);
   }
   const sinceRaw = url.searchParams.get("since");
-  if (sinceRaw !== null && !rfc3339.safeParse(sinceRaw).success) errors.push("since: must be an RFC 3339 date-time");
+  const sinceMs = sinceRaw === null ? undefined : instantOf(sinceRaw);
+  if (sinceRaw !== null && sinceMs === undefined) errors.push("since: must be an RFC 3339 date-time");
   let cursor: StartPoint | undefined;
   if (lastEventId !== undefined) {
     const m = /^([^/]+)(?:\/(\d{1,12}))?$/.exec(lastEventId.trim());
@@ -51,7 +62,7 @@ export function parseLogQuery(url: URL, lastEventId: string | undefined): LogQue
     }
   }
   if (errors.length > 0) throw new ProblemError(400, "The log stream request is invalid.", errors);
-  const start: StartPoint = cursor ?? (sinceRaw !== null ? { kind: "since", tsMs: Date.parse(sinceRaw) } : { kind: "tail", count: tail });
+  const start: StartPoint = cursor ?? (sinceMs !== undefined ? { kind: "since", tsMs: sinceMs } : { kind: "tail", count: tail });
   return { source: (sourceRaw as LogSource | null) ?? undefined, start };
 }
 

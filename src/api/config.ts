@@ -8,6 +8,9 @@
  */
 import { ConfigurationError } from "./errors";
 import { createRedactor, type Redactor } from "./redact";
+import { MAX_TIMER_MS } from "./timers";
+
+export { MAX_TIMER_MS };
 
 /** Client configuration (issue #2). Every address may point at the emulator or a proxy. */
 export interface ClientConfig {
@@ -21,8 +24,13 @@ export interface ClientConfig {
   restV2Url: string;
   /** `{inference_url}` of the spec (without `/v2`); job URLs are `{inferenceUrl}/v2/{endpointId}/`. */
   inferenceUrl: string;
-  /** Per-request timeout in milliseconds. */
+  /** Per-request timeout in milliseconds (at most {@link MAX_TIMER_MS}). */
   timeoutMs: number;
+  /**
+   * Allows `http://` addresses on hosts other than loopback (the key then travels unencrypted);
+   * default false: plain HTTP is accepted for `localhost`, `127.0.0.0/8` and `[::1]` only.
+   */
+  allowInsecureHttp: boolean;
   /** Retry policy for 429, 5xx and dropped connections. */
   retry: RetryPolicy;
   /** Receives one line per request and retry, already redacted (optional; e.g. Pulumi `log.debug`). */
@@ -59,6 +67,7 @@ export const ENV_VARS = {
   restV1Url: "RUNPOD_API_URL",
   restV2Url: "RUNPOD_REST_V2_URL",
   inferenceUrl: "RUNPOD_INVOKE_URL",
+  allowInsecureHttp: "RUNPOD_ALLOW_INSECURE_HTTP",
 } as const;
 
 /** Pulumi provider configuration keys that feed `resolveClientConfig` (read by the provider, not here). */
@@ -69,6 +78,7 @@ export const PULUMI_CONFIG_KEYS = {
   restV2Url: "runpod:restV2Url",
   inferenceUrl: "runpod:inferenceUrl",
   timeoutMs: "runpod:timeoutMs",
+  allowInsecureHttp: "runpod:allowInsecureHttp",
 } as const;
 
 /** Per-request timeout when none is configured, in milliseconds (runpod-python uses 30 s). */
@@ -78,7 +88,11 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRY: RetryPolicy = { retries: 6, minDelayMs: 250, maxDelayMs: 10_000, deadlineMs: 120_000 };
 
 /** What a caller may pass to `resolveClientConfig`: any subset; `retry` may be partial too. */
-export type ClientConfigInput = Partial<Omit<ClientConfig, "retry">> & { retry?: Partial<RetryPolicy> };
+export type ClientConfigInput = Partial<Omit<ClientConfig, "retry" | "allowInsecureHttp">> & {
+  retry?: Partial<RetryPolicy>;
+  /** `true`/`false`, or the strings `"true"`/`"false"` as Pulumi config and the environment give them. */
+  allowInsecureHttp?: boolean | string;
+};
 
 type UrlKey = "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl";
 const VERSION_SUFFIX: Record<UrlKey, RegExp | undefined> = {
@@ -93,7 +107,13 @@ function nonEmpty(v: string | undefined): string | undefined {
   return t ? t : undefined;
 }
 
-function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor): string {
+/** Whether `hostname` (as `URL` gives it) is the local machine: `localhost`, `127.0.0.0/8` or `[::1]`. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor, allowInsecureHttp: boolean): string {
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -107,19 +127,46 @@ function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor):
   if (parsed.searchParams.has("api_key")) {
     throw new ConfigurationError(`${from} must not carry api_key; set the key through ${PULUMI_CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey}`, key);
   }
+  // Paths are appended to the base, so a query or fragment would end up in the middle of them.
+  if (parsed.search || parsed.hash || /[?#]/.test(raw)) {
+    throw new ConfigurationError(`${from} must be a base address without query (?) or fragment (#), got ${redact(JSON.stringify(raw))}`, key);
+  }
+  if (parsed.username || parsed.password) {
+    throw new ConfigurationError(`${from} must not carry credentials (user:password@); set the key through ${PULUMI_CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey}`, key);
+  }
+  if (parsed.protocol === "http:" && !allowInsecureHttp && !isLoopbackHost(parsed.hostname)) {
+    throw new ConfigurationError(
+      `${from} uses plain http:// on ${parsed.hostname}, which would send the API key unencrypted; use https://, ` +
+        `or opt in with ${PULUMI_CONFIG_KEYS.allowInsecureHttp} = true (environment variable ${ENV_VARS.allowInsecureHttp}=true). Plain HTTP is allowed for loopback hosts only`,
+      key,
+    );
+  }
   let url = raw.trim().replace(/\/+$/, "");
   const suffix = VERSION_SUFFIX[key];
   if (suffix) url = url.replace(suffix, "");
   return url;
 }
 
-function positiveInt(value: unknown, setting: string, allowZero = false): number {
+function positiveInt(value: unknown, setting: string, allowZero = false, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || (!allowZero && n === 0)) {
     throw new ConfigurationError(`${setting} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${JSON.stringify(value)}`, setting);
   }
+  if (n > max) throw new ConfigurationError(`${setting} must be at most ${max}, got ${n}`, setting);
   return n;
 }
+
+function booleanSetting(value: unknown, setting: string): boolean {
+  if (value === undefined || value === "" || typeof value === "boolean") return value === true;
+  const text = String(value).trim().toLowerCase();
+  if (text === "true" || text === "1") return true;
+  if (text === "false" || text === "0") return false;
+  throw new ConfigurationError(`${setting} must be true or false, got ${JSON.stringify(value)}`, setting);
+}
+
+// Visible ASCII only: the key travels in an HTTP header and a query string, where anything else is
+// either refused by the HTTP stack (surfacing as a misleading connection failure) or a header injection.
+const API_KEY_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /**
  * Completes a partial configuration from the environment and the production defaults.
@@ -132,8 +179,13 @@ function positiveInt(value: unknown, setting: string, allowZero = false): number
  * @param partial settings already known; `timeoutMs` and retry figures are milliseconds / counts.
  * @param env environment to read fallbacks from (default `process.env`).
  * @returns a complete {@link ClientConfig}.
- * @throws ConfigurationError when no API key is found (the message names `runpod:apiKey` and
- *   `RUNPOD_API_KEY`), when a URL is malformed or carries `api_key`, or when a number is invalid.
+ * Plain `http://` is accepted for loopback hosts only unless `allowInsecureHttp` (`runpod:allowInsecureHttp`,
+ * `RUNPOD_ALLOW_INSECURE_HTTP`) is true.
+ *
+ * @throws ConfigurationError when no API key is found or it holds anything but visible ASCII (the
+ *   message names `runpod:apiKey` and `RUNPOD_API_KEY`, never the key), when a URL is malformed, carries
+ *   `api_key`, a query, a fragment or credentials, or is plain HTTP to a non-loopback host without the
+ *   opt-in, or when a number is invalid or a duration exceeds {@link MAX_TIMER_MS}.
  */
 export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS.ProcessEnv = process.env): ClientConfig {
   const apiKey = nonEmpty(partial.apiKey) ?? nonEmpty(env[ENV_VARS.apiKey]);
@@ -143,20 +195,31 @@ export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS
       PULUMI_CONFIG_KEYS.apiKey,
     );
   }
+  if (!API_KEY_CHARACTERS.test(apiKey)) {
+    // The key itself is never shown, not even in part.
+    throw new ConfigurationError(
+      `The API key (${PULUMI_CONFIG_KEYS.apiKey} / ${ENV_VARS.apiKey}) contains a space, a line break, a control or a non-ASCII character; platform keys are visible ASCII only — check for a stray newline or a pasted quote`,
+      PULUMI_CONFIG_KEYS.apiKey,
+    );
+  }
   const redact = createRedactor(apiKey);
+  const allowInsecureHttp =
+    partial.allowInsecureHttp !== undefined && partial.allowInsecureHttp !== ""
+      ? booleanSetting(partial.allowInsecureHttp, PULUMI_CONFIG_KEYS.allowInsecureHttp)
+      : booleanSetting(env[ENV_VARS.allowInsecureHttp], ENV_VARS.allowInsecureHttp);
   const url = (key: UrlKey): string => {
     const given = nonEmpty(partial[key]);
-    if (given) return normalizeUrl(key, given, `${PULUMI_CONFIG_KEYS[key]} / ${key}`, redact);
+    if (given) return normalizeUrl(key, given, `${PULUMI_CONFIG_KEYS[key]} / ${key}`, redact, allowInsecureHttp);
     const fromEnv = nonEmpty(env[ENV_VARS[key]]);
-    if (fromEnv) return normalizeUrl(key, fromEnv, `environment variable ${ENV_VARS[key]}`, redact);
+    if (fromEnv) return normalizeUrl(key, fromEnv, `environment variable ${ENV_VARS[key]}`, redact, allowInsecureHttp);
     return DEFAULT_URLS[key];
   };
   const retryIn = partial.retry ?? {};
   const retry: RetryPolicy = {
     retries: positiveInt(retryIn.retries ?? DEFAULT_RETRY.retries, "retry.retries", true),
-    minDelayMs: positiveInt(retryIn.minDelayMs ?? DEFAULT_RETRY.minDelayMs, "retry.minDelayMs", true),
-    maxDelayMs: positiveInt(retryIn.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs, "retry.maxDelayMs", true),
-    deadlineMs: positiveInt(retryIn.deadlineMs ?? DEFAULT_RETRY.deadlineMs, "retry.deadlineMs"),
+    minDelayMs: positiveInt(retryIn.minDelayMs ?? DEFAULT_RETRY.minDelayMs, "retry.minDelayMs", true, MAX_TIMER_MS),
+    maxDelayMs: positiveInt(retryIn.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs, "retry.maxDelayMs", true, MAX_TIMER_MS),
+    deadlineMs: positiveInt(retryIn.deadlineMs ?? DEFAULT_RETRY.deadlineMs, "retry.deadlineMs", false, MAX_TIMER_MS),
   };
   if (retry.maxDelayMs < retry.minDelayMs) {
     throw new ConfigurationError(`retry.maxDelayMs (${retry.maxDelayMs}) must be ≥ retry.minDelayMs (${retry.minDelayMs})`, "retry.maxDelayMs");
@@ -167,8 +230,9 @@ export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS
     restV1Url: url("restV1Url"),
     restV2Url: url("restV2Url"),
     inferenceUrl: url("inferenceUrl"),
-    timeoutMs: positiveInt(partial.timeoutMs ?? DEFAULT_TIMEOUT_MS, PULUMI_CONFIG_KEYS.timeoutMs),
+    timeoutMs: positiveInt(partial.timeoutMs ?? DEFAULT_TIMEOUT_MS, PULUMI_CONFIG_KEYS.timeoutMs, false, MAX_TIMER_MS),
     retry,
+    allowInsecureHttp,
     ...(partial.debug ? { debug: partial.debug } : {}),
   };
 }

@@ -59,13 +59,24 @@ export function graphqlAddress(graphqlUrl: string, apiKey: string): string {
   return url.toString();
 }
 
+/** The form of a GraphQL `extensions.code`, e.g. `BAD_USER_INPUT`; anything else is dropped. */
+const ERROR_CODE = /^[A-Z_]{1,64}$/;
+
+/** The entries of a GraphQL `errors` array: messages and path strings redacted, codes kept only in {@link ERROR_CODE} form. */
 function toEntries(errors: unknown, redact: (s: string) => string): GraphQLErrorEntry[] {
   if (!Array.isArray(errors)) return [];
   return errors.map((e) => {
     const o = (e ?? {}) as { message?: unknown; extensions?: { code?: unknown }; path?: unknown };
     const entry: GraphQLErrorEntry = { message: redact(typeof o.message === "string" ? o.message : JSON.stringify(o)) };
-    if (typeof o.extensions?.code === "string") entry.code = o.extensions.code;
-    if (Array.isArray(o.path)) entry.path = o.path.filter((p): p is string | number => typeof p === "string" || typeof p === "number");
+    // A code is shown in messages and drives the error class, so only the codes' own form is kept
+    // (a server echoing the request there would otherwise print the key or forge a status).
+    const code = o.extensions?.code;
+    if (typeof code === "string" && ERROR_CODE.test(code)) entry.code = code;
+    if (Array.isArray(o.path)) {
+      entry.path = o.path
+        .filter((p): p is string | number => typeof p === "string" || typeof p === "number")
+        .map((p) => (typeof p === "string" ? redact(p) : p));
+    }
     return entry;
   });
 }

@@ -110,6 +110,22 @@ function transportError(err: unknown, attempt: Attempt, t: Transport, opts: Send
 }
 
 /**
+ * Refuses a redirect answer: following it would send the bearer key (or the GraphQL `api_key`) to
+ * whatever address the server names, another port or host included.
+ * @throws ResponseValidationError naming the status and the (redacted) target; not retried.
+ */
+function refuseRedirect(t: Transport, res: Response, operation: string): void {
+  if (res.status < 300 || res.status > 399 || !res.headers.has("location")) return;
+  res.body?.resume?.();
+  const target = t.redact(res.headers.get("location") ?? "");
+  throw new ResponseValidationError(
+    `${operation}: the server answered HTTP ${res.status} redirecting to ${target}; redirects are not followed, so the API key never goes to another address — configure the final address instead`,
+    [`status: ${res.status} redirect`],
+    { operation },
+  );
+}
+
+/**
  * Sends one request and reads its whole body inside the timeout.
  * Records rate-limit headers; does not judge the status.
  *
@@ -125,10 +141,11 @@ export async function sendBuffered(t: Transport, url: string, init: RequestInit,
   try {
     let res: Response;
     try {
-      res = await fetch(url, { ...init, signal: attempt.controller.signal as RequestInit["signal"] });
+      res = await fetch(url, { ...init, redirect: "manual", signal: attempt.controller.signal as RequestInit["signal"] });
     } catch (err) {
       throw transportError(err, attempt, t, opts, timeoutMs, "request");
     }
+    refuseRedirect(t, res, opts.operation);
     let text: string;
     try {
       text = await res.text();
@@ -157,12 +174,13 @@ export async function openStream(t: Transport, url: string, init: RequestInit, o
   t.stats.requests++;
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: attempt.controller.signal as RequestInit["signal"] });
+    res = await fetch(url, { ...init, redirect: "manual", signal: attempt.controller.signal as RequestInit["signal"] });
   } catch (err) {
     throw transportError(err, attempt, t, opts, timeoutMs, "request");
   } finally {
     attempt.finish();
   }
+  refuseRedirect(t, res, opts.operation);
   t.rateLimit.update(parseRateLimitHeaders(res.headers));
   t.debug?.(t.redact(`${opts.operation}: ${init.method ?? "GET"} ${url} -> ${res.status} (stream)`));
   if (!res.ok) {
@@ -253,8 +271,14 @@ export async function requestParsed<S extends z.ZodTypeAny>(t: Transport, req: J
   return parseResponse(schema, await requestJson(t, req), req.operation, t.redact);
 }
 
-/** Joins a base URL and path segments, encoding each segment (ids never alter the path). */
+/**
+ * Joins a base URL and path segments, encoding each segment (ids never alter the path).
+ * @throws Error for an empty or dot-only segment, which URL parsing would drop or resolve
+ *   (`..` climbs a level even encoded); operations check their ids first (arguments.ts `idArgument`).
+ */
 export function joinUrl(base: string, ...segments: string[]): string {
+  const bad = segments.find((s) => s === "" || /^\.+$/.test(s));
+  if (bad !== undefined) throw new Error(`joinUrl: path segment ${JSON.stringify(bad)} would change the path`);
   return `${base.replace(/\/+$/, "")}/${segments.map((s) => encodeURIComponent(s)).join("/")}`;
 }
 

@@ -10,6 +10,8 @@ export {
   DEFAULT_RETRY,
   ENV_VARS,
   PULUMI_CONFIG_KEYS,
+  MAX_TIMER_MS,
+  isLoopbackHost,
   type ClientConfigInput,
 } from "./config";
 export {
@@ -34,7 +36,7 @@ export { createRedactor, REDACTED, type Redactor } from "./redact";
 export { parseRateLimitHeaders, parseRetryAfter } from "./ratelimit";
 export { isRetryable } from "./retry";
 export { validateLogStreamOptions, DEFAULT_LOG_IDLE_MS } from "./logs";
-export { isRfc3339DateTime } from "./arguments";
+export { isRfc3339DateTime, isPlatformId } from "./arguments";
 export { TERMINAL_JOB_STATUSES, DEFAULT_POLL_INTERVAL_MS, DEFAULT_JOB_TIMEOUT_MS } from "./jobs";
 export { waitForWorkers, isWorkerReady, WorkersNotReadyError, type WaitForWorkersOptions } from "./readiness";
 export * from "./types";

@@ -5,13 +5,14 @@
  * (the spec marks its path and shape "not shown").
  */
 import { z } from "zod";
-import { nonEmptyArgument } from "./arguments";
+import { idArgument } from "./arguments";
 import type { ClientConfig } from "./config";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
 import { joinUrl } from "./http";
 import { composite, httpOperation, operationTable, perform } from "./operation";
 import { sleep } from "./ratelimit";
 import { jobSchema, type Job, type JobStatus } from "./schemas";
+import { MAX_TIMER_MS } from "./timers";
 
 /** Statuses after which a job no longer changes. */
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"];
@@ -41,7 +42,7 @@ export function jobUrl(config: Pick<ClientConfig, "inferenceUrl">, endpointId: s
 /** `POST …/runsync`: the request of `runSync`, which polls after it when the job is not done yet. */
 const runSyncRequest = httpOperation({
   name: "runSync",
-  args: z.tuple([nonEmptyArgument("endpointId"), z.unknown()]),
+  args: z.tuple([idArgument("endpointId"), z.unknown()]),
   request: (endpointId, input) => ({ method: "POST", base: "inferenceUrl", path: ["v2", endpointId, "runsync"], body: { input } }),
   response: jobSchema,
   result: (job): Job => job,
@@ -61,7 +62,7 @@ export const jobOperations = operationTable({
    *   RateLimitError, ServerError, NetworkError, TimeoutError, ResponseValidationError.
    */
   run: httpOperation({
-    args: z.tuple([nonEmptyArgument("endpointId"), z.unknown()]),
+    args: z.tuple([idArgument("endpointId"), z.unknown()]),
     request: (endpointId, input) => ({ method: "POST", base: "inferenceUrl", path: ["v2", endpointId, "run"], body: { input } }),
     response: jobSchema,
     result: (job): Job => job,
@@ -74,7 +75,7 @@ export const jobOperations = operationTable({
    * @throws InvalidArgumentError, NotFoundError (unknown endpoint or job), and the errors of `run`.
    */
   jobStatus: httpOperation({
-    args: z.tuple([nonEmptyArgument("endpointId"), nonEmptyArgument("jobId")]),
+    args: z.tuple([idArgument("endpointId"), idArgument("jobId")]),
     request: (endpointId, jobId) => ({ method: "GET", base: "inferenceUrl", path: ["v2", endpointId, "status", jobId] }),
     response: jobSchema,
     result: (job): Job => job,
@@ -95,11 +96,12 @@ export const jobOperations = operationTable({
     const operation = "waitForJob";
     const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
-    if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0) {
-      throw new InvalidArgumentError(`${operation}: pollIntervalMs must be a non-negative number of milliseconds`, "pollIntervalMs", { operation });
+    // Timers hold at most MAX_TIMER_MS; a longer delay would fire after 1 ms.
+    if (!(pollIntervalMs >= 0 && pollIntervalMs <= MAX_TIMER_MS)) {
+      throw new InvalidArgumentError(`${operation}: pollIntervalMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${pollIntervalMs}`, "pollIntervalMs", { operation });
     }
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new InvalidArgumentError(`${operation}: timeoutMs must be a positive number of milliseconds`, "timeoutMs", { operation });
+    if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+      throw new InvalidArgumentError(`${operation}: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${timeoutMs}`, "timeoutMs", { operation });
     }
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -10,7 +10,7 @@
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Response } from "node-fetch";
-import { isRfc3339DateTime, requireNonEmpty } from "./arguments";
+import { isRfc3339DateTime, requireId } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
 import { InvalidArgumentError, NetworkError, ResponseValidationError } from "./errors";
 import { bearerHeaders, joinUrl, openStream } from "./http";
@@ -58,8 +58,8 @@ export function validateLogStreamOptions(endpointId: string, workerId: string, o
   const fail = (argument: string, rule: string): never => {
     throw new InvalidArgumentError(`${operation}: ${argument} ${rule}`, argument, { operation });
   };
-  requireNonEmpty(endpointId, "endpointId", operation);
-  requireNonEmpty(workerId, "workerId", operation);
+  requireId(endpointId, "endpointId", operation);
+  requireId(workerId, "workerId", operation);
   if (options.source !== undefined && !LOG_SOURCES.includes(options.source)) {
     fail("source", `must be one of ${LOG_SOURCES.join(", ")} (or omitted for both), got ${JSON.stringify(options.source)}`);
   }

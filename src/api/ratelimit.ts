@@ -3,6 +3,7 @@
  * and pacing — holding a request back while the latest figures say a window is used up (issue #6).
  */
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "./spec";
+import { MAX_TIMER_MS } from "./timers";
 import { parseList, type BareItem, type List, type Parameters } from "./structuredHeaders";
 
 /** One parsed member of `RateLimit` (r = remaining, t = seconds to reset) and `RateLimit-Policy` (q = quota, w = window seconds). */
@@ -94,8 +95,12 @@ interface WindowBudget {
   resetAt?: number;
 }
 
-/** Milliseconds to sleep, cut short when `signal` aborts. */
+/**
+ * Milliseconds to sleep, cut short when `signal` aborts.
+ * @throws RangeError beyond 2,147,483,647 ms, which a timer would turn into 1 ms.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!(ms <= MAX_TIMER_MS)) throw new RangeError(`sleep: ${ms} ms is beyond what a timer holds (at most ${MAX_TIMER_MS} ms)`);
   return new Promise((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);

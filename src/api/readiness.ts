@@ -4,6 +4,7 @@
  * (`pulumi-runpod workers <id> --wait N`) to know an endpoint can take jobs before a smoke test.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { MAX_TIMER_MS } from "./timers";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
 import type { PlatformClient, Worker } from "./types";
 
@@ -67,8 +68,9 @@ export async function waitForWorkers(
   const bad = (argument: string, rule: string, value: unknown) =>
     new InvalidArgumentError(`waitForWorkers: ${argument} must be ${rule}, got ${String(value)}`, argument, { operation: "waitForWorkers" });
   if (!Number.isInteger(count) || count < 0) throw bad("count", "a non-negative integer", count);
-  if (!(timeoutMs >= 0) || !Number.isFinite(timeoutMs)) throw bad("timeoutMs", "a non-negative number of milliseconds", timeoutMs);
-  if (!(pollIntervalMs > 0) || !Number.isFinite(pollIntervalMs)) throw bad("pollIntervalMs", "a positive number of milliseconds", pollIntervalMs);
+  // Timers hold at most MAX_TIMER_MS; a longer delay would fire after 1 ms.
+  if (!(timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS)) throw bad("timeoutMs", `a number of milliseconds from 0 to ${MAX_TIMER_MS}`, timeoutMs);
+  if (!(pollIntervalMs > 0 && pollIntervalMs <= MAX_TIMER_MS)) throw bad("pollIntervalMs", `a number of milliseconds from 1 to ${MAX_TIMER_MS}`, pollIntervalMs);
   const aborted = () => new AbortedError(`waiting for workers of endpoint ${endpointId} was aborted`, { operation: "waitForWorkers" });
   if (signal?.aborted) throw aborted();
   if (count === 0) return (await client.listWorkers(endpointId)).filter(isWorkerReady);

@@ -3,7 +3,7 @@
  * GET {base_url}/v2/serverless/{id}/workers). The worker log stream is in logs.ts.
  */
 import { z } from "zod";
-import { nonEmptyArgument } from "./arguments";
+import { idArgument } from "./arguments";
 import { httpOperation, operationTable } from "./operation";
 import { networkVolumeListSchema, workerListSchema, type NetworkVolume, type Worker } from "./schemas";
 
@@ -29,7 +29,7 @@ export const restV2Operations = operationTable({
    *   `listNetworkVolumes`.
    */
   listWorkers: httpOperation({
-    args: z.tuple([nonEmptyArgument("endpointId")]),
+    args: z.tuple([idArgument("endpointId")]),
     request: (endpointId) => ({ method: "GET", base: "restV2Url", path: ["v2", "serverless", endpointId, "workers"] }),
     response: workerListSchema,
     result: (workers): Worker[] => workers,

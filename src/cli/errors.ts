@@ -10,6 +10,7 @@ import {
   PermissionError,
 } from "../api";
 import { EXIT, type ExitCode } from "./io";
+import { printable } from "./terminalText";
 
 /** Bad arguments or input the user can fix on the command line (exit 2). */
 export class UsageError extends Error {
@@ -36,10 +37,11 @@ export function exitCodeFor(err: unknown): ExitCode {
 }
 
 /**
- * One line describing `err`: its message with line breaks folded, and the API key (and any
- * `api_key=` parameter) redacted — the client already redacts its errors; this is the last guard.
+ * One line describing `err`: its message with line breaks folded, control characters removed (it
+ * quotes server text), and the API key (and any `api_key=` parameter) redacted — the client already
+ * redacts its errors; this is the last guard.
  */
 export function describeError(err: unknown, apiKey?: string): string {
   const text = err instanceof Error ? err.message || err.name : String(err);
-  return createRedactor(apiKey)(text).replace(/\s*\r?\n\s*/g, "; ").trim();
+  return printable(createRedactor(apiKey)(text).replace(/\s*\r?\n\s*/g, "; ")).trim();
 }

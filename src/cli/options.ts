@@ -3,7 +3,7 @@
  * throws `InvalidArgumentError`, which commander reports as a usage error (exit 2).
  */
 import { InvalidArgumentError } from "commander";
-import { isRfc3339DateTime, LOG_SOURCES, TAIL_MAX, TAIL_MIN, type LogSource } from "../api";
+import { isRfc3339DateTime, LOG_SOURCES, MAX_TIMER_MS, TAIL_MAX, TAIL_MIN, type LogSource } from "../api";
 
 /** `--tail`: an integer within the spec's bounds 0..5000. */
 export function parseTail(value: string): number {
@@ -25,36 +25,52 @@ export function parseSource(value: string): LogSource {
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** The earliest `--since` a duration may reach back to: the Unix epoch (logs are never older). */
+const EARLIEST_MS = 0;
+
 /**
  * `--since`: an RFC 3339 date-time, passed on unchanged, or a duration before now (`90s`, `10m`,
- * `2h`, `1d`) turned into an RFC 3339 UTC time.
+ * `2h`, `1d`) turned into an RFC 3339 UTC time; a duration reaching before 1970 is refused.
  */
 export function parseSince(value: string, now: () => number = Date.now): string {
   // The api's own check, so a time accepted here is never refused by the client afterwards.
   if (isRfc3339DateTime(value)) return value;
   const m = DURATION.exec(value);
-  if (m) return new Date(now() - Number(m[1]) * UNIT_MS[m[2]]).toISOString();
+  if (m) {
+    const at = now() - Number(m[1]) * UNIT_MS[m[2]];
+    if (!(at >= EARLIEST_MS)) throw new InvalidArgumentError(`duration ${value} reaches back before 1970-01-01T00:00:00Z.`);
+    return new Date(at).toISOString();
+  }
   throw new InvalidArgumentError("must be an RFC 3339 date-time (2024-05-01T12:00:00Z) or a duration (90s, 10m, 2h).");
 }
 
-/** A positive number of seconds (`--timeout`). */
+// Timers hold at most MAX_TIMER_MS; a longer delay fires after 1 ms.
+const MAX_SECONDS = MAX_TIMER_MS / 1000;
+
+/** A positive number of seconds up to 2,147,483.647 (`--timeout`). */
 export function parseSeconds(value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("must be a positive number of seconds.");
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_SECONDS) {
+    throw new InvalidArgumentError(`must be a positive number of seconds, at most ${MAX_SECONDS}.`);
+  }
   return n;
 }
 
-/** A non-negative number of seconds (`recover --settle`; 0 = do not wait). */
+/** A non-negative number of seconds up to 2,147,483.647 (`recover --settle`; 0 = do not wait). */
 export function parseSettle(value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a non-negative number of seconds.");
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > MAX_SECONDS) {
+    throw new InvalidArgumentError(`must be a non-negative number of seconds, at most ${MAX_SECONDS}.`);
+  }
   return n;
 }
 
-/** A positive integer of milliseconds (`--poll-interval`). */
+/** A positive integer of milliseconds up to 2,147,483,647 (`--poll-interval`). */
 export function parseMillis(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n <= 0) throw new InvalidArgumentError("must be a positive integer of milliseconds.");
+  if (!/^\d+$/.test(value) || n <= 0 || n > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(`must be a positive integer of milliseconds, at most ${MAX_TIMER_MS}.`);
+  }
   return n;
 }
 

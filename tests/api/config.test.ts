@@ -12,6 +12,7 @@ describe("resolveClientConfig", () => {
       inferenceUrl: "https://api.runpod.ai",
       timeoutMs: DEFAULT_TIMEOUT_MS,
       retry: DEFAULT_RETRY,
+      allowInsecureHttp: false,
     });
     expect(DEFAULT_URLS.graphqlUrl).toBe(c.graphqlUrl);
   });
@@ -23,6 +24,8 @@ describe("resolveClientConfig", () => {
       RUNPOD_API_URL: "http://proxy.local/rest/v1",
       RUNPOD_REST_V2_URL: "http://proxy.local/api/v2/",
       RUNPOD_INVOKE_URL: "http://proxy.local/inference/v2",
+      // Plain HTTP to a non-loopback host needs the opt-in.
+      RUNPOD_ALLOW_INSECURE_HTTP: "true",
     };
     const c = resolveClientConfig({}, env);
     expect(c.apiKey).toBe("env-key");
@@ -35,12 +38,12 @@ describe("resolveClientConfig", () => {
 
   it("prefers explicit settings over the environment and ignores empty strings", () => {
     const c = resolveClientConfig(
-      { apiKey: "explicit", graphqlUrl: "", restV1Url: "http://x.test", timeoutMs: 1234, retry: { retries: 0 } },
-      { RUNPOD_API_KEY: "env", RUNPOD_GRAPHQL_URL: "http://env.test/graphql" },
+      { apiKey: "explicit", graphqlUrl: "", restV1Url: "https://x.test", timeoutMs: 1234, retry: { retries: 0 } },
+      { RUNPOD_API_KEY: "env", RUNPOD_GRAPHQL_URL: "https://env.test/graphql" },
     );
     expect(c.apiKey).toBe("explicit");
-    expect(c.graphqlUrl).toBe("http://env.test/graphql");
-    expect(c.restV1Url).toBe("http://x.test");
+    expect(c.graphqlUrl).toBe("https://env.test/graphql");
+    expect(c.restV1Url).toBe("https://x.test");
     expect(c.timeoutMs).toBe(1234);
     expect(c.retry).toEqual({ ...DEFAULT_RETRY, retries: 0 });
   });

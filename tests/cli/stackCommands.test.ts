@@ -15,7 +15,7 @@ const env = { PATH: "/nonexistent-bin", NO_COLOR: "1" };
 test("bad arguments are usage errors (exit 2) naming the option and what it accepts", async () => {
   const settle = await runInProcess(["recover", "--settle", "-3"], { env });
   expect(settle.code).toBe(2);
-  expect(settle.stderr).toMatch(/option '--settle <seconds>' argument '-3' is invalid\. must be a non-negative number of seconds\./);
+  expect(settle.stderr).toMatch(/option '--settle <seconds>' argument '-3' is invalid\. must be a non-negative number of seconds, at most 2147483\.647\./);
   const missing = await runInProcess(["import", "inference"], { env });
   expect(missing.code).toBe(2);
   expect(missing.stderr).toMatch(/missing required argument 'id'/);

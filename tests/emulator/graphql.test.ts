@@ -38,6 +38,7 @@ describe("GraphQL queries", () => {
 
   test("syntax errors carry GRAPHQL_PARSE_FAILED", async () => {
     const res = await gql(emu, `{ myself {`);
+    expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
   });
 });

@@ -144,7 +144,7 @@ describe("routing", () => {
     const ep = await createEndpoint(emu, { name: "peek" });
     const res = await rest("GET", `${emu.urls.admin}/state?user=user_1`, undefined);
     expect(res.body.endpoints.map((e: any) => e.id)).toContain(ep.id);
-    const other = await rest("GET", `${emu.urls.admin}/state?user=${emu.otherUserApiKey}`, undefined);
+    const other = await rest("GET", `${emu.urls.admin}/state?user=user_2`, undefined);
     expect(other.body.endpoints.map((e: any) => e.id)).not.toContain(ep.id);
     expectProblem(await rest("GET", `${emu.urls.admin}/state?user=nobody`, undefined), 404);
   });

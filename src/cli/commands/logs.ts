@@ -13,6 +13,7 @@ import type { LogSource } from "../../api/spec";
 import type { CommandContext } from "../context";
 import { describeError, exitCodeFor } from "../errors";
 import { EXIT, type ExitCode } from "../io";
+import { jsonText, printable } from "../terminalText";
 
 export interface LogsOptions {
   worker?: string;
@@ -109,7 +110,7 @@ async function collectAll(
   let code: ExitCode = EXIT.OK;
   results.forEach((r, i) => {
     if (r.status === "rejected") {
-      ctx.io.stderr.write(ctx.err.red(`worker ${workerIds[i]}: ${describeError(r.reason, apiKey)}`) + "\n");
+      ctx.io.stderr.write(ctx.err.red(`worker ${printable(workerIds[i])}: ${describeError(r.reason, apiKey)}`) + "\n");
       if (code === EXIT.OK) code = exitCodeFor(r.reason);
     }
   });
@@ -145,7 +146,7 @@ async function followAll(
     const running = pump(worker, print).then(
       () => undefined,
       (err) => {
-        if (!failFast(err)) ctx.io.stderr.write(ctx.err.yellow(`worker ${worker}: ${describeError(err, apiKey)}`) + "\n");
+        if (!failFast(err)) ctx.io.stderr.write(ctx.err.yellow(`worker ${printable(worker)}: ${describeError(err, apiKey)}`) + "\n");
       },
     );
     active.set(worker, running.finally(() => active.delete(worker)));
@@ -177,13 +178,13 @@ function printer(ctx: CommandContext, opts: LogsOptions, showWorker: boolean): (
   if (opts.json) {
     return ({ worker, event }) =>
       ctx.io.stdout.write(
-        JSON.stringify({ worker, id: event.id, ts: event.ts, source: event.source, line: event.line }) + "\n",
+        jsonText({ worker, id: event.id, ts: event.ts, source: event.source, line: event.line }) + "\n",
       );
   }
   return ({ worker, event }) => {
-    const source = event.source.padEnd(9);
+    const source = printable(event.source).padEnd(9);
     const tag = event.source === "system" ? out.yellow(source) : out.cyan(source);
-    const who = showWorker ? out.magenta(worker) + " " : "";
-    ctx.io.stdout.write(`${out.dim(event.ts)} ${tag} ${who}${event.line}\n`);
+    const who = showWorker ? out.magenta(printable(worker)) + " " : "";
+    ctx.io.stdout.write(`${out.dim(printable(event.ts))} ${tag} ${who}${printable(event.line)}\n`);
   };
 }

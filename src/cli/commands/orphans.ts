@@ -19,6 +19,7 @@ import type { PlatformObject, ResourceKind } from "../stack/resourceKind";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint } from "../stack/stackState";
 import { renderTable } from "../table";
+import { printable } from "../terminalText";
 
 export interface OrphansOptions extends StackOptions {
   /** Delete the orphans (needs `yes`). */
@@ -98,7 +99,7 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
 async function deleteAll(ctx: CommandContext, client: PlatformClient, orphans: readonly Orphan[]): Promise<void> {
   for (const o of orphans) {
     await o.kind.remove(client, o.object);
-    ctx.io.stdout.write(`deleted ${o.kind.noun} ${o.object.id} (${o.object.name})\n`);
+    ctx.io.stdout.write(`deleted ${o.kind.noun} ${printable(o.object.id)} (${printable(o.object.name)})\n`);
   }
 }
 

@@ -10,7 +10,7 @@
  * `pulumi refresh` instead (recoveryPlan.ts).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS } from "../../api";
+import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from "../../api";
 import type { CommandContext } from "../context";
 import { EXIT, type ExitCode } from "../io";
 import { STACK_TYPE, pendingOf, resourceNameOf, resourcesOf, type Checkpoint } from "../stack/checkpoint";
@@ -121,7 +121,8 @@ async function settle(ctx: CommandContext, session: StackSession, checkpoint: Ch
       "for requests it started to settle (--settle 0 if its processes are known to be gone)\n",
   );
   try {
-    await sleep(remaining, undefined, { signal: ctx.signal });
+    // A timer holds at most MAX_TIMER_MS (a longer one fires at once); ~24.8 days is wait enough.
+    await sleep(Math.min(remaining, MAX_TIMER_MS), undefined, { signal: ctx.signal });
     return true;
   } catch {
     return false;

@@ -13,6 +13,7 @@ import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { Progress } from "../progress";
+import { jsonText, printable } from "../terminalText";
 
 export interface RunOptions {
   /** The job input: a JSON object, or `@path` to read it from a file. */
@@ -57,7 +58,7 @@ export async function runCommand(ctx: CommandContext, endpointId: string, opts: 
   let last: Job | undefined;
   const onStatus = (job: Job) => {
     last = job;
-    progress.update(`job ${job.id} ${job.status}`, started);
+    progress.update(`job ${printable(job.id)} ${printable(job.status)}`, started);
   };
   const wait = { pollIntervalMs, onStatus, signal: stop.signal };
   let job: Job;
@@ -69,7 +70,7 @@ export async function runCommand(ctx: CommandContext, endpointId: string, opts: 
       progress.update(`submitting to ${endpointId}`, started);
       // Not abortable: the platform may have queued the job already; Ctrl-C is honoured right after.
       const submitted = await client.run(endpointId, input);
-      ctx.io.stderr.write(`job ${submitted.id} submitted to ${endpointId}\n`);
+      ctx.io.stderr.write(`job ${printable(submitted.id)} submitted to ${endpointId}\n`);
       onStatus(submitted);
       const remainingMs = Math.max(1, timeoutMs - (Date.now() - started));
       job = isTerminal(submitted) ? submitted : await client.waitForJob(endpointId, submitted.id, { ...wait, timeoutMs: remainingMs });
@@ -96,12 +97,12 @@ export async function runCommand(ctx: CommandContext, endpointId: string, opts: 
   }
 
   if (job.status === "COMPLETED") {
-    ctx.io.stdout.write(JSON.stringify(job.output ?? null, null, 2) + "\n");
+    ctx.io.stdout.write(jsonText(job.output ?? null, 2) + "\n");
     return EXIT.OK;
   }
   // The client's job schema already turns a structured `error` into JSON text.
-  const reason = job.error === undefined ? "" : `: ${job.error}`;
-  ctx.io.stderr.write(ctx.err.red(`job ${job.id} ${job.status} on ${endpointId}${reason}`) + "\n");
+  const reason = job.error === undefined ? "" : `: ${printable(job.error)}`;
+  ctx.io.stderr.write(ctx.err.red(`job ${printable(job.id)} ${job.status} on ${endpointId}${reason}`) + "\n");
   return EXIT.FAILED;
 }
 

@@ -7,6 +7,7 @@ import type { Worker } from "../../api/types";
 import type { CommandContext } from "../context";
 import { EXIT, type ExitCode } from "../io";
 import { cell, renderTable } from "../table";
+import { jsonText, printable } from "../terminalText";
 
 export interface WorkersOptions {
   json?: boolean;
@@ -41,7 +42,7 @@ export async function workersCommand(ctx: CommandContext, endpointId: string, op
   }
 
   if (opts.json) {
-    ctx.io.stdout.write(JSON.stringify(workers, null, 2) + "\n");
+    ctx.io.stdout.write(jsonText(workers, 2) + "\n");
     return EXIT.OK;
   }
   if (workers.length === 0) {
@@ -64,7 +65,7 @@ export function workersTable(workers: Worker[], header: (s: string) => string = 
     for (const key of Object.keys(w)) if (!first.includes(key) && !extra.includes(key)) extra.push(key);
   }
   const keys = [...first.filter((k) => k !== "imageName" || workers.some((w) => "imageName" in w)), ...extra];
-  const headers = keys.map((k) => k.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase());
+  const headers = keys.map((k) => printable(k).replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase());
   const table = renderTable(headers, workers.map((w) => keys.map((k) => cell(w[k]))));
   // Bold only the header line; padding was computed on the plain text, so columns stay aligned.
   const nl = table.indexOf("\n");
