@@ -259,6 +259,24 @@ test("renaming the template replaces it: the new one first, the endpoint moves i
   expect(mutations()).toMatchObject({ saveTemplate: 1, saveEndpoint: 1, deleteTemplate: 1 });
 });
 
+test("renaming the registry credentials with a new password: new ones first, the template moves in place, the old ones deleted", async () => {
+  const [oldAuth] = await stack.resources(REGISTRY_TYPE);
+  const [template] = await stack.resources(TEMPLATE_TYPE);
+  await stack.setConfig("registryPassword", `${PASSWORD}-rotated`, { secret: true });
+  await declare({ ...declared, registries: { ghcr: { ...REGISTRY, name: "e2e-ghcr-2" } } });
+  emu.resetStats();
+  const r = await pulumi(["up", "--yes"]);
+  expect(r.stdout).toMatch(/\+-\s*1 replaced/);
+  const [newAuth] = await stack.resources(REGISTRY_TYPE);
+  expect(newAuth.id).not.toBe(oldAuth.id);
+  expect(emu.registryAuths("user_1").map((a) => a.id)).toEqual([newAuth.id]);
+  expect(emu.registryAuthPasswordMatches(newAuth.id!, `${PASSWORD}-rotated`)).toBe(true);
+  expect(userTemplates().find((t) => t.id === template.id)!.containerRegistryAuthId).toBe(newAuth.id);
+  expect(mutations()).toMatchObject({ saveRegistryAuth: 1, saveTemplate: 1, deleteRegistryAuth: 1 });
+  expect(await stack.exportText()).not.toContain(`${PASSWORD}-rotated`);
+  expect(await stack.exportText({ showSecrets: true })).toContain(`${PASSWORD}-rotated`);
+});
+
 test("destroy deletes endpoint, template and registry credentials in dependency order and leaves nothing", async () => {
   emu.resetStats();
   const r = await pulumi(["destroy", "--yes"]);
