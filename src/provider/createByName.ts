@@ -39,6 +39,7 @@ export function createOnceByName<T extends { id: string; name: string }>(
           throw new Error(
             `Creating ${what} got no answer (${messageOf(err)}) and looking for it failed too (${messageOf(listErr)}); ` +
               "it may exist on the platform without being in the stack: check your list, and delete it or run `pulumi up` again",
+            { cause: listErr },
           );
         }
         if (found) return found;

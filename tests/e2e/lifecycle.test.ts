@@ -198,10 +198,10 @@ test("an endpoint without a name is auto-named: kept across ups and refreshes, d
   const firstId = await stateId("auto");
   const firstName = onEmulator(firstId)!.name;
   expect(firstName).toMatch(/^auto-[0-9a-f]{7}$/);
-  // One create request and no endpoint listing: a drawn name cannot belong to another endpoint. The one
-  // `myself` query is check's lookup of the new templateId among the caller's templates (issue 14).
+  // One create request and no endpoint listing: a drawn name cannot belong to another endpoint. The
+  // two `myself` requests are the templateId lookups of check (up's preview and its update, one each).
   expect(mutations()).toEqual({ saveEndpoint: 1 });
-  expect(emu.stats().byOperation.myself).toBe(1);
+  expect(emu.stats().byOperation.myself).toBe(2);
 
   await pulumi(["refresh", "--yes"]);
   await pulumi(["preview", "--expect-no-changes"]);

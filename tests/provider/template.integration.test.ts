@@ -92,9 +92,14 @@ describe.each<SaveSemantics>(["replace", "merge"])("Template provider under %s s
     const drift = await provider.diff(id, read.props as never, next);
     expect(drift.changed).toEqual(expect.arrayContaining(["containerDiskInGb", "env"]));
 
+    // Template.get reads it with the lookup marker and its inputs come from the record.
+    const got = await provider.read(id, { __lookup: true });
+    expect(got.props).toMatchObject({ name: args.name, imageName: "ghcr.io/acme/llm:1.4.4" });
+
     await provider.delete(id, read.props as never);
     expect(onPlatform(id)).toBeUndefined();
     expect(await provider.read(id, read.props as never)).toEqual({});
+    await expect(provider.read(id, { __lookup: true })).rejects.toThrow(`Template.get: no template with id "${id}" exists for the configured API key`);
     await provider.delete(id, read.props as never); // already gone counts as deleted
   });
 });
