@@ -6,9 +6,20 @@ import tseslint from "typescript-eslint";
 import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
-
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".pulumi/**", "coverage/**", "examples/*/node_modules/**", "bench/programs/**", "tests/**/fixture*/**", "**/*.js", "**/*.mjs"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      ".pulumi/**",
+      "coverage/**",
+      "examples/*/node_modules/**",
+      "bench/programs/**",
+      "tests/**/fixture*/**",
+      "**/*.js",
+      "**/*.mjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -36,7 +47,9 @@ export default tseslint.config(
     rules: {
       "import-x/no-restricted-paths": [
         "error",
-        { zones: [{ target: "./emulator", from: "./src", message: "the emulator is an independent implementation of the spec: it imports nothing from src/" }] },
+        {
+          zones: [{ target: "./emulator", from: "./src", message: "the emulator is an independent implementation of the spec: it imports nothing from src/" }],
+        },
       ],
     },
   },

@@ -36,7 +36,12 @@ export interface ApiFloorOptions {
  * @returns one measurement per operation.
  * @throws the first api client error (resources created so far are left on the platform).
  */
-export function runApiFloor(kind: BenchKind, client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+export function runApiFloor(
+  kind: BenchKind,
+  client: PlatformClient,
+  counter: RequestCounter,
+  opts: ApiFloorOptions,
+): Promise<Record<BenchOperation, Measurement>> {
   return kind === "endpoints" ? endpointFloor(client, counter, opts) : templateFloor(client, counter, opts);
 }
 
@@ -59,7 +64,13 @@ async function endpointFloor(client: PlatformClient, counter: RequestCounter, op
   const refresh = await measure(counter, () => client.listEndpoints());
   const update = await measure(counter, () =>
     forEachLimited(indexes, opts.parallelism, async (i) => {
-      await client.saveEndpoint({ id: ids[i], name: name(i), templateId: BENCH_ENDPOINT.templateId, gpuIds: BENCH_ENDPOINT.gpuIds, idleTimeout: UPDATED_IDLE_TIMEOUT });
+      await client.saveEndpoint({
+        id: ids[i],
+        name: name(i),
+        templateId: BENCH_ENDPOINT.templateId,
+        gpuIds: BENCH_ENDPOINT.gpuIds,
+        idleTimeout: UPDATED_IDLE_TIMEOUT,
+      });
     }),
   );
   const destroy = await measure(counter, () =>

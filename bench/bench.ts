@@ -47,8 +47,14 @@ function addressesOf(emu: RunningEmulator): PlatformAddresses {
 function expectOnPlatform(emu: RunningEmulator, kind: BenchKind, prefix: string, op: BenchOperation, n: number): void {
   const want = op === "destroy" || op === "preview" ? 0 : n;
   // The one field the update changes: endpoints' idleTimeout, templates' image.
-  const [field, expected] = kind === "endpoints" ? ["idleTimeout", op === "update" ? UPDATED_IDLE_TIMEOUT : BENCH_ENDPOINT.idleTimeout] : ["imageName", benchImageName(op === "update" ? UPDATED_IMAGE_TAG : BENCH_TEMPLATE.imageTag)];
-  const records = kind === "endpoints" ? emu.endpoints(emu.apiKey).map((e) => ({ name: e.name, value: e.idleTimeout })) : emu.templates(emu.apiKey).map((t) => ({ name: t.name, value: t.imageName }));
+  const [field, expected] =
+    kind === "endpoints"
+      ? ["idleTimeout", op === "update" ? UPDATED_IDLE_TIMEOUT : BENCH_ENDPOINT.idleTimeout]
+      : ["imageName", benchImageName(op === "update" ? UPDATED_IMAGE_TAG : BENCH_TEMPLATE.imageTag)];
+  const records =
+    kind === "endpoints"
+      ? emu.endpoints(emu.apiKey).map((e) => ({ name: e.name, value: e.idleTimeout }))
+      : emu.templates(emu.apiKey).map((t) => ({ name: t.name, value: t.imageName }));
   const mine = records.filter((r) => r.name.startsWith(`${prefix}-`));
   if (mine.length !== want) throw new Error(`after ${op} of N=${n}: ${mine.length} ${kind} named ${prefix}-* on the emulator, expected ${want}`);
   const off = mine.filter((r) => r.value !== expected);
@@ -56,16 +62,32 @@ function expectOnPlatform(emu: RunningEmulator, kind: BenchKind, prefix: string,
 }
 
 /** Runs every operation on a fresh stack of `program` (shaped like `kind`); the stack is removed afterwards. */
-async function runStack(program: BenchProgram, kind: BenchKind, emu: RunningEmulator, n: number, opts: BenchOptions, onCreated?: (stack: BenchStack) => Promise<void>): Promise<Record<BenchOperation, Measurement>> {
+async function runStack(
+  program: BenchProgram,
+  kind: BenchKind,
+  emu: RunningEmulator,
+  n: number,
+  opts: BenchOptions,
+  onCreated?: (stack: BenchStack) => Promise<void>,
+): Promise<Record<BenchOperation, Measurement>> {
   const label = program === "noop" ? `noop-${kind}` : program;
   const prefix = `bench-${label}-${n}-${randomSuffix()}`;
-  const stack = await BenchStack.create({ program, kind, n, parallelism: opts.parallelism, namePrefix: prefix, platform: { addresses: addressesOf(emu), apiKey: emu.apiKey } });
+  const stack = await BenchStack.create({
+    program,
+    kind,
+    n,
+    parallelism: opts.parallelism,
+    namePrefix: prefix,
+    platform: { addresses: addressesOf(emu), apiKey: emu.apiKey },
+  });
   try {
     const out = {} as Record<BenchOperation, Measurement>;
     for (const op of OPERATIONS) {
       await stack.prepare(op);
       out[op] = await measure(emu, () => stack.run(op));
-      opts.log(`  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}, CPU: emulator ${out[op].localCpuMs.toFixed(0)} ms, pulumi+plugins ${out[op].childCpuMs?.toFixed(0) ?? "?"} ms`);
+      opts.log(
+        `  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}, CPU: emulator ${out[op].localCpuMs.toFixed(0)} ms, pulumi+plugins ${out[op].childCpuMs?.toFixed(0) ?? "?"} ms`,
+      );
       if (program !== "noop") expectOnPlatform(emu, kind, prefix, op, n);
       if (op === "create" && onCreated) await onCreated(stack);
     }
@@ -86,7 +108,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   const rows: ResultRow[] = [];
   let startup: BenchResults["startup"];
   try {
-    const client: PlatformClient = createClient(resolveClientConfig({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference }, {}));
+    const client: PlatformClient = createClient(
+      resolveClientConfig(
+        { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+        {},
+      ),
+    );
     for (const n of opts.ns) {
       for (const kind of BENCH_KINDS) {
         opts.log(`N=${n} ${kind}`);
@@ -98,7 +125,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
             await runStack(kind, kind, emu, n, opts, async (stack) => {
               if (kind !== "endpoints" || startup || opts.startupRuns <= 0) return;
               const a = addressesOf(emu);
-              startup = await measureStartup(stack.programDir, { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": a.graphql, "runpod:restV1Url": a.restV1, "runpod:restV2Url": a.restV2, "runpod:inferenceUrl": a.inference }, opts.startupRuns);
+              startup = await measureStartup(
+                stack.programDir,
+                {
+                  "runpod:apiKey": emu.apiKey,
+                  "runpod:graphqlUrl": a.graphql,
+                  "runpod:restV1Url": a.restV1,
+                  "runpod:restV2Url": a.restV2,
+                  "runpod:inferenceUrl": a.inference,
+                },
+                opts.startupRuns,
+              );
             }),
           );
           runs.engine.push(await runStack("noop", kind, emu, n, opts));
@@ -108,7 +145,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
         }
         for (const op of OPERATIONS) {
           const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
-          rows.push(resultRow(kind, op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), { requests: requestsNeeded(kind, op, n), calls: callsNeeded(kind, op, n) }));
+          rows.push(
+            resultRow(kind, op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), {
+              requests: requestsNeeded(kind, op, n),
+              calls: callsNeeded(kind, op, n),
+            }),
+          );
         }
       }
     }
@@ -117,7 +159,15 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   }
   return {
     generatedAt: new Date().toISOString(),
-    settings: { ns: opts.ns, repeat: opts.repeat, latencyMs: opts.latencyMs, parallelism: opts.parallelism, pulumiVersion: await pulumiVersion(), node: process.version, cpus: os.cpus().length },
+    settings: {
+      ns: opts.ns,
+      repeat: opts.repeat,
+      latencyMs: opts.latencyMs,
+      parallelism: opts.parallelism,
+      pulumiVersion: await pulumiVersion(),
+      node: process.version,
+      cpus: os.cpus().length,
+    },
     rows,
     startup,
   };

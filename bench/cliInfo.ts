@@ -10,7 +10,9 @@ import { tempDir } from "../scripts/exampleStack";
 
 async function cli(args: string[]): Promise<string> {
   const dir = tempDir("pulumi-runpod-bench-cli-");
-  const r = await runPulumi(args, { cwd: dir, env: pulumiEnv({ stateDir: dir }), timeoutMs: 60_000 }).finally(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const r = await runPulumi(args, { cwd: dir, env: pulumiEnv({ stateDir: dir }), timeoutMs: 60_000 }).finally(() =>
+    fs.rmSync(dir, { recursive: true, force: true }),
+  );
   if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited with ${r.code}: ${r.stderr}`);
   return r.stdout;
 }

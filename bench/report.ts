@@ -109,7 +109,19 @@ const secs = (ms: number) => (ms / 1000).toFixed(2);
 
 /** Plain-text table of the rows: resource kind, operation, N, times in seconds, ratio, requests and calls made and needed. */
 export function formatTable(rows: readonly ResultRow[]): string {
-  const header = ["resource", "operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"];
+  const header = [
+    "resource",
+    "operation",
+    "N",
+    "ours s",
+    "engine floor s",
+    "API floor s",
+    "ratio",
+    "requests made",
+    "requests needed",
+    "calls made",
+    "calls needed",
+  ];
   const body = rows.map((r) => [
     r.kind,
     r.operation,

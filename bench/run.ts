@@ -35,7 +35,9 @@ function countList(value: string): number[] {
 
 async function main(): Promise<void> {
   const program = new Command("bench")
-    .description("Time and count the API requests of pulumi preview / up / refresh / update / destroy of N endpoints and of N templates against the engine's and the API's floors")
+    .description(
+      "Time and count the API requests of pulumi preview / up / refresh / update / destroy of N endpoints and of N templates against the engine's and the API's floors",
+    )
     .option("--n <list>", `resource counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
     .option("--quick", `only N = ${QUICK_NS.join(",")}`)
     .option("--repeat <k>", "runs per N (rows report the medians; default 3, 1 with --quick)", positiveInt)
@@ -45,7 +47,8 @@ async function main(): Promise<void> {
     .option("--out <file>", "where to write the JSON results", path.join(repoRoot(), "bench", "results.json"))
     .parse();
   const o = program.opts<{ n?: number[]; quick?: boolean; repeat?: number; latency: number; parallel?: number; startupRuns: number; out: string }>();
-  if (!pulumiInstalled()) throw new Error(`the Pulumi CLI is not installed in ${path.dirname(pulumiBinary())}: run \`npm run setup\` (or \`bash scripts/install-pulumi.sh\`)`);
+  if (!pulumiInstalled())
+    throw new Error(`the Pulumi CLI is not installed in ${path.dirname(pulumiBinary())}: run \`npm run setup\` (or \`bash scripts/install-pulumi.sh\`)`);
   const ns = o.n ?? (o.quick ? QUICK_NS : DEFAULT_NS);
   const repeat = o.repeat ?? (o.quick ? 1 : 3);
   const parallelism = o.parallel ?? (await defaultParallelism());
@@ -64,7 +67,10 @@ async function main(): Promise<void> {
     console.log(formatStartup(results.startup));
   }
   const broken = results.rows.filter((r) => r.apiFloorRequests !== r.requestsNeeded || r.engineFloorRequests !== 0);
-  for (const r of broken) log(`warning: ${r.kind} ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`);
+  for (const r of broken)
+    log(
+      `warning: ${r.kind} ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`,
+    );
   for (const r of results.rows.filter((row) => row.requestsMade !== row.requestsNeeded))
     log(`warning: ${r.kind} ${r.operation} N=${r.n}: made ${r.requestsMade} requests ${JSON.stringify(r.madeByOperation)}, needed ${r.requestsNeeded}`);
   fs.writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
@@ -72,6 +78,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -14,7 +14,13 @@ import * as path from "path";
 import { performance } from "perf_hooks";
 
 /** The heavy modules the dynamic provider host (`@pulumi/pulumi/cmd/dynamic-provider`) requires at start. */
-const HOST_MODULES = ["@grpc/grpc-js", "@pulumi/pulumi/runtime", "@pulumi/pulumi/proto/provider_grpc_pb", "@pulumi/pulumi/proto/provider_pb", "google-protobuf/google/protobuf/struct_pb"];
+const HOST_MODULES = [
+  "@grpc/grpc-js",
+  "@pulumi/pulumi/runtime",
+  "@pulumi/pulumi/proto/provider_grpc_pb",
+  "@pulumi/pulumi/proto/provider_pb",
+  "google-protobuf/google/protobuf/struct_pb",
+];
 
 async function main(): Promise<void> {
   const bootMs = performance.now();

@@ -38,7 +38,11 @@ export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: un
       const who = url.searchParams.get("user");
       const userId = who === null ? undefined : core.seed.users.find((u) => u.id === who)?.id;
       if (who !== null && userId === undefined) return problem(404, "No user has that id (give a user id such as user_1; API keys are not accepted here).");
-      return json({ endpoints: core.platform.listEndpoints(userId), templates: core.templates.states(userId), registryAuths: core.registryAuths.states(userId) });
+      return json({
+        endpoints: core.platform.listEndpoints(userId),
+        templates: core.templates.states(userId),
+        registryAuths: core.registryAuths.states(userId),
+      });
     }
     default:
       return problem(404, `No emulator admin route ${route}.`);

@@ -50,11 +50,12 @@ async function main(argv: string[]): Promise<void> {
     .option("--log-interval <ms>", "log line interval of simulated workers", integer)
     .option("--job-duration <ms>", "time a job takes from IN_QUEUE to done", integer)
     .option("--worker-start <ms>", "time a worker takes to become READY", integer)
-    .option("--faults <json>", "initial fault injection, e.g. '{\"errorRate\":0.2,\"seed\":7}'", faults)
+    .option("--faults <json>", 'initial fault injection, e.g. \'{"errorRate":0.2,"seed":7}\'', faults)
     .addOption(
-      new Option("--save-semantics <mode>", "what saveEndpoint with an id does to fields it leaves out: replace (reset to default, as the live platform) or merge (keep)").choices([
-        ...SAVE_SEMANTICS,
-      ]),
+      new Option(
+        "--save-semantics <mode>",
+        "what saveEndpoint with an id does to fields it leaves out: replace (reset to default, as the live platform) or merge (keep)",
+      ).choices([...SAVE_SEMANTICS]),
     )
     .option("--retention-run <ms>", "how long a finished /run job's result stays readable (default 1800000)", integer)
     .option("--retention-runsync <ms>", "how long a finished /runsync job's result stays readable (default 60000)", integer)

@@ -19,7 +19,9 @@ function echoOf(req: IncomingMessage): { request: EchoedRequest; line: string } 
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers[req.rawHeaders[i]] = req.rawHeaders[i + 1];
   const request = { method: req.method ?? "GET", url: `http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, headers };
-  const line = `${request.method} ${request.url}; headers: ${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("; ")}`;
+  const line = `${request.method} ${request.url}; headers: ${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join("; ")}`;
   return { request, line };
 }
 

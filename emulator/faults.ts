@@ -39,10 +39,7 @@ export const faultConfigSchema = faultFields.refine((c) => !(c.omitRateLimitHead
 /** What to do with a request before it takes effect. */
 export type BeforeFault =
   /** `rateLimitReset`: the `t` of the 429's `RateLimit` header; null = no `RateLimit`/`RateLimit-Policy`. */
-  | { kind: "force429"; retryAfter: number; rateLimitReset: number | null }
-  | { kind: "dropBefore" }
-  | { kind: "error5xx"; status: number }
-  | null;
+  { kind: "force429"; retryAfter: number; rateLimitReset: number | null } | { kind: "dropBefore" } | { kind: "error5xx"; status: number } | null;
 
 const ERROR_STATUSES = [500, 502, 503];
 

@@ -86,7 +86,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     templates,
     registryAuths: new RegistryAuths(store),
     jobs: new Jobs(store, workers, {
-      retention: retentionFrom(options.resultRetentionMs), jobDurationMs: options.jobDurationMs ?? 1000, imageBaseUrl: () => `${urls!.inference}/images` }),
+      retention: retentionFrom(options.resultRetentionMs),
+      jobDurationMs: options.jobDurationMs ?? 1000,
+      imageBaseUrl: () => `${urls!.inference}/images`,
+    }),
     faults: new Faults(stats, options.faults),
     rateLimiter: new RateLimiter(store, (userId) => quotasOf(seed, userId)),
     urls: () => urls!,

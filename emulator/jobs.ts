@@ -88,9 +88,17 @@ export class Jobs {
       // The handler would run executionMs; the endpoint's executionTimeoutMs cuts it short (TIMED_OUT).
       const limit = target.executionTimeoutMs;
       if (input.executionMs > limit) {
-        return { queuedMs: queued, durationMs: queued + limit, outcome: { status: "TIMED_OUT", error: `execution timed out after ${limit} ms (the endpoint's executionTimeoutMs)` } };
+        return {
+          queuedMs: queued,
+          durationMs: queued + limit,
+          outcome: { status: "TIMED_OUT", error: `execution timed out after ${limit} ms (the endpoint's executionTimeoutMs)` },
+        };
       }
-      return { queuedMs: queued, durationMs: queued + input.executionMs, outcome: this.outcome(id, target, input, attempt, queued, queued + input.executionMs) };
+      return {
+        queuedMs: queued,
+        durationMs: queued + input.executionMs,
+        outcome: this.outcome(id, target, input, attempt, queued, queued + input.executionMs),
+      };
     }
     return { queuedMs: queued, durationMs: queued + running, outcome: this.outcome(id, target, input, attempt, queued, queued + running) };
   }

@@ -25,7 +25,12 @@ function checkList(field: string, value: string, allowed: readonly string[]): st
   const bad = items.filter((i) => !allowed.includes(i));
   if (items.length === 0 || bad.length > 0) {
     const what = bad.length > 0 ? `unknown value${bad.length > 1 ? "s" : ""} ${bad.map((b) => `"${b}"`).join(", ")}` : "no value";
-    throw new DomainError("BAD_USER_INPUT", `Invalid ${field} "${value}": ${what}; allowed values are ${allowed.join(", ")} (comma separated).`, field, allowed);
+    throw new DomainError(
+      "BAD_USER_INPUT",
+      `Invalid ${field} "${value}": ${what}; allowed values are ${allowed.join(", ")} (comma separated).`,
+      field,
+      allowed,
+    );
   }
   if (new Set(items).size !== items.length) {
     throw new DomainError("BAD_USER_INPUT", `Invalid ${field} "${value}": values must not repeat.`, field, allowed);
@@ -64,7 +69,11 @@ function withFastBootAlias(input: SaveEndpointInput): SaveEndpointInput {
   }
   const mapped = flashBootType === null ? null : "FASTBOOT";
   if (rest.fastBootType !== undefined && rest.fastBootType !== mapped) {
-    throw new DomainError("BAD_USER_INPUT", "fastBootType and flashBootType name the same setting; give one of them, or both with the same meaning.", "flashBootType");
+    throw new DomainError(
+      "BAD_USER_INPUT",
+      "fastBootType and flashBootType name the same setting; give one of them, or both with the same meaning.",
+      "flashBootType",
+    );
   }
   return { ...rest, fastBootType: mapped };
 }
@@ -126,7 +135,11 @@ export class Platform {
   /** `updateUserSettings(input: { pubKey })`: BAD_USER_INPUT unless a string of at most 16 384 characters. */
   setPubKey(userId: string, pubKey: unknown): void {
     if (typeof pubKey !== "string" || pubKey.length > 16_384) {
-      throw new DomainError("BAD_USER_INPUT", 'Field "pubKey" is required and must be a string of at most 16384 characters (SSH public keys, one per line).', "pubKey");
+      throw new DomainError(
+        "BAD_USER_INPUT",
+        'Field "pubKey" is required and must be a string of at most 16384 characters (SSH public keys, one per line).',
+        "pubKey",
+      );
     }
     this.store.putSetting(`pubKey:${userId}`, pubKey);
   }

@@ -65,9 +65,23 @@ export class RateLimiter {
 /** `RateLimit` and `RateLimit-Policy` header values for the given window states. */
 export function rateLimitHeaders(windows: WindowState[]): Record<string, string> {
   return {
-    RateLimit: serializeList(windows.map((w) => [new Token(w.window), new Map<string, number>([["r", w.remaining], ["t", w.resetSeconds]])])),
+    RateLimit: serializeList(
+      windows.map((w) => [
+        new Token(w.window),
+        new Map<string, number>([
+          ["r", w.remaining],
+          ["t", w.resetSeconds],
+        ]),
+      ]),
+    ),
     "RateLimit-Policy": serializeList(
-      windows.map((w) => [new Token(w.window), new Map<string, number>([["q", w.quota], ["w", w.windowSeconds]])]),
+      windows.map((w) => [
+        new Token(w.window),
+        new Map<string, number>([
+          ["q", w.quota],
+          ["w", w.windowSeconds],
+        ]),
+      ]),
     ),
   };
 }

@@ -29,8 +29,7 @@ export function json(body: unknown, status = 200): BodyReply {
 
 /** Write a {@link BodyReply} with extra headers (rate-limit headers, for instance). */
 export function sendBody(res: ServerResponse, reply: BodyReply, extraHeaders: Record<string, string> = {}): void {
-  const payload =
-    reply.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(JSON.stringify(reply.body));
+  const payload = reply.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(JSON.stringify(reply.body));
   res.writeHead(reply.status, {
     ...extraHeaders,
     ...(reply.headers ?? {}),

@@ -37,7 +37,11 @@ function isJson(contentType: string): boolean {
 export function refuseForeign(req: IncomingMessage): Refusal | undefined {
   const host = req.headers.host ?? "";
   if (!LOOPBACK_HOST.test(host)) {
-    return { status: 403, detail: `The emulator answers only requests for a loopback host (localhost, 127.0.0.1, [::1]); Host was ${JSON.stringify(host)}.`, code: "FORBIDDEN" };
+    return {
+      status: 403,
+      detail: `The emulator answers only requests for a loopback host (localhost, 127.0.0.1, [::1]); Host was ${JSON.stringify(host)}.`,
+      code: "FORBIDDEN",
+    };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !isLoopbackOrigin(origin)) {

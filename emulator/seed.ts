@@ -104,9 +104,18 @@ const seedSchema = z
       ids.forEach((id, i) => {
         if (id !== null && !users.has(id)) ctx.addIssue({ code: "custom", path: [path, i, "userId"], message: `unknown user "${id}"` });
       });
-    check(seed.apiKeys.map((k) => k.userId), "apiKeys");
-    check(seed.networkVolumes.map((v) => v.userId), "networkVolumes");
-    check(seed.templates.map((t) => t.userId), "templates");
+    check(
+      seed.apiKeys.map((k) => k.userId),
+      "apiKeys",
+    );
+    check(
+      seed.networkVolumes.map((v) => v.userId),
+      "networkVolumes",
+    );
+    check(
+      seed.templates.map((t) => t.userId),
+      "templates",
+    );
     const dup = (ids: string[], path: string) => {
       const seen = new Set<string>();
       ids.forEach((id, i) => {
@@ -114,11 +123,26 @@ const seedSchema = z
         seen.add(id);
       });
     };
-    dup(seed.users.map((u) => u.id), "users");
-    dup(seed.apiKeys.map((k) => k.key), "apiKeys");
-    dup(seed.gpuTypes.map((g) => g.id), "gpuTypes");
-    dup(seed.templates.map((t) => t.id), "templates");
-    dup(seed.networkVolumes.map((v) => v.id), "networkVolumes");
+    dup(
+      seed.users.map((u) => u.id),
+      "users",
+    );
+    dup(
+      seed.apiKeys.map((k) => k.key),
+      "apiKeys",
+    );
+    dup(
+      seed.gpuTypes.map((g) => g.id),
+      "gpuTypes",
+    );
+    dup(
+      seed.templates.map((t) => t.id),
+      "templates",
+    );
+    dup(
+      seed.networkVolumes.map((v) => v.id),
+      "networkVolumes",
+    );
   });
 
 /** A seed as written in a JSON file (defaults may be omitted). */
@@ -179,7 +203,15 @@ export const DEFAULT_SEED: SeedInput = {
     { id: "NVIDIA RTX A6000", displayName: "RTX A6000", memoryInGb: 48, tier: "AMPERE_48", cudaCores: 10752, securePrice: 0.49, communityPrice: 0.33 },
     { id: "NVIDIA A40", displayName: "A40", memoryInGb: 48, tier: "AMPERE_48", cudaCores: 10752, securePrice: 0.4, communityPrice: null },
     { id: "NVIDIA L40S", displayName: "L40S", memoryInGb: 48, tier: "ADA_48_PRO", cudaCores: 18176, securePrice: 0.86, communityPrice: 0.79 },
-    { id: "NVIDIA RTX 6000 Ada Generation", displayName: "RTX 6000 Ada", memoryInGb: 48, tier: "ADA_48_PRO", cudaCores: 18176, securePrice: 0.77, communityPrice: 0.74 },
+    {
+      id: "NVIDIA RTX 6000 Ada Generation",
+      displayName: "RTX 6000 Ada",
+      memoryInGb: 48,
+      tier: "ADA_48_PRO",
+      cudaCores: 18176,
+      securePrice: 0.77,
+      communityPrice: 0.74,
+    },
     { id: "NVIDIA A100 80GB PCIe", displayName: "A100 PCIe", memoryInGb: 80, tier: "AMPERE_80", cudaCores: 6912, securePrice: 1.64, communityPrice: 1.19 },
     { id: "NVIDIA A100-SXM4-80GB", displayName: "A100 SXM", memoryInGb: 80, tier: "AMPERE_80", cudaCores: 6912, securePrice: 1.74, communityPrice: 1.39 },
     { id: "NVIDIA H100 PCIe", displayName: "H100 PCIe", memoryInGb: 80, tier: "ADA_80_PRO", cudaCores: 14592, securePrice: 2.39, communityPrice: 1.99 },

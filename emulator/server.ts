@@ -23,14 +23,7 @@ import { restCreateEndpointRoute } from "./rest/v1";
 import { listNetworkVolumesRoute, listWorkersRoute } from "./rest/v2";
 import { findRoute } from "./router";
 
-export const ROUTES: Route[] = [
-  graphqlRoute,
-  restCreateEndpointRoute,
-  listNetworkVolumesRoute,
-  listWorkersRoute,
-  workerLogsRoute,
-  ...inferenceRoutes,
-];
+export const ROUTES: Route[] = [graphqlRoute, restCreateEndpointRoute, listNetworkVolumesRoute, listWorkersRoute, workerLogsRoute, ...inferenceRoutes];
 
 /** Request bodies above this size are refused with 413 (the spec does not show a limit). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -185,7 +185,10 @@ export class MemoryStore implements Store {
     this.jobs.set(row.id, clone(row));
   }
   listJobs(endpointId: string): JobRow[] {
-    return [...this.jobs.values()].filter((j) => j.endpointId === endpointId).sort((a, b) => a.createdAt - b.createdAt).map(clone);
+    return [...this.jobs.values()]
+      .filter((j) => j.endpointId === endpointId)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(clone);
   }
   deleteJob(id: string): void {
     this.jobs.delete(id);

@@ -111,7 +111,13 @@ async function main(): Promise<void> {
 
     step("pulumi preview — plan only: nothing may be created");
     await stack.run(["preview"]);
-    check(emu.endpoints().length === 0, `preview created endpoints: ${emu.endpoints().map((e) => e.id).join(", ")}`);
+    check(
+      emu.endpoints().length === 0,
+      `preview created endpoints: ${emu
+        .endpoints()
+        .map((e) => e.id)
+        .join(", ")}`,
+    );
     note("the emulator still has no endpoints");
 
     step("pulumi up --yes --skip-preview — registry credentials, the worker template, both endpoints (the plan is the one above)");
@@ -124,7 +130,9 @@ async function main(): Promise<void> {
     check(inference !== undefined && images !== undefined, `the stack's endpoints ${inferenceId}, ${imagesId} are not on the emulator`);
     check(emu.endpoints().length === 2, `expected 2 endpoints on the emulator, found ${emu.endpoints().length}`);
     check(inference.networkVolumeId === outputs.modelsVolumeId, "the inference endpoint does not mount the looked-up volume");
-    note(`created ${inferenceId} (${inference.gpuIds}, regions ${inference.locations}, volume ${inference.networkVolumeId}) and ${imagesId} (${images.gpuIds})`);
+    note(
+      `created ${inferenceId} (${inference.gpuIds}, regions ${inference.locations}, volume ${inference.networkVolumeId}) and ${imagesId} (${images.gpuIds})`,
+    );
 
     step("pulumi stack output — the stack's outputs");
     await stack.run(["stack", "output"]);
@@ -157,7 +165,10 @@ async function main(): Promise<void> {
     check(refreshed?.outputs?.workersMax === driftedMax, `refresh did not record the drift (state says workersMax ${String(refreshed?.outputs?.workersMax)})`);
     note(`the state now records workersMax ${driftedMax}; what the next up will change:`);
     const plan = await stack.run(["preview", "--diff"]);
-    check(/workersMax\s*:\s*\d+ => \d+/.test(plan.stdout) && /~ 1 to update/.test(plan.stdout), "the preview after refresh does not plan to restore workersMax");
+    check(
+      /workersMax\s*:\s*\d+ => \d+/.test(plan.stdout) && /~ 1 to update/.test(plan.stdout),
+      "the preview after refresh does not plan to restore workersMax",
+    );
 
     step("pulumi up --yes --skip-preview — converge back to the program (the plan is the one above)");
     await stack.run(["up", "--yes", "--skip-preview"]);
@@ -180,7 +191,10 @@ async function main(): Promise<void> {
       workerImages = (await client.listWorkers(inferenceId)).map((w) => String((w as { imageName?: unknown }).imageName));
       if (workerImages.length > 0 && workerImages.every((i) => i === newImage)) break;
     }
-    check(workerImages.length > 0 && workerImages.every((i) => i === newImage), `the endpoint's workers are not all on ${newImage}: ${workerImages.join(", ") || "no workers"}`);
+    check(
+      workerImages.length > 0 && workerImages.every((i) => i === newImage),
+      `the endpoint's workers are not all on ${newImage}: ${workerImages.join(", ") || "no workers"}`,
+    );
     note(`template ${templateId} modified in place, endpoint ${inferenceId} kept; its ${workerImages.length} worker(s) run ${newImage}`);
 
     step("pulumi destroy --yes — scale each endpoint to zero, delete it, then the template and the registry credentials");
@@ -192,7 +206,10 @@ async function main(): Promise<void> {
     check(!emu.registryAuths().some((r) => r.id === String(outputs.registryAuthId)), "registry credentials left on the emulator");
     const ops = emu.stats().byOperation;
     // The platform refuses deleteEndpoint while workersMax > 0, so each delete needs its scale-down first.
-    check((ops.saveEndpoint ?? 0) >= 2 && ops.deleteEndpoint === 2, `expected 2 scale-downs and 2 deletes, saw ${ops.saveEndpoint ?? 0} and ${ops.deleteEndpoint ?? 0}`);
+    check(
+      (ops.saveEndpoint ?? 0) >= 2 && ops.deleteEndpoint === 2,
+      `expected 2 scale-downs and 2 deletes, saw ${ops.saveEndpoint ?? 0} and ${ops.deleteEndpoint ?? 0}`,
+    );
     note(`${ops.saveEndpoint} scale-to-zero calls and ${ops.deleteEndpoint} deletes in ${emu.stats().requests} requests: the emulator has no endpoints left`);
 
     step("Remove the throwaway stack and stop the emulator");

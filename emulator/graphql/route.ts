@@ -41,9 +41,7 @@ function checkBody(body: unknown): GraphqlBody | string {
 }
 
 function topLevelFields(doc: DocumentNode, set: SelectionSetNode, seen = new Set<string>()): string[] {
-  const fragments = new Map(
-    doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
+  const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   const out: string[] = [];
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {

@@ -60,12 +60,23 @@ function submit(ctx: RouteContext, sync: boolean) {
   if (!body.success) throw new ProblemError(400, "The request body must be an object with an 'input' object.", issueList(body.error));
   let input = body.data.input;
   const executionMs = input.executionMs;
-  if (target.kind === "endpoint" && executionMs !== undefined && !(typeof executionMs === "number" && Number.isInteger(executionMs) && executionMs >= 1 && executionMs <= EXECUTION_MS_MAX)) {
-    throw new ProblemError(400, "The input is invalid.", [`input.executionMs: must be an integer number of milliseconds from 1 to ${EXECUTION_MS_MAX} (how long the echo handler runs)`]);
+  if (
+    target.kind === "endpoint" &&
+    executionMs !== undefined &&
+    !(typeof executionMs === "number" && Number.isInteger(executionMs) && executionMs >= 1 && executionMs <= EXECUTION_MS_MAX)
+  ) {
+    throw new ProblemError(400, "The input is invalid.", [
+      `input.executionMs: must be an integer number of milliseconds from 1 to ${EXECUTION_MS_MAX} (how long the echo handler runs)`,
+    ]);
   }
   if (target.kind === "model") {
     const parsed = imageInputSchema.safeParse(input);
-    if (!parsed.success) throw new ProblemError(400, `The input is invalid for model "${target.model.id}".`, issueList(parsed.error).map((e) => `input.${e}`));
+    if (!parsed.success)
+      throw new ProblemError(
+        400,
+        `The input is invalid for model "${target.model.id}".`,
+        issueList(parsed.error).map((e) => `input.${e}`),
+      );
     input = parsed.data;
   }
   return core.jobs.submit(principal.user.id, target, input, sync);
@@ -209,7 +220,4 @@ export const inferenceRoutes: Route[] = [
 ];
 
 /** A 1×1 PNG: the emulator does not render images, it proves the URL resolves. */
-const PNG_1X1 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");

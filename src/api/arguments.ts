@@ -42,7 +42,10 @@ export function idArgument(name: string) {
  * what only it can (ids, an empty list) and leaves values — tiers, enums, ranges — to the platform,
  * whose error names them (spec: Errors), so a value the platform accepts is never refused here.
  */
-export function checkedFields<S extends z.AnyZodObject>(payload: S, ...fields: (keyof S["shape"] & string)[]): z.ZodType<z.output<S>, z.ZodTypeDef, z.input<S>> {
+export function checkedFields<S extends z.AnyZodObject>(
+  payload: S,
+  ...fields: (keyof S["shape"] & string)[]
+): z.ZodType<z.output<S>, z.ZodTypeDef, z.input<S>> {
   // The cast gives the subset of rules the whole payload's type.
   return payload.pick(Object.fromEntries(fields.map((f) => [f, true]))).passthrough() as unknown as z.ZodType<z.output<S>, z.ZodTypeDef, z.input<S>>;
 }
@@ -104,7 +107,14 @@ export function isRfc3339DateTime(value: unknown): value is string {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
   const [offsetHour, offsetMinute] = [m[8], m[9]].map((v) => (v === undefined ? 0 : Number(v)));
   return (
-    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
-    hour <= 23 && minute <= 59 && second <= 60 && offsetHour <= 23 && offsetMinute <= 59
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 60 &&
+    offsetHour <= 23 &&
+    offsetMinute <= 59
   );
 }

@@ -132,7 +132,10 @@ function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor, 
     throw new ConfigurationError(`${from} must be a base address without query (?) or fragment (#), got ${redact(JSON.stringify(raw))}`, key);
   }
   if (parsed.username || parsed.password) {
-    throw new ConfigurationError(`${from} must not carry credentials (user:password@); set the key through ${PULUMI_CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey}`, key);
+    throw new ConfigurationError(
+      `${from} must not carry credentials (user:password@); set the key through ${PULUMI_CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey}`,
+      key,
+    );
   }
   if (parsed.protocol === "http:" && !allowInsecureHttp && !isLoopbackHost(parsed.hostname)) {
     throw new ConfigurationError(

@@ -75,14 +75,21 @@ export class PlatformError extends Error {
 
 /** Client configuration is missing or invalid; `setting` names what to fix. */
 export class ConfigurationError extends PlatformError {
-  constructor(message: string, readonly setting?: string) {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
     super(message);
   }
 }
 
 /** Caller input rejected before sending (e.g. `tail` outside 0..5000); `argument` names the field. */
 export class InvalidArgumentError extends PlatformError {
-  constructor(message: string, readonly argument: string, options: PlatformErrorOptions = {}) {
+  constructor(
+    message: string,
+    readonly argument: string,
+    options: PlatformErrorOptions = {},
+  ) {
     super(message, options);
   }
 }
@@ -190,21 +197,33 @@ export class GraphQLRequestError extends PlatformError {
 
 /** A response did not have the shape the spec describes; `issues` lists each mismatch as `path: problem`. */
 export class ResponseValidationError extends PlatformError {
-  constructor(message: string, readonly issues: string[], options: PlatformErrorOptions = {}) {
+  constructor(
+    message: string,
+    readonly issues: string[],
+    options: PlatformErrorOptions = {},
+  ) {
     super(message, options);
   }
 }
 
 /** The connection failed. `code` is the system error code (e.g. `ECONNREFUSED`, `ECONNRESET`). */
 export class NetworkError extends PlatformError {
-  constructor(message: string, readonly code: string | undefined, options: PlatformErrorOptions) {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    options: PlatformErrorOptions,
+  ) {
     super(message, options);
   }
 }
 
 /** A request (or a wait such as `waitForJob`) took longer than `timeoutMs`. */
 export class TimeoutError extends PlatformError {
-  constructor(message: string, readonly timeoutMs: number, options: PlatformErrorOptions) {
+  constructor(
+    message: string,
+    readonly timeoutMs: number,
+    options: PlatformErrorOptions,
+  ) {
     super(message, options);
   }
 }

@@ -9,13 +9,7 @@
  */
 import { ClientError, GraphQLClient } from "graphql-request";
 import { z } from "zod";
-import {
-  GraphQLRequestError,
-  PlatformError,
-  ResponseValidationError,
-  errorForStatus,
-  type GraphQLErrorEntry,
-} from "./errors";
+import { GraphQLRequestError, PlatformError, ResponseValidationError, errorForStatus, type GraphQLErrorEntry } from "./errors";
 import { Headers, USER_AGENT, httpError, sendBuffered, type Transport } from "./http";
 import { parseRateLimitHeaders, parseRetryAfter } from "./ratelimit";
 import { parseResponse } from "./schemas";
@@ -30,7 +24,7 @@ const CODE_STATUS: Record<string, number> = {
 
 /** The object schema inside optional, nullable, array and transformed wrappers, if any. */
 function objectWithin(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
-  for (let t = schema; ; ) {
+  for (let t = schema; ;) {
     if (t instanceof z.ZodObject) return t;
     if (t instanceof z.ZodEffects) t = t.innerType();
     else if (t instanceof z.ZodOptional || t instanceof z.ZodNullable) t = t.unwrap();

@@ -6,15 +6,7 @@
  */
 import fetch, { Headers, Response, type RequestInit } from "node-fetch";
 import type { z } from "zod";
-import {
-  AbortedError,
-  NetworkError,
-  ResponseValidationError,
-  TimeoutError,
-  errorForStatus,
-  type ApiHttpError,
-  type ProblemDetails,
-} from "./errors";
+import { AbortedError, NetworkError, ResponseValidationError, TimeoutError, errorForStatus, type ApiHttpError, type ProblemDetails } from "./errors";
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitTracker } from "./ratelimit";
 import { redactValue, type Redactor } from "./redact";
 import { parseResponse, problemDetailsSchema } from "./schemas";
@@ -242,23 +234,16 @@ export function bearerHeaders(t: Transport, extra: Record<string, string> = {}):
  */
 export async function requestJson(t: Transport, req: JsonRequest): Promise<unknown> {
   const headers = bearerHeaders(t, req.body !== undefined ? { "Content-Type": "application/json", ...req.headers } : req.headers);
-  const res = await sendBuffered(
-    t,
-    req.url,
-    { method: req.method, headers, body: req.body !== undefined ? JSON.stringify(req.body) : undefined },
-    req,
-  );
+  const res = await sendBuffered(t, req.url, { method: req.method, headers, body: req.body !== undefined ? JSON.stringify(req.body) : undefined }, req);
   const text = await res.text();
   if (!res.ok) throw httpError(t, res.status, res.headers, text, req.operation);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    throw new ResponseValidationError(
-      `${req.operation}: HTTP ${res.status} answer is not JSON: ${t.redact(text.slice(0, 200))}`,
-      ["body: not JSON"],
-      { operation: req.operation },
-    );
+    throw new ResponseValidationError(`${req.operation}: HTTP ${res.status} answer is not JSON: ${t.redact(text.slice(0, 200))}`, ["body: not JSON"], {
+      operation: req.operation,
+    });
   }
 }
 

@@ -98,10 +98,16 @@ export const jobOperations = operationTable({
     const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
     // Timers hold at most MAX_TIMER_MS; a longer delay would fire after 1 ms.
     if (!(pollIntervalMs >= 0 && pollIntervalMs <= MAX_TIMER_MS)) {
-      throw new InvalidArgumentError(`${operation}: pollIntervalMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${pollIntervalMs}`, "pollIntervalMs", { operation });
+      throw new InvalidArgumentError(
+        `${operation}: pollIntervalMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${pollIntervalMs}`,
+        "pollIntervalMs",
+        { operation },
+      );
     }
     if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-      throw new InvalidArgumentError(`${operation}: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${timeoutMs}`, "timeoutMs", { operation });
+      throw new InvalidArgumentError(`${operation}: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${timeoutMs}`, "timeoutMs", {
+        operation,
+      });
     }
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -172,7 +172,10 @@ async function* iterate(ctx: ClientContext, endpointId: string, workerId: string
       // Dropped, or closed after new events while following: reconnect from the last delivered id.
       fruitless = state.delivered > before || outcome === "closed" ? 0 : fruitless + 1;
       if (fruitless > policy.retries) {
-        throw new NetworkError(`${operation}: the log stream ended ${fruitless} times in a row without new events`, undefined, { operation, outcomeUnknown: false });
+        throw new NetworkError(`${operation}: the log stream ended ${fruitless} times in a row without new events`, undefined, {
+          operation,
+          outcomeUnknown: false,
+        });
       }
       ctx.transport.stats.streamReconnects++;
       ctx.transport.debug?.(`${operation}: stream ${outcome}; reconnecting after ${state.lastId ? "the last event" : "the start"}`);
@@ -279,10 +282,12 @@ async function* readEvents(
       if (ended) return ended;
       let idle = false;
       await new Promise<void>((resolve) => {
-        const timer = follow ? undefined : setTimeout(() => {
-          idle = true;
-          resolve();
-        }, idleMs);
+        const timer = follow
+          ? undefined
+          : setTimeout(() => {
+              idle = true;
+              resolve();
+            }, idleMs);
         wake = () => {
           if (timer) clearTimeout(timer);
           resolve();

@@ -74,8 +74,7 @@ export interface CompositeOperation<F> {
 export type Operation = RequestOperation<any, unknown> | CompositeOperation<unknown>;
 
 /** The client method an operation declares. */
-export type MethodOf<O> =
-  O extends RequestOperation<infer A, infer R> ? (...args: A) => Promise<R> : O extends CompositeOperation<infer F> ? F : never;
+export type MethodOf<O> = O extends RequestOperation<infer A, infer R> ? (...args: A) => Promise<R> : O extends CompositeOperation<infer F> ? F : never;
 
 /** The client methods a table of operations declares, with each entry's docstring. */
 export type MethodsOf<T> = { [K in keyof T]: MethodOf<T[K]> };

@@ -59,18 +59,15 @@ Object.defineProperty(WorkersNotReadyError.prototype, "name", { value: "WorkersN
  *   `count`, `timeoutMs` or `pollIntervalMs`; AbortedError when `signal` fires; any error of
  *   `listWorkers` that the client did not retry away (401, 403, 404, ...).
  */
-export async function waitForWorkers(
-  client: Pick<PlatformClient, "listWorkers">,
-  endpointId: string,
-  options: WaitForWorkersOptions,
-): Promise<Worker[]> {
+export async function waitForWorkers(client: Pick<PlatformClient, "listWorkers">, endpointId: string, options: WaitForWorkersOptions): Promise<Worker[]> {
   const { count, timeoutMs, pollIntervalMs = 1000, signal } = options;
   const bad = (argument: string, rule: string, value: unknown) =>
     new InvalidArgumentError(`waitForWorkers: ${argument} must be ${rule}, got ${String(value)}`, argument, { operation: "waitForWorkers" });
   if (!Number.isInteger(count) || count < 0) throw bad("count", "a non-negative integer", count);
   // Timers hold at most MAX_TIMER_MS; a longer delay would fire after 1 ms.
   if (!(timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS)) throw bad("timeoutMs", `a number of milliseconds from 0 to ${MAX_TIMER_MS}`, timeoutMs);
-  if (!(pollIntervalMs > 0 && pollIntervalMs <= MAX_TIMER_MS)) throw bad("pollIntervalMs", `a number of milliseconds from 1 to ${MAX_TIMER_MS}`, pollIntervalMs);
+  if (!(pollIntervalMs > 0 && pollIntervalMs <= MAX_TIMER_MS))
+    throw bad("pollIntervalMs", `a number of milliseconds from 1 to ${MAX_TIMER_MS}`, pollIntervalMs);
   const aborted = () => new AbortedError(`waiting for workers of endpoint ${endpointId} was aborted`, { operation: "waitForWorkers" });
   if (signal?.aborted) throw aborted();
   if (count === 0) return (await client.listWorkers(endpointId)).filter(isWorkerReady);
@@ -93,10 +90,7 @@ export async function waitForWorkers(
       const readyWorkers = listing.filter(isWorkerReady);
       ready = readyWorkers.length;
       if (ready >= count) return readyWorkers;
-      const paused = await Promise.race([
-        sleep(pollIntervalMs, "poll" as const, { signal: stop.signal }).catch(() => "stopped" as const),
-        deadline,
-      ]);
+      const paused = await Promise.race([sleep(pollIntervalMs, "poll" as const, { signal: stop.signal }).catch(() => "stopped" as const), deadline]);
       if (paused === "timeout") break;
       if (paused === "stopped") throw aborted();
     }

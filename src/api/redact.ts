@@ -36,7 +36,13 @@ export function createRedactor(apiKey: string | undefined): Redactor {
   }
   // Longest first, so a form that contains another is removed whole.
   const literal = forms.size
-    ? new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|"), "g")
+    ? new RegExp(
+        [...forms]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join("|"),
+        "g",
+      )
     : undefined;
   return (text: string): string => {
     if (typeof text !== "string" || text.length === 0) return text;

@@ -29,9 +29,7 @@ type Unindexed<T> = T extends readonly (infer E)[]
 export type Listed<S extends z.ZodTypeAny> = Unindexed<z.output<S>>;
 
 /** spec: Resources › Error response. */
-export const problemDetailsSchema = z
-  .object({ title: z.string(), status: int, detail: z.string(), errors: z.array(z.string()).optional() })
-  .passthrough();
+export const problemDetailsSchema = z.object({ title: z.string(), status: int, detail: z.string(), errors: z.array(z.string()).optional() }).passthrough();
 
 /** spec: Resources › Serverless endpoint (GraphQL record; also the REST v1 answer, whose shape is "not shown"). */
 export const endpointRecordSchema = z
@@ -63,7 +61,10 @@ export const endpointRecordSchema = z
     executionTimeoutMs: int.nullish(),
     /** Warm workers kept on standby (a hidden server default may keep a scale-to-zero endpoint warm). */
     workersStandby: int.nullish(),
-    pods: z.array(z.object({ desiredStatus: z.string() }).passthrough()).nullish().transform((v) => v ?? undefined),
+    pods: z
+      .array(z.object({ desiredStatus: z.string() }).passthrough())
+      .nullish()
+      .transform((v) => v ?? undefined),
   })
   .passthrough();
 /** An endpoint as the platform reports it (spec: Resources › Serverless endpoint, GraphQL record). */
@@ -151,8 +152,14 @@ export const templateRecordSchema = z
     volumeMountPath: nullish(z.string()),
     /** `port/protocol`, comma-separated, e.g. `"8000/http,22/tcp"`. */
     ports: nullish(z.string()),
-    env: z.array(envVarSchema).nullish().transform((v) => v ?? []),
-    isServerless: z.boolean().nullish().transform((v) => v ?? false),
+    env: z
+      .array(envVarSchema)
+      .nullish()
+      .transform((v) => v ?? []),
+    isServerless: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? false),
     /** Id of the registry credentials used to pull a private image; null or empty = none. */
     containerRegistryAuthId: nullish(z.string()),
     readme: nullish(z.string()),
@@ -195,9 +202,7 @@ export const endpointTemplateSchema = z.object({ endpointId: nonEmptyArgument("e
 export interface EndpointTemplateInput extends z.input<typeof endpointTemplateSchema> {}
 
 /** `serverlessDiscount` of `myself`; null when no discount applies. */
-export const serverlessDiscountSchema = z
-  .object({ discountFactor: z.number(), type: z.string(), expirationDate: z.string() })
-  .passthrough();
+export const serverlessDiscountSchema = z.object({ discountFactor: z.number(), type: z.string(), expirationDate: z.string() }).passthrough();
 export interface ServerlessDiscount extends Listed<typeof serverlessDiscountSchema> {}
 
 /** GraphQL `myself { id email endpoints {...} serverlessDiscount {...} }`. */
@@ -215,9 +220,15 @@ export interface Myself extends Listed<typeof myselfSchema> {}
 export const gpuTypeSchema = z
   .object({
     id: z.string(),
-    displayName: z.string().nullish().transform((v) => v ?? undefined),
+    displayName: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? undefined),
     /** GB. */
-    memoryInGb: z.number().nullish().transform((v) => v ?? undefined),
+    memoryInGb: z
+      .number()
+      .nullish()
+      .transform((v) => v ?? undefined),
   })
   .passthrough();
 export interface GpuType extends Listed<typeof gpuTypeSchema> {}
@@ -245,7 +256,10 @@ export const workerSchema = z.object({ id: z.string(), status: z.string().option
 export interface Worker extends z.output<typeof workerSchema> {}
 export const workerListSchema = z.union([
   z.array(workerSchema),
-  z.object({ workers: z.array(workerSchema) }).passthrough().transform((o) => o.workers),
+  z
+    .object({ workers: z.array(workerSchema) })
+    .passthrough()
+    .transform((o) => o.workers),
 ]);
 
 /** spec: Events, `data:` line of the worker log stream. */
@@ -261,7 +275,10 @@ export const jobSchema = z
     status: jobStatusSchema,
     output: z.unknown().optional(),
     /** A failed job's error; an object error is kept as its JSON text. */
-    error: z.unknown().optional().transform((e) => (e === undefined || e === null ? undefined : typeof e === "string" ? e : JSON.stringify(e))),
+    error: z
+      .unknown()
+      .optional()
+      .transform((e) => (e === undefined || e === null ? undefined : typeof e === "string" ? e : JSON.stringify(e))),
   })
   .passthrough();
 export interface Job extends z.output<typeof jobSchema> {}

@@ -110,7 +110,10 @@ export const templateOperations = operationTable({
     args: z.tuple([endpointTemplateSchema]),
     document: gql`
       mutation updateEndpointTemplate($input: UpdateEndpointTemplateInput!) {
-        updateEndpointTemplate(input: $input) { id templateId }
+        updateEndpointTemplate(input: $input) {
+          id
+          templateId
+        }
       }
     `,
     variables: (input: EndpointTemplateInput) => ({ input }),

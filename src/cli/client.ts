@@ -4,15 +4,7 @@
  * `--*-url` flags taking precedence. There is deliberately no `--api-key` flag: a key typed on a
  * command line ends up in shell history and process listings.
  */
-import {
-  ConfigurationError,
-  createClient,
-  ENV_VARS,
-  PULUMI_CONFIG_KEYS,
-  resolveClientConfig,
-  type ClientConfigInput,
-  type PlatformClient,
-} from "../api";
+import { ConfigurationError, createClient, ENV_VARS, PULUMI_CONFIG_KEYS, resolveClientConfig, type ClientConfigInput, type PlatformClient } from "../api";
 
 /** Address overrides given as global flags; each wins over its environment variable. */
 export interface AddressFlags {

@@ -1,14 +1,7 @@
 /**
  * How the CLI turns any failure into one line on stderr and an exit code, never showing the key.
  */
-import {
-  AuthenticationError,
-  ConfigurationError,
-  createRedactor,
-  InvalidArgumentError,
-  NotFoundError,
-  PermissionError,
-} from "../api";
+import { AuthenticationError, ConfigurationError, createRedactor, InvalidArgumentError, NotFoundError, PermissionError } from "../api";
 import { EXIT, type ExitCode } from "./io";
 import { printable } from "./terminalText";
 

@@ -122,7 +122,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   stackCommand("recover", "settle what an interrupted `pulumi up`/`destroy` left pending: adopt or drop pending creates, read back pending updates and deletes")
     .option("-y, --yes", "act (default: only print what would be done)")
-    .addOption(new Option("--settle <seconds>", "seconds after the interrupted run's last state write during which its requests may still land (default: 120 s retry deadline + runpod:timeoutMs)").argParser(parseSettle))
+    .addOption(
+      new Option(
+        "--settle <seconds>",
+        "seconds after the interrupted run's last state write during which its requests may still land (default: 120 s retry deadline + runpod:timeoutMs)",
+      ).argParser(parseSettle),
+    )
     .action((opts: RecoverOptions) => act((ctx) => recoverCommand(ctx, opts))());
 
   stackCommand("orphans", "list platform objects tied to the stack (recorded names, auto-name prefixes) that no stack holds")

@@ -31,10 +31,7 @@ export function isAutoNameOf(name: string, prefix: string): boolean {
  * {@link autoName} (`autonamed` true; the caller marks the checked inputs with `AUTONAMED_PROPERTY`).
  * The prefix itself is dropped. A set or not-yet-known name is kept.
  */
-export function withAutoName(
-  olds: Record<string, unknown> | undefined,
-  news: Record<string, unknown>,
-): { news: Record<string, unknown>; autonamed: boolean } {
+export function withAutoName(olds: Record<string, unknown> | undefined, news: Record<string, unknown>): { news: Record<string, unknown>; autonamed: boolean } {
   const { [NAME_PREFIX_PROPERTY]: prefix, ...rest } = news;
   if ((rest.name !== undefined && rest.name !== null) || typeof prefix !== "string" || isUnknown(prefix)) return { news: rest, autonamed: false };
   if (typeof olds?.name === "string") return { news: { ...rest, name: olds.name }, autonamed: false };

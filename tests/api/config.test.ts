@@ -1,5 +1,14 @@
 import { inspect } from "util";
-import { ConfigurationError, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, DEFAULT_URLS, ENV_VARS, createClient, createClientFromEnv, resolveClientConfig } from "../../src/api";
+import {
+  ConfigurationError,
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_URLS,
+  ENV_VARS,
+  createClient,
+  createClientFromEnv,
+  resolveClientConfig,
+} from "../../src/api";
 
 describe("resolveClientConfig", () => {
   it("uses the production addresses when nothing else is given", () => {

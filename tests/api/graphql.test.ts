@@ -1,12 +1,5 @@
 import type { RunningEmulator } from "../../emulator";
-import {
-  AuthenticationError,
-  GraphQLRequestError,
-  InvalidArgumentError,
-  NotFoundError,
-  PermissionError,
-  type PlatformClient,
-} from "../../src/api";
+import { AuthenticationError, GraphQLRequestError, InvalidArgumentError, NotFoundError, PermissionError, type PlatformClient } from "../../src/api";
 import { ENDPOINT_INPUT, clientFor, startFastEmulator, thrown } from "./helpers";
 
 let emu: RunningEmulator;
@@ -63,7 +56,14 @@ describe("GraphQL operations", () => {
     });
     expect(emu.endpoints(emu.apiKey).map((e) => e.id)).toContain(created.id);
 
-    const modified = await client.saveEndpoint({ id: created.id, name: "gql-renamed", templateId: "tpl_vllm", gpuIds: "AMPERE_80", workersMax: 4, networkVolumeId: "nv_models01" });
+    const modified = await client.saveEndpoint({
+      id: created.id,
+      name: "gql-renamed",
+      templateId: "tpl_vllm",
+      gpuIds: "AMPERE_80",
+      workersMax: 4,
+      networkVolumeId: "nv_models01",
+    });
     expect(modified).toMatchObject({ id: created.id, name: "gql-renamed", gpuIds: "AMPERE_80", workersMax: 4, networkVolumeId: "nv_models01" });
 
     expect((await client.listEndpoints()).find((e) => e.id === created.id)?.name).toBe("gql-renamed");

@@ -50,7 +50,14 @@ describe("GraphQL extensions.code from the server", () => {
     const srv = await serve((req, res) => {
       const key = new URL(req.url ?? "/", "http://x").searchParams.get("api_key");
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ errors: [{ message: "key rejected", extensions: { code: `INVALID_KEY ${key}` } }, { message: "other", extensions: { code: "BAD_USER_INPUT" } }] }));
+      res.end(
+        JSON.stringify({
+          errors: [
+            { message: "key rejected", extensions: { code: `INVALID_KEY ${key}` } },
+            { message: "other", extensions: { code: "BAD_USER_INPUT" } },
+          ],
+        }),
+      );
     });
     closeAll.push(srv.server);
     const err = await thrown(() => clientAt(srv.url).gpuTypes());
@@ -134,7 +141,12 @@ describe("addresses", () => {
     });
     closeAll.push(target.server, redirector.server);
     const client = clientAt(redirector.url);
-    for (const call of [() => client.listNetworkVolumes(), () => client.gpuTypes(), () => client.run("abc", {}), () => client.streamWorkerLogs("abc", "w1", { follow: false })[Symbol.asyncIterator]().next()]) {
+    for (const call of [
+      () => client.listNetworkVolumes(),
+      () => client.gpuTypes(),
+      () => client.run("abc", {}),
+      () => client.streamWorkerLogs("abc", "w1", { follow: false })[Symbol.asyncIterator]().next(),
+    ]) {
       const err = await thrown(async () => call());
       expect(err).toBeInstanceOf(ResponseValidationError);
       expect(err.message).toMatch(/HTTP 307 redirecting to .*redirects are not followed/);
@@ -146,23 +158,25 @@ describe("addresses", () => {
 });
 
 describe("API key characters", () => {
-  test.each([["newline", "rpa_abc\nX-Injected: 1"], ["non-ASCII", "rpa_abcé"], ["space", "rpa abc"], ["control", "rpa_\u0007abc"]])(
-    "a key with a %s is a configuration error naming runpod:apiKey, without the key",
-    (_label, apiKey) => {
-      for (const call of [() => resolveClientConfig({ apiKey }, {}), () => resolveClientConfig({}, { RUNPOD_API_KEY: apiKey })]) {
-        let err: unknown;
-        try {
-          call();
-        } catch (e) {
-          err = e;
-        }
-        expect(err).toBeInstanceOf(ConfigurationError);
-        expect((err as Error).message).toContain("runpod:apiKey");
-        expect((err as Error).message).toContain("RUNPOD_API_KEY");
-        expect((err as Error).message).not.toContain("abc");
+  test.each([
+    ["newline", "rpa_abc\nX-Injected: 1"],
+    ["non-ASCII", "rpa_abcé"],
+    ["space", "rpa abc"],
+    ["control", "rpa_\u0007abc"],
+  ])("a key with a %s is a configuration error naming runpod:apiKey, without the key", (_label, apiKey) => {
+    for (const call of [() => resolveClientConfig({ apiKey }, {}), () => resolveClientConfig({}, { RUNPOD_API_KEY: apiKey })]) {
+      let err: unknown;
+      try {
+        call();
+      } catch (e) {
+        err = e;
       }
-    },
-  );
+      expect(err).toBeInstanceOf(ConfigurationError);
+      expect((err as Error).message).toContain("runpod:apiKey");
+      expect((err as Error).message).toContain("RUNPOD_API_KEY");
+      expect((err as Error).message).not.toContain("abc");
+    }
+  });
 });
 
 describe("durations beyond what timers hold", () => {
@@ -191,7 +205,10 @@ describe("durations beyond what timers hold", () => {
 
   test("waitForWorkers and the sleep helper refuse them too; config timeouts as well", async () => {
     const client = clientFor(emu);
-    for (const options of [{ count: 1, timeoutMs: 3_000_000_000 }, { count: 1, timeoutMs: 1000, pollIntervalMs: 3_000_000_000 }]) {
+    for (const options of [
+      { count: 1, timeoutMs: 3_000_000_000 },
+      { count: 1, timeoutMs: 1000, pollIntervalMs: 3_000_000_000 },
+    ]) {
       const err = await thrown(() => waitForWorkers(client, "abc", options));
       expect(err).toBeInstanceOf(InvalidArgumentError);
       expect(err.message).toMatch(/(timeoutMs|pollIntervalMs) must be a number of milliseconds from \d to 2147483647/);
@@ -204,7 +221,16 @@ describe("durations beyond what timers hold", () => {
 
 describe("RFC 3339 date-times (log stream `since`)", () => {
   test("impossible dates are refused, a leap second is accepted", () => {
-    for (const bad of ["2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-01-01T00:00:61Z", "2024-01-01T00:00:00+24:00"]) {
+    for (const bad of [
+      "2024-02-30T00:00:00Z",
+      "2023-02-29T00:00:00Z",
+      "2024-04-31T00:00:00Z",
+      "2024-13-01T00:00:00Z",
+      "2024-01-01T24:00:00Z",
+      "2024-01-01T00:60:00Z",
+      "2024-01-01T00:00:61Z",
+      "2024-01-01T00:00:00+24:00",
+    ]) {
       expect([bad, isRfc3339DateTime(bad)]).toEqual([bad, false]);
     }
     for (const good of ["2016-12-31T23:59:60Z", "2024-02-29T00:00:00Z", "2024-01-01T00:00:00.123+05:30", "2000-02-29t12:00:00z"]) {

@@ -34,7 +34,9 @@ describe("REST v1: POST /v1/endpoints", () => {
   });
 
   it("shows the whole problem details of a validation failure", async () => {
-    const err = await thrown(() => client.createEndpointRest({ name: "rest-bad", templateId: "tpl_comfy", gpuTypeIds: ["NVIDIA Imaginary 9000"], workersMin: 3, workersMax: 1 }));
+    const err = await thrown(() =>
+      client.createEndpointRest({ name: "rest-bad", templateId: "tpl_comfy", gpuTypeIds: ["NVIDIA Imaginary 9000"], workersMin: 3, workersMax: 1 }),
+    );
     expect(err).toBeInstanceOf(ApiHttpError);
     const e = err as ApiHttpError;
     expect(e.status).toBe(400);

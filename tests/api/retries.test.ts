@@ -205,7 +205,17 @@ describe("dropped connections", () => {
     const port = await closedPort();
     const base = `http://127.0.0.1:${port}`;
     const c = createClient(
-      resolveClientConfig({ apiKey: emu.apiKey, graphqlUrl: `${base}/graphql`, restV1Url: base, restV2Url: base, inferenceUrl: base, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 } }, {}),
+      resolveClientConfig(
+        {
+          apiKey: emu.apiKey,
+          graphqlUrl: `${base}/graphql`,
+          restV1Url: base,
+          restV2Url: base,
+          inferenceUrl: base,
+          retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 },
+        },
+        {},
+      ),
     );
     const err = await thrown(() => c.saveEndpoint({ ...ENDPOINT_INPUT, name: "r-refused" }));
     expect(err).toBeInstanceOf(NetworkError);
@@ -238,7 +248,11 @@ describe("rate-limit parsing and pacing", () => {
   it("parses tokens and strings, ignores unknown windows and malformed headers", () => {
     expect(
       parseRateLimitHeaders(headers({ ratelimit: 'minute;r=0;t=12, "hour";r=5;t=100, week;r=1', "ratelimit-policy": "minute;q=10;w=60, day;q=99;w=86400" })),
-    ).toEqual({ minute: { remaining: 0, resetSeconds: 12, quota: 10, windowSeconds: 60 }, hour: { remaining: 5, resetSeconds: 100 }, day: { quota: 99, windowSeconds: 86400 } });
+    ).toEqual({
+      minute: { remaining: 0, resetSeconds: 12, quota: 10, windowSeconds: 60 },
+      hour: { remaining: 5, resetSeconds: 100 },
+      day: { quota: 99, windowSeconds: 86400 },
+    });
     expect(parseRateLimitHeaders(headers({ ratelimit: "minute;r=(" }))).toBeUndefined();
     expect(parseRateLimitHeaders(headers({}))).toBeUndefined();
     expect(parseRetryAfter("7")).toBe(7);

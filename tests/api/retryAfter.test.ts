@@ -23,7 +23,11 @@ beforeEach(() => {
 });
 
 /** Runs `call` with one forced 429 on `operation`; returns the call's duration and the client. */
-async function afterOne429(operation: string, rateLimit: Pick<FaultConfig, "rateLimitResetSeconds" | "omitRateLimitHeaders">, call: (c: PlatformClient) => Promise<unknown>) {
+async function afterOne429(
+  operation: string,
+  rateLimit: Pick<FaultConfig, "rateLimitResetSeconds" | "omitRateLimitHeaders">,
+  call: (c: PlatformClient) => Promise<unknown>,
+) {
   emu.setFaults({ force429: 1, retryAfterSeconds: RETRY_AFTER_S, match: [operation], ...rateLimit });
   const client = clientFor(emu);
   const started = Date.now();

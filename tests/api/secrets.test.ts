@@ -90,7 +90,9 @@ describe("the API key never appears in error text", () => {
     const cases: [string, Error, string, new (...a: never[]) => Error][] = [];
     const add = async (label: string, key: string, cls: new (...a: never[]) => Error, fn: () => unknown) => cases.push([label, await thrown(fn), key, cls]);
 
-    await add("configuration: key pasted into a URL", RW_KEY, ConfigurationError, () => resolveClientConfig({ apiKey: RW_KEY, graphqlUrl: `not a url ${RW_KEY}` }, {}));
+    await add("configuration: key pasted into a URL", RW_KEY, ConfigurationError, () =>
+      resolveClientConfig({ apiKey: RW_KEY, graphqlUrl: `not a url ${RW_KEY}` }, {}),
+    );
     await add("configuration: api_key in the GraphQL URL", RW_KEY, ConfigurationError, () =>
       resolveClientConfig({ apiKey: RW_KEY, graphqlUrl: `http://h/graphql?api_key=${encodeURIComponent(RW_KEY)}` }, {}),
     );
@@ -115,7 +117,12 @@ describe("the API key never appears in error text", () => {
     emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint", "listNetworkVolumes"] });
     await add("dropped GraphQL", RW_KEY, NetworkError, () => client.saveEndpoint({ ...ENDPOINT_INPUT }));
     await add("dropped REST", RW_KEY, NetworkError, () => client.listNetworkVolumes());
-    const refused = clientFor(emu, { apiKey: RW_KEY, graphqlUrl: `http://127.0.0.1:${port}/graphql`, restV2Url: `http://127.0.0.1:${port}`, retry: { retries: 0 } });
+    const refused = clientFor(emu, {
+      apiKey: RW_KEY,
+      graphqlUrl: `http://127.0.0.1:${port}/graphql`,
+      restV2Url: `http://127.0.0.1:${port}`,
+      retry: { retries: 0 },
+    });
     await add("refused GraphQL (URL with key)", RW_KEY, NetworkError, () => refused.myself());
     await add("refused REST", RW_KEY, NetworkError, () => refused.listNetworkVolumes());
 

@@ -16,7 +16,12 @@ let client: PlatformClient;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50 });
-  client = createClient(resolveClientConfig({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference }, {}));
+  client = createClient(
+    resolveClientConfig(
+      { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+      {},
+    ),
+  );
 });
 afterAll(() => emu.close());
 
@@ -62,7 +67,13 @@ describe("API floor", () => {
     };
     await runApiFloor("templates", client, counter, { n: 2, parallelism: 8, prefix });
     // Before each of preview, create, refresh, update, destroy:
-    expect(seen.image).toEqual(["", "", `${benchImageName(BENCH_TEMPLATE.imageTag)},${benchImageName(BENCH_TEMPLATE.imageTag)}`, `${benchImageName(BENCH_TEMPLATE.imageTag)},${benchImageName(BENCH_TEMPLATE.imageTag)}`, `${benchImageName(UPDATED_IMAGE_TAG)},${benchImageName(UPDATED_IMAGE_TAG)}`]);
+    expect(seen.image).toEqual([
+      "",
+      "",
+      `${benchImageName(BENCH_TEMPLATE.imageTag)},${benchImageName(BENCH_TEMPLATE.imageTag)}`,
+      `${benchImageName(BENCH_TEMPLATE.imageTag)},${benchImageName(BENCH_TEMPLATE.imageTag)}`,
+      `${benchImageName(UPDATED_IMAGE_TAG)},${benchImageName(UPDATED_IMAGE_TAG)}`,
+    ]);
     expect(seen.env[4]).toEqual([[{ key: "MODEL", value: "llama-3-8b" }], [{ key: "MODEL", value: "llama-3-8b" }]]);
   });
 
@@ -115,7 +126,11 @@ describe("forEachLimited", () => {
   });
 
   it("rejects with the first error and refuses a parallelism below 1", async () => {
-    await expect(forEachLimited([1, 2, 3], 2, async (i) => { if (i === 2) throw new Error("item 2"); })).rejects.toThrow("item 2");
+    await expect(
+      forEachLimited([1, 2, 3], 2, async (i) => {
+        if (i === 2) throw new Error("item 2");
+      }),
+    ).rejects.toThrow("item 2");
     await expect(forEachLimited([1], 0, async () => undefined)).rejects.toThrow(/parallelism/);
   });
 });
@@ -124,8 +139,24 @@ describe("report", () => {
   const m = (ms: number, requests: number): Measurement => ({ ms, requests, byOperation: { saveEndpoint: requests }, localCpuMs: 1 });
 
   it("a row holds the median times, the ratio to the larger floor and the most requests of any run", () => {
-    const row = resultRow("endpoints", "create", 2, [m(300, 3), m(100, 3), m(200, 4)], [m(150, 0), m(50, 0), m(100, 0)], [m(10, 2), m(30, 2), m(20, 2)], { requests: 2, calls: 2 });
-    expect(row).toMatchObject({ kind: "endpoints", operation: "create", oursMs: 200, engineFloorMs: 100, apiFloorMs: 20, ratio: 2, requestsMade: 4, requestsNeeded: 2, callsMade: 4, callsNeeded: 2, apiFloorRequests: 2, engineFloorRequests: 0 });
+    const row = resultRow("endpoints", "create", 2, [m(300, 3), m(100, 3), m(200, 4)], [m(150, 0), m(50, 0), m(100, 0)], [m(10, 2), m(30, 2), m(20, 2)], {
+      requests: 2,
+      calls: 2,
+    });
+    expect(row).toMatchObject({
+      kind: "endpoints",
+      operation: "create",
+      oursMs: 200,
+      engineFloorMs: 100,
+      apiFloorMs: 20,
+      ratio: 2,
+      requestsMade: 4,
+      requestsNeeded: 2,
+      callsMade: 4,
+      callsNeeded: 2,
+      apiFloorRequests: 2,
+      engineFloorRequests: 0,
+    });
     expect(row.runsMs.ours).toEqual([300, 100, 200]);
     expect(median([4, 1, 3, 2])).toBe(2.5);
   });
@@ -134,7 +165,19 @@ describe("report", () => {
     const destroyRun: Measurement = { ms: 2500, requests: 3, byOperation: { saveEndpoint: 2, deleteEndpoint: 2, myself: 1 }, localCpuMs: 1 };
     const row = resultRow("templates", "destroy", 2, [destroyRun], [m(2000, 0)], [m(100, 2)], { requests: 2, calls: 4 });
     const lines = formatTable([row]).split("\n");
-    expect(lines[0].split(/\s{2,}/)).toEqual(["resource", "operation", "N", "ours s", "engine floor s", "API floor s", "ratio", "requests made", "requests needed", "calls made", "calls needed"]);
+    expect(lines[0].split(/\s{2,}/)).toEqual([
+      "resource",
+      "operation",
+      "N",
+      "ours s",
+      "engine floor s",
+      "API floor s",
+      "ratio",
+      "requests made",
+      "requests needed",
+      "calls made",
+      "calls needed",
+    ]);
     expect(lines[2].split(/\s+/)).toEqual(["templates", "destroy", "2", "2.50", "2.00", "0.10", "1.25x", "3", "2", "5", "4"]);
   });
 });
@@ -156,7 +199,13 @@ describe("provider start-up probe", () => {
     const work = tempDir("pulumi-runpod-startup-test-");
     try {
       const programDir = copyProgram(path.join(__dirname, "..", "..", "bench", "programs", "endpoints"), path.join(work, "program"));
-      const config = { "runpod:apiKey": emu.apiKey, "runpod:graphqlUrl": emu.urls.graphql, "runpod:restV1Url": emu.urls.restV1, "runpod:restV2Url": emu.urls.restV2, "runpod:inferenceUrl": emu.urls.inference };
+      const config = {
+        "runpod:apiKey": emu.apiKey,
+        "runpod:graphqlUrl": emu.urls.graphql,
+        "runpod:restV1Url": emu.urls.restV1,
+        "runpod:restV2Url": emu.urls.restV2,
+        "runpod:inferenceUrl": emu.urls.inference,
+      };
       emu.resetStats();
       const result = await measureStartup(programDir, config, 1);
       expect(result.runs).toHaveLength(1);

@@ -49,10 +49,14 @@ test("run --sync: output on stdout and exit 0; a failed job exits 1", async () =
 
 test("addresses can be given as flags instead of variables; without a key it is a configuration error", async () => {
   const flags = [
-    "--graphql-url", h.emulator.urls.graphql,
-    "--rest-v1-url", h.emulator.urls.restV1,
-    "--rest-v2-url", h.emulator.urls.restV2,
-    "--inference-url", h.emulator.urls.inference,
+    "--graphql-url",
+    h.emulator.urls.graphql,
+    "--rest-v1-url",
+    h.emulator.urls.restV1,
+    "--rest-v2-url",
+    h.emulator.urls.restV2,
+    "--inference-url",
+    h.emulator.urls.inference,
   ];
   const listed = await runBin([...flags, "workers", endpoint.id, "--json"], { RUNPOD_API_KEY: h.emulator.apiKey });
   expect(listed.code).toBe(0);

@@ -47,17 +47,23 @@ describe("durations beyond 2,147,483,647 ms are usage errors, not 1 ms timers", 
   });
 
   test("the largest allowed values are accepted", async () => {
-    const r = await runBin(["run", "flux-1-schnell", "--sync", "--input", '{"prompt":"x"}', "--timeout", "2147483.647", "--poll-interval", "2147483647"], h.env);
+    const r = await runBin(
+      ["run", "flux-1-schnell", "--sync", "--input", '{"prompt":"x"}', "--timeout", "2147483.647", "--poll-interval", "2147483647"],
+      h.env,
+    );
     expect(r.code).toBe(0);
   });
 });
 
 describe("--since", () => {
-  test.each(["99999999999999999999d", "2024-02-30T00:00:00Z", "2023-02-29T12:00:00Z", "2024-01-01T25:00:00Z", "yesterday"])("%s is a usage error (exit 2)", async (since) => {
-    const r = await runBin(["logs", endpoint.id, "--since", since], h.env);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--since/);
-  });
+  test.each(["99999999999999999999d", "2024-02-30T00:00:00Z", "2023-02-29T12:00:00Z", "2024-01-01T25:00:00Z", "yesterday"])(
+    "%s is a usage error (exit 2)",
+    async (since) => {
+      const r = await runBin(["logs", endpoint.id, "--since", since], h.env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--since/);
+    },
+  );
 
   test("a leap second is accepted", async () => {
     const r = await runBin(["logs", endpoint.id, "--since", "2016-12-31T23:59:60Z"], h.env);
@@ -67,7 +73,10 @@ describe("--since", () => {
 });
 
 describe("an API key that cannot be sent is a configuration error (exit 2)", () => {
-  test.each([["newline", "rpa_abc\nX-Injected: 1"], ["non-ASCII", "rpa_abc\u00e9"]])("key with a %s", async (_label, key) => {
+  test.each([
+    ["newline", "rpa_abc\nX-Injected: 1"],
+    ["non-ASCII", "rpa_abc\u00e9"],
+  ])("key with a %s", async (_label, key) => {
     const before = h.emulator.stats().requests;
     const r = await runBin(["workers", endpoint.id], { ...h.env, RUNPOD_API_KEY: key });
     expect(r.code).toBe(2);
@@ -95,7 +104,10 @@ describe("platform-supplied text reaches the terminal without control characters
     expect((JSON.parse(r.stdout) as { imageName: string }[])[0].imageName).toBe(`evil${HOSTILE}/image:1`);
     const logs = await runBin(["logs", endpoint.id, "--json", "--tail", "5000"], h.env);
     expectClean(logs.stdout);
-    const lines = logs.stdout.trim().split("\n").map((l) => JSON.parse(l) as { line: string });
+    const lines = logs.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { line: string });
     expect(lines.some((l) => l.line.includes(`evil${HOSTILE}/image:1`))).toBe(true);
   });
 

@@ -39,7 +39,15 @@ function inputs(name: string, extra: Record<string, unknown> = {}): Record<strin
 function creating(resourceName: string, props: Record<string, unknown>, dependencies: string[] = []): PendingOperation {
   return {
     type: "creating",
-    resource: { urn: urnOf(resourceName), custom: true, type: endpointKind.type, inputs: props, parent: STACK, provider: `${PROVIDER}::${PROVIDER_ID}`, dependencies },
+    resource: {
+      urn: urnOf(resourceName),
+      custom: true,
+      type: endpointKind.type,
+      inputs: props,
+      parent: STACK,
+      provider: `${PROVIDER}::${PROVIDER_ID}`,
+      dependencies,
+    },
   };
 }
 
@@ -48,14 +56,22 @@ function checkpoint(resources: StateResource[], pending: PendingOperation[]): Ch
     version: 3,
     deployment: {
       manifest: { time: "2026-01-01T00:00:00.123456789Z" },
-      resources: [{ urn: STACK, custom: false, type: "pulumi:pulumi:Stack" }, { urn: PROVIDER, custom: true, id: PROVIDER_ID, type: "pulumi:providers:pulumi-nodejs" }, ...resources],
+      resources: [
+        { urn: STACK, custom: false, type: "pulumi:pulumi:Stack" },
+        { urn: PROVIDER, custom: true, id: PROVIDER_ID, type: "pulumi:providers:pulumi-nodejs" },
+        ...resources,
+      ],
       pending_operations: pending,
     },
   };
 }
 
 const summary = (actions: RecoveryAction[]) =>
-  actions.map((a) => [a.op.resource.urn.split("::").pop(), a.action, a.action === "adopt" ? a.object.id : a.action === "ambiguous" ? a.objects.map((o) => o.id).sort() : undefined]);
+  actions.map((a) => [
+    a.op.resource.urn.split("::").pop(),
+    a.action,
+    a.action === "adopt" ? a.object.id : a.action === "ambiguous" ? a.objects.map((o) => o.id).sort() : undefined,
+  ]);
 
 let h: Harness;
 let listings: Listings;
@@ -120,7 +136,10 @@ test("two pending creates never adopt the same endpoint; pending deletes are rea
   const one = await make("dup-name");
   listings = new Map([[endpointKind.type, await endpointKind.list(h.client)]]);
   const deleting: PendingOperation = { type: "deleting", resource: { urn: urnOf("gone"), custom: true, type: endpointKind.type, id: "x1" } };
-  const foreign: PendingOperation = { type: "creating", resource: { urn: "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b", custom: true, type: "aws:s3/bucket:Bucket" } };
+  const foreign: PendingOperation = {
+    type: "creating",
+    resource: { urn: "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b", custom: true, type: "aws:s3/bucket:Bucket" },
+  };
   const state = checkpoint([], [creating("p", inputs("dup-name")), creating("q", inputs("dup-name")), deleting, foreign]);
   expect(summary(planRecovery(state, listings))).toEqual([
     ["p", "adopt", one.id],

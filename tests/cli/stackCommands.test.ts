@@ -35,7 +35,11 @@ test("--help lists the stack commands and their options", async () => {
 });
 
 test("without a Pulumi CLI on PATH each stack command says so (exit 1) and changes nothing", async () => {
-  for (const argv of [["recover", "--yes"], ["orphans", "--delete", "--yes"], ["import", "api", "ep1"]]) {
+  for (const argv of [
+    ["recover", "--yes"],
+    ["orphans", "--delete", "--yes"],
+    ["import", "api", "ep1"],
+  ]) {
     const r = await runInProcess(argv, { env });
     expect({ argv, code: r.code, stderr: r.stderr }).toEqual({ argv, code: 1, stderr: "pulumi-runpod: cannot run `pulumi`: the Pulumi CLI is not on PATH\n" });
   }

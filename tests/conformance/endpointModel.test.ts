@@ -33,7 +33,8 @@ describe("the Endpoint model and the emulator's facts agree", () => {
     const fact = facts[name];
     const field = input(name);
     if (fact.values) expect({ name, values: [...(field.rule.values ?? [])].sort() }).toEqual({ name, values: [...fact.values].sort() });
-    if (fact.min !== undefined || fact.max !== undefined) expect({ name, min: field.rule.min, max: field.rule.max }).toEqual({ name, min: fact.min, max: fact.max });
+    if (fact.min !== undefined || fact.max !== undefined)
+      expect({ name, min: field.rule.min, max: field.rule.max }).toEqual({ name, min: fact.min, max: fact.max });
     if (!("default" in fact)) return;
     if (field.unset === "platform") {
       // No default of its own: unset is the platform's, which the README's default cell states.

@@ -33,7 +33,15 @@ test("the demo runs every step, checks each against the emulator, and exits 0", 
   if (code !== 0) throw new Error(`demo exited ${code}:\n${output}`);
 
   const steps = output.match(/^==> \[\d+\/\d+\] .*$/gm) ?? [];
-  expect(steps.map((s) => s.replace(/\s+\(\+[\d.]+s\)$/, "").replace(/^==> \[\d+\/\d+\] /, "").split(" — ")[0])).toEqual([
+  expect(
+    steps.map(
+      (s) =>
+        s
+          .replace(/\s+\(\+[\d.]+s\)$/, "")
+          .replace(/^==> \[\d+\/\d+\] /, "")
+          .split(" — ")[0],
+    ),
+  ).toEqual([
     "Start the platform emulator (in this process, random port)",
     "Create a throwaway stack of the root project, program examples/basic (local file backend, passphrase secrets)",
     "pulumi preview",

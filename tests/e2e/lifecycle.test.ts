@@ -256,7 +256,10 @@ test("refresh drops an endpoint deleted outside Pulumi; up creates it again", as
 });
 
 test("invalid inputs fail at preview naming the field and its accepted values; nothing is created", async () => {
-  const before = emu.endpoints().map((e) => e.id).sort();
+  const before = emu
+    .endpoints()
+    .map((e) => e.id)
+    .sort();
   const valid = endpoints;
   emu.resetStats();
 
@@ -268,7 +271,12 @@ test("invalid inputs fail at preview naming the field and its accepted values; n
   const up = await pulumiFails(["up", "--yes"]);
   expect(up.stdout + up.stderr).toMatch(/has a problem: workersMin/);
 
-  expect(emu.endpoints().map((e) => e.id).sort()).toEqual(before);
+  expect(
+    emu
+      .endpoints()
+      .map((e) => e.id)
+      .sort(),
+  ).toEqual(before);
   expect(mutations()).toEqual({});
   await declare(valid);
   await pulumi(["preview", "--expect-no-changes"]);
@@ -287,7 +295,9 @@ test("`pulumi-runpod import` adopts an existing endpoint without writing to the 
   emu.resetStats();
   const imported = await runpodCli(["import", "adopted", existing.id]);
   expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: "" });
-  expect(imported.stdout).toMatch(new RegExp(`^imported endpoint ${existing.id} as urn:pulumi:e2e::runpod-e2e::pulumi-nodejs:dynamic/runpod:Endpoint::adopted;`));
+  expect(imported.stdout).toMatch(
+    new RegExp(`^imported endpoint ${existing.id} as urn:pulumi:e2e::runpod-e2e::pulumi-nodejs:dynamic/runpod:Endpoint::adopted;`),
+  );
   expect(await stateId("adopted")).toBe(existing.id);
   expect((await stack.endpoint("adopted"))!.outputs).toMatchObject({ name: "e2e-adopted", workersMax: 2, gpuIds: ["AMPERE_16", "AMPERE_24"] });
   await pulumi(["preview", "--expect-no-changes"]); // declared as it is: nothing to do
@@ -395,10 +405,16 @@ test("destroy scales every endpoint to zero, deletes it, and leaves none on the 
 
 test("no CLI output of this file contains the API key (apart from the engine's verbosity-9 trace above)", () => {
   expect(transcript.length).toBeGreaterThan(20);
-  const lines = transcript.join("\n").split("\n").filter((l) => l.includes(emu.apiKey));
+  const lines = transcript
+    .join("\n")
+    .split("\n")
+    .filter((l) => l.includes(emu.apiKey));
   expect(lines.filter((l) => !l.includes(".Configure().inputs]: value="))).toEqual([]);
 });
 
 function listFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath ?? e.path, e.name));
 }

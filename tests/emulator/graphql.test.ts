@@ -188,7 +188,11 @@ describe("deleteEndpoint", () => {
 
 describe("GraphQL auth", () => {
   test("a missing key is 401 UNAUTHENTICATED in the GraphQL errors shape", async () => {
-    const res = await fetch(emu.urls.graphql, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ myself { id } }" }) });
+    const res = await fetch(emu.urls.graphql, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ myself { id } }" }),
+    });
     expect(res.status).toBe(401);
     const body = await res.json();
     expect(body.errors[0].extensions.code).toBe("UNAUTHENTICATED");

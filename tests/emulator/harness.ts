@@ -38,7 +38,13 @@ export async function gql(emu: RunningEmulator, query: string, variables?: Recor
 }
 
 /** A bearer-authenticated REST call; `body` is JSON-encoded unless it is a string. */
-export async function rest(method: string, url: string, key: string | undefined, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<HttpResult> {
+export async function rest(
+  method: string,
+  url: string,
+  key: string | undefined,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { ...extraHeaders };
   if (key !== undefined) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -71,7 +77,24 @@ export async function inFreshMinute(request: () => Promise<HttpResult>, marginSe
 
 export const SAVE = /* GraphQL */ `
   mutation Save($input: EndpointInput!) {
-    saveEndpoint(input: $input) { id name templateId gpuIds type idleTimeout locations fastBootType scalerType scalerValue workersMin workersMax networkVolumeId pods { desiredStatus } }
+    saveEndpoint(input: $input) {
+      id
+      name
+      templateId
+      gpuIds
+      type
+      idleTimeout
+      locations
+      fastBootType
+      scalerType
+      scalerValue
+      workersMin
+      workersMax
+      networkVolumeId
+      pods {
+        desiredStatus
+      }
+    }
   }
 `;
 
@@ -102,7 +125,11 @@ export interface SseResult {
 /**
  * Read a log stream until `stopWhen` says so or the server ends it. Error statuses return their JSON body.
  */
-export async function readSse(url: string, key: string, options: { lastEventId?: string; stopWhen?: (events: SseEvent[]) => boolean } = {}): Promise<SseResult> {
+export async function readSse(
+  url: string,
+  key: string,
+  options: { lastEventId?: string; stopWhen?: (events: SseEvent[]) => boolean } = {},
+): Promise<SseResult> {
   const controller = new AbortController();
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: "text/event-stream" };
   if (options.lastEventId) headers["last-event-id"] = options.lastEventId;
@@ -145,7 +172,8 @@ export async function until<T>(check: () => T | Promise<T>, intervalMs = 10): Pr
   }
 }
 
-export const TEMPLATE_FIELDS = "id name imageName dockerArgs containerDiskInGb volumeInGb volumeMountPath ports env { key value } isServerless containerRegistryAuthId readme startSsh isPublic";
+export const TEMPLATE_FIELDS =
+  "id name imageName dockerArgs containerDiskInGb volumeInGb volumeMountPath ports env { key value } isServerless containerRegistryAuthId readme startSsh isPublic";
 
 export const SAVE_TEMPLATE = /* GraphQL */ `
   mutation SaveTemplate($input: SaveTemplateInput!) { saveTemplate(input: $input) { ${TEMPLATE_FIELDS} } }
@@ -158,7 +186,11 @@ export function saveTemplate(emu: RunningEmulator, input: Record<string, unknown
 
 /** Create a serverless template and return its record. */
 export async function createTemplate(emu: RunningEmulator, input: Record<string, unknown> = {}, key = emu.apiKey): Promise<any> {
-  const res = await saveTemplate(emu, { name: `tpl-${Math.random().toString(36).slice(2, 10)}`, imageName: "acme/worker:1.0", isServerless: true, ...input }, key);
+  const res = await saveTemplate(
+    emu,
+    { name: `tpl-${Math.random().toString(36).slice(2, 10)}`, imageName: "acme/worker:1.0", isServerless: true, ...input },
+    key,
+  );
   if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
   return res.body.data.saveTemplate;
 }

@@ -22,19 +22,25 @@ interface Raw {
 /** One request with exactly these headers (no others but Content-Length and Connection). */
 function raw(method: string, url: string, headers: Record<string, string>, body?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...(body !== undefined ? { "content-length": String(Buffer.byteLength(body)) } : {}), ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (d: string) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      url,
+      { method, headers: { ...(body !== undefined ? { "content-length": String(Buffer.byteLength(body)) } : {}), ...headers } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (d: string) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 const host = () => new URL(emu.urls.graphql).host;
 const faultsBody = JSON.stringify({ errorRate: 1 });
-const mutation = (name: string) => JSON.stringify({ query: `mutation { saveEndpoint(input: { name: "${name}", templateId: "tpl_vllm", gpuIds: "AMPERE_24" }) { id } }` });
-const endpointNames = async () => ((await rest("GET", `${emu.urls.admin}/state?user=user_1`, undefined)).body.endpoints as { name: string }[]).map((e) => e.name);
+const mutation = (name: string) =>
+  JSON.stringify({ query: `mutation { saveEndpoint(input: { name: "${name}", templateId: "tpl_vllm", gpuIds: "AMPERE_24" }) { id } }` });
+const endpointNames = async () =>
+  ((await rest("GET", `${emu.urls.admin}/state?user=user_1`, undefined)).body.endpoints as { name: string }[]).map((e) => e.name);
 const gqlUrl = () => `${emu.urls.graphql}?api_key=${encodeURIComponent(emu.apiKey)}`;
 
 describe("cross-origin writes", () => {
@@ -45,7 +51,12 @@ describe("cross-origin writes", () => {
       ["POST", gqlUrl(), mutation("rebound")],
       ["GET", `${emu.urls.restV2}/v2/network-volumes`, undefined],
     ] as const) {
-      const r = await raw(method, url, { host: `evil.example:${new URL(url).port}`, "content-type": "application/json", authorization: `Bearer ${emu.apiKey}` }, body);
+      const r = await raw(
+        method,
+        url,
+        { host: `evil.example:${new URL(url).port}`, "content-type": "application/json", authorization: `Bearer ${emu.apiKey}` },
+        body,
+      );
       expect([url, r.status]).toEqual([url, 403]);
       expect(r.body).toMatch(/loopback host/);
     }
@@ -65,7 +76,12 @@ describe("cross-origin writes", () => {
     }
     expect((await rest("GET", `${emu.urls.admin}/faults`, undefined)).body.errorRate ?? 0).toBe(0);
     expect(await endpointNames()).not.toContain("cross-origin");
-    const same = await raw("POST", `${emu.urls.admin}/faults`, { host: host(), origin: `http://${host()}`, "content-type": "application/json" }, JSON.stringify({}));
+    const same = await raw(
+      "POST",
+      `${emu.urls.admin}/faults`,
+      { host: host(), origin: `http://${host()}`, "content-type": "application/json" },
+      JSON.stringify({}),
+    );
     expect(same.status).toBe(200);
   });
 
@@ -76,7 +92,12 @@ describe("cross-origin writes", () => {
       expect([contentType, admin.status]).toEqual([contentType, 415]);
       const graphql = await raw("POST", gqlUrl(), headers, mutation("text-plain"));
       expect([contentType, graphql.status]).toEqual([contentType, 415]);
-      const run = await raw("POST", `${emu.urls.inference}/v2/flux-1-schnell/run`, { ...headers, authorization: `Bearer ${emu.apiKey}` }, JSON.stringify({ input: { prompt: "x" } }));
+      const run = await raw(
+        "POST",
+        `${emu.urls.inference}/v2/flux-1-schnell/run`,
+        { ...headers, authorization: `Bearer ${emu.apiKey}` },
+        JSON.stringify({ input: { prompt: "x" } }),
+      );
       expect([contentType, run.status]).toEqual([contentType, 415]);
     }
     expect((await rest("GET", `${emu.urls.admin}/faults`, undefined)).body.errorRate ?? 0).toBe(0);
@@ -146,11 +167,16 @@ describe("job interface", () => {
 
   test("a deeply nested job input is a 400, not a 500; moderate nesting still works", async () => {
     const nested = (depth: number) => `{"input":${"[".repeat(depth)}1${"]".repeat(depth)}}`;
-    const ep = (await gql(emu, `mutation { saveEndpoint(input: { name: "nest", templateId: "tpl_vllm", gpuIds: "AMPERE_24" }) { id } }`)).body.data.saveEndpoint.id;
-    const deep = await rest("POST", `${emu.urls.inference}/v2/${ep}/run`, emu.apiKey, `{"input":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`, { "content-type": "application/json" });
+    const ep = (await gql(emu, `mutation { saveEndpoint(input: { name: "nest", templateId: "tpl_vllm", gpuIds: "AMPERE_24" }) { id } }`)).body.data.saveEndpoint
+      .id;
+    const deep = await rest("POST", `${emu.urls.inference}/v2/${ep}/run`, emu.apiKey, `{"input":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`, {
+      "content-type": "application/json",
+    });
     expect(deep.status).toBe(400);
     expect(deep.body.detail).toMatch(/deeper than 64 levels/);
-    const fine = await rest("POST", `${emu.urls.inference}/v2/${ep}/run`, emu.apiKey, nested(30).replace(/^\{"input":/, '{"input":{"x":') + "}", { "content-type": "application/json" });
+    const fine = await rest("POST", `${emu.urls.inference}/v2/${ep}/run`, emu.apiKey, nested(30).replace(/^\{"input":/, '{"input":{"x":') + "}", {
+      "content-type": "application/json",
+    });
     expect(fine.status).toBe(200);
   });
 });

@@ -29,7 +29,12 @@ describe("queue-based endpoint jobs", () => {
     const order = ["IN_QUEUE", "IN_PROGRESS", "COMPLETED"];
     expect([...seen].sort((a, b) => order.indexOf(a) - order.indexOf(b))).toEqual(seen);
     expect(seen).toContain("IN_PROGRESS");
-    expect(final).toMatchObject({ id: res.body.id, output: { echo: { prompt: "hi", n: 2 } }, delayTime: expect.any(Number), executionTime: expect.any(Number) });
+    expect(final).toMatchObject({
+      id: res.body.id,
+      output: { echo: { prompt: "hi", n: 2 } },
+      delayTime: expect.any(Number),
+      executionTime: expect.any(Number),
+    });
   });
 
   test("/runsync waits and returns the output", async () => {
@@ -107,12 +112,19 @@ describe("job isolation and refusal", () => {
 describe("public image model", () => {
   test("/runsync returns output.image_url that serves a PNG, and a usage cost", async () => {
     const res = await run("flux-1-schnell", { input: { prompt: "a red fox", width: 512, height: 768 } }, emu.apiKey, "runsync");
-    expect(res.body).toMatchObject({ status: "COMPLETED", output: { image_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/.+\.png$/), width: 512, height: 768 } });
+    expect(res.body).toMatchObject({
+      status: "COMPLETED",
+      output: { image_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/.+\.png$/), width: 512, height: 768 },
+    });
     expect(res.body.output.cost).toBeCloseTo(0.512 * 0.768 * 0.0024, 6);
     const image = await fetch(res.body.output.image_url);
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
   });
 
   test("/run then status reaches COMPLETED with image_url", async () => {

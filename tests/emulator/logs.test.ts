@@ -109,7 +109,11 @@ describe("start point resolution", () => {
     const system = await readSse(`${frozen.url}?tail=5000&source=system`, emu.apiKey);
     expect(system.events).toEqual(h().filter((e) => e.source === "system"));
     const container = await readSse(`${frozen.url}?tail=4&source=container`, emu.apiKey);
-    expect(container.events).toEqual(h().filter((e) => e.source === "container").slice(-4));
+    expect(container.events).toEqual(
+      h()
+        .filter((e) => e.source === "container")
+        .slice(-4),
+    );
   });
 });
 

@@ -60,7 +60,10 @@ test("a JSON seed file is loaded and validated", async () => {
     file,
     JSON.stringify({
       ...DEFAULT_SEED,
-      users: [{ id: "alice", email: "alice@example.com" }, { id: "bob", email: "bob@example.com" }],
+      users: [
+        { id: "alice", email: "alice@example.com" },
+        { id: "bob", email: "bob@example.com" },
+      ],
       apiKeys: [
         { key: "rpa_alice_rw_key", userId: "alice", scopes: ["read", "write"] },
         { key: "rpa_alice_ro_key", userId: "alice", scopes: ["read"] },
@@ -88,8 +91,8 @@ test("an invalid seed is refused with every problem named", async () => {
   const file = join(dir, "bad-seed.json");
   writeFileSync(file, JSON.stringify({ ...DEFAULT_SEED, apiKeys: [{ key: "rpa_bad_scope", userId: "user_1", scopes: ["admin"] }], gpuTypes: [] }));
   await expect(startEmulator({ seed: file, quiet: true })).rejects.toThrow(/apiKeys\.0\.scopes\.0[\s\S]*gpuTypes/);
-  await expect(startEmulator({ seed: { ...DEFAULT_SEED, apiKeys: [{ key: "rpa_orphan_key", userId: "ghost", scopes: ["read"] }] }, quiet: true })).rejects.toThrow(
-    /apiKeys\.0\.userId: unknown user "ghost"/,
-  );
+  await expect(
+    startEmulator({ seed: { ...DEFAULT_SEED, apiKeys: [{ key: "rpa_orphan_key", userId: "ghost", scopes: ["read"] }] }, quiet: true }),
+  ).rejects.toThrow(/apiKeys\.0\.userId: unknown user "ghost"/);
   await expect(startEmulator({ seed: join(dir, "missing.json"), quiet: true })).rejects.toThrow(/cannot read seed file/);
 });

@@ -13,7 +13,10 @@ const README = readFileSync(join(__dirname, "..", "..", "emulator", "README.md")
 function row(first: string): string[] {
   const line = README.split("\n").find((l) => l.startsWith(`| ${first} |`));
   if (!line) throw new Error(`emulator/README.md has no table row "${first}"`);
-  return line.slice(1, -1).split(" | ").map((c) => c.trim());
+  return line
+    .slice(1, -1)
+    .split(" | ")
+    .map((c) => c.trim());
 }
 
 test("the fault table lists every fault option, and nothing else", () => {

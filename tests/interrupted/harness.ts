@@ -11,7 +11,6 @@ import { pulumiBinary } from "../../scripts/pulumiCli";
 import { runBin, type CliResult } from "../cli/harness";
 import { descendants, endProcesses, isRunning, type TrackedProcess } from "./processTree";
 
-
 export interface Interruption {
   /** What `pulumi` printed before it was killed. */
   output: string;
@@ -78,7 +77,10 @@ export async function stackView(stack: LocalStack): Promise<StackView> {
   const endpoints = (deployment.resources ?? []).filter((r) => r.type === ENDPOINT_TYPE);
   return {
     endpointIds: endpoints.map((r) => r.id!).sort(),
-    replacedIds: endpoints.filter((r) => r.delete === true).map((r) => r.id!).sort(),
+    replacedIds: endpoints
+      .filter((r) => r.delete === true)
+      .map((r) => r.id!)
+      .sort(),
     pending: (deployment.pending_operations ?? []).map((op) => ({ type: op.type, urn: op.resource.urn })),
   };
 }

@@ -206,7 +206,12 @@ test("killed during a create-before-delete replacement: the new endpoints are ad
 
   await pulumi(["up", "--yes"]);
   await expectAgreement("after up");
-  expect(emu.endpoints().map((e) => e.type).sort()).toEqual(["LB", "LB", "QB"]);
+  expect(
+    emu
+      .endpoints()
+      .map((e) => e.type)
+      .sort(),
+  ).toEqual(["LB", "LB", "QB"]);
   await upAndDestroy(3);
 });
 

@@ -202,7 +202,14 @@ describe("the tarball", () => {
     for (const dir of ["dist/src/provider/", "dist/src/resources/", "dist/src/api/", "dist/src/cli/", "dist/emulator/"]) {
       expect({ dir, files: files.filter((f) => f.startsWith(dir)).length > 0 }).toEqual({ dir, files: true });
     }
-    const targets = Object.entries(PKG.exports).flatMap(([sub, t]) => (typeof t === "string" ? [[sub, t]] : [[sub, t.default], [sub, t.types]]));
+    const targets = Object.entries(PKG.exports).flatMap(([sub, t]) =>
+      typeof t === "string"
+        ? [[sub, t]]
+        : [
+            [sub, t.default],
+            [sub, t.types],
+          ],
+    );
     for (const [sub, target] of targets) expect({ sub, target, shipped: files.includes(target.replace(/^\.\//, "")) }).toEqual({ sub, target, shipped: true });
     for (const [bin, target] of Object.entries(PKG.bin)) {
       expect({ bin, shipped: files.includes(target) }).toEqual({ bin, shipped: true });
@@ -245,7 +252,10 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
       expect(script).toContain(`# "index.js" for JavaScript`);
       script = replaceOnce(script, `"main": "index.ts"`, `"main": "index.js"`);
       expect(script).toMatch(/# TypeScript only$/m);
-      script = script.split("\n").filter((l) => !/# TypeScript only$/.test(l)).join("\n");
+      script = script
+        .split("\n")
+        .filter((l) => !/# TypeScript only$/.test(l))
+        .join("\n");
       script = replaceOnce(script, "npm install @pulumi/pulumi ", `npm install @pulumi/pulumi@${PULUMI_FLOOR} `);
     }
     const flavorDir = path.join(work, language);

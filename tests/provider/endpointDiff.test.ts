@@ -43,7 +43,9 @@ const olds = (r: Partial<EndpointRecord> = {}, gpuTypeIds?: string[] | null) =>
 
 describe("the update-vs-replace table", () => {
   it("covers every input field", () => {
-    const withPolicy = Object.entries(ENDPOINT_MODEL.fields).filter(([, f]) => f.kind === "input" && "change" in f && f.change !== undefined).map(([k]) => k);
+    const withPolicy = Object.entries(ENDPOINT_MODEL.fields)
+      .filter(([, f]) => f.kind === "input" && "change" in f && f.change !== undefined)
+      .map(([k]) => k);
     expect(withPolicy.sort()).toEqual([...ENDPOINT_INPUT_FIELDS].sort());
   });
 
@@ -75,7 +77,16 @@ describe("diffEndpoint: nothing changed", () => {
       workersMax: 5,
       networkVolumeId: "nv_models01",
     };
-    const o = olds({ type: "LB", idleTimeout: 60, fastBootType: "FASTBOOT", scalerType: "REQUEST_COUNT", scalerValue: 9, workersMin: 1, workersMax: 5, networkVolumeId: "nv_models01" });
+    const o = olds({
+      type: "LB",
+      idleTimeout: 60,
+      fastBootType: "FASTBOOT",
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 9,
+      workersMin: 1,
+      workersMax: 5,
+      networkVolumeId: "nv_models01",
+    });
     expect(diffEndpoint(o, checked(full)).changes).toBe(false);
   });
 });
@@ -126,7 +137,13 @@ describe("diffEndpoint: one field changed", () => {
 
 /** The provider's `diff()` itself (what the engine gets), directly and through the provider module's `resources.endpoint`. */
 describe.each([
-  ["EndpointProvider.diff", (o: Record<string, unknown>, n: Record<string, unknown>) => new EndpointProvider(() => { throw new Error("diff needs no client"); }).diff("abc123def456gh", o, n)],
+  [
+    "EndpointProvider.diff",
+    (o: Record<string, unknown>, n: Record<string, unknown>) =>
+      new EndpointProvider(() => {
+        throw new Error("diff needs no client");
+      }).diff("abc123def456gh", o, n),
+  ],
   ["resources.endpoint.diff", (o: Record<string, unknown>, n: Record<string, unknown>) => resources.endpoint.diff("abc123def456gh", o, n)],
 ])("%s: the result the engine acts on", (_name, diff) => {
   it.each(CHANGES)("%s %j → changes, and replaces exactly when the policy says %s", async (field, change, kind) => {
@@ -141,7 +158,9 @@ describe.each([
   });
 
   it("gpuIds → gpuTypeIds → replaces contains gpuTypeIds; the reverse updates in place", async () => {
-    expect((await diff(olds(), checked({ name: "ep", templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"], locations: ["US", "FR"] }))).replaces).toEqual(["gpuTypeIds"]);
+    expect((await diff(olds(), checked({ name: "ep", templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"], locations: ["US", "FR"] }))).replaces).toEqual([
+      "gpuTypeIds",
+    ]);
     expect((await diff(olds({}, ["NVIDIA L4"]), checked(args))).replaces ?? []).toEqual([]);
   });
 
@@ -233,7 +252,9 @@ describe("diffEndpoint: values unknown during preview", () => {
   });
 
   it("unknown gpuTypeIds replace", () => {
-    expect(diffEndpoint(olds({}, ["A"]), { ...checked({ ...args, gpuIds: undefined, gpuTypeIds: ["A"] }), gpuTypeIds: UNKNOWN }).replaces).toEqual(["gpuTypeIds"]);
+    expect(diffEndpoint(olds({}, ["A"]), { ...checked({ ...args, gpuIds: undefined, gpuTypeIds: ["A"] }), gpuTypeIds: UNKNOWN }).replaces).toEqual([
+      "gpuTypeIds",
+    ]);
   });
 });
 
@@ -270,7 +291,10 @@ describe("diffEndpoint: provider-only settings (waitForWorkers, workersReadyTime
 
   it("outputs carry the settings given, or their defaults", () => {
     expect(olds()).toMatchObject({ waitForWorkers: false, workersReadyTimeout: 600 });
-    expect(outputsFromRecord(record, undefined, "u", { waitForWorkers: true, workersReadyTimeout: 30 })).toMatchObject({ waitForWorkers: true, workersReadyTimeout: 30 });
+    expect(outputsFromRecord(record, undefined, "u", { waitForWorkers: true, workersReadyTimeout: 30 })).toMatchObject({
+      waitForWorkers: true,
+      workersReadyTimeout: 30,
+    });
   });
 
   it("the README table lists them as never compared", () => {

@@ -92,7 +92,10 @@ describe("checkEndpointInputs: valid inputs", () => {
       expect(r.failures).toEqual([]);
       expect(r.inputs).toMatchObject({ waitForWorkers: true, workersReadyTimeout });
     }
-    expect(checkEndpointInputs({ ...base, waitForWorkers: null, workersReadyTimeout: null }).inputs).toMatchObject({ waitForWorkers: false, workersReadyTimeout: 600 });
+    expect(checkEndpointInputs({ ...base, waitForWorkers: null, workersReadyTimeout: null }).inputs).toMatchObject({
+      waitForWorkers: false,
+      workersReadyTimeout: 600,
+    });
   });
 
   it("treats null as unset", () => {
@@ -233,7 +236,10 @@ function specEndpointNotes(): Record<string, string> {
   const lines = spec.slice(start).split("\n").slice(1);
   for (const line of lines.slice(lines.findIndex((l) => l.startsWith("|")) + 2)) {
     if (!line.startsWith("|")) break;
-    const [field, , note] = line.slice(1, -1).split("|").map((c) => c.trim());
+    const [field, , note] = line
+      .slice(1, -1)
+      .split("|")
+      .map((c) => c.trim());
     notes[field.replace(/`/g, "")] = note;
   }
   return notes;
@@ -243,14 +249,15 @@ const codes = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((
 
 describe("the model's accepted values are the spec's", () => {
   const notes = specEndpointNotes();
-  const values = (field: keyof typeof ENDPOINT_MODEL.fields) => [...((ENDPOINT_MODEL.fields[field] as { rule: { values?: readonly string[] } }).rule.values ?? [])].sort();
+  const values = (field: keyof typeof ENDPOINT_MODEL.fields) =>
+    [...((ENDPOINT_MODEL.fields[field] as { rule: { values?: readonly string[] } }).rule.values ?? [])].sort();
 
   it.each(["gpuIds", "type", "locations", "fastBootType", "scalerType"] as const)("%s: the values the spec lists, no more, no fewer", (field) => {
     expect(notes[field]).toBeDefined();
     expect(values(field)).toEqual(codes(notes[field]).sort());
   });
 
-  it("type defaults to the spec's default (QB, \"(default)\")", () => {
+  it('type defaults to the spec\'s default (QB, "(default)")', () => {
     expect(notes.type).toMatch(new RegExp(`\`${ENDPOINT_DEFAULTS.type}\` [^,]*\\(default\\)`));
   });
 
@@ -266,8 +273,14 @@ describe("the model's accepted values are the spec's", () => {
 
   it("every field of the spec's endpoint record that an endpoint is configured with is a model input", () => {
     const reportedOnly = ["id", "pods"];
-    const inputs = Object.entries(ENDPOINT_MODEL.fields).filter(([, f]) => f.kind === "input").map(([k]) => k);
-    expect(Object.keys(notes).filter((f) => !reportedOnly.includes(f)).sort()).toEqual(inputs.filter((f) => notes[f] !== undefined).sort());
+    const inputs = Object.entries(ENDPOINT_MODEL.fields)
+      .filter(([, f]) => f.kind === "input")
+      .map(([k]) => k);
+    expect(
+      Object.keys(notes)
+        .filter((f) => !reportedOnly.includes(f))
+        .sort(),
+    ).toEqual(inputs.filter((f) => notes[f] !== undefined).sort());
   });
 
   it("the README's GPU tier labels are the spec's (memory and family)", () => {

@@ -112,7 +112,15 @@ describe("Endpoint provider: GPU type names (REST v1 create)", () => {
   it("creates through REST v1 and sets the fields the REST body lacks with one saveEndpoint", async () => {
     emu.resetStats();
     const name = uniqueName("types");
-    const args = { name, templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A5000"], type: "LB", locations: ["NO"], scalerValue: 7, workersMax: 2 };
+    const args = {
+      name,
+      templateId: "tpl_vllm",
+      gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A5000"],
+      type: "LB",
+      locations: ["NO"],
+      scalerValue: 7,
+      workersMax: 2,
+    };
     const { id, outs, inputs } = await createChecked(args);
     expect(onPlatform(id)).toMatchObject({ name, gpuIds: "ADA_24,AMPERE_24", type: "LB", locations: "NO", scalerValue: 7, workersMax: 2 });
     expect(outs).toMatchObject({ gpuTypeIds: args.gpuTypeIds, gpuIds: ["ADA_24", "AMPERE_24"] });
@@ -134,7 +142,13 @@ describe("Endpoint provider: GPU type names (REST v1 create)", () => {
 
   it("skips the follow-up saveEndpoint when the REST body carried everything", async () => {
     emu.resetStats();
-    const { id, outs } = await createChecked({ name: uniqueName("types-only"), templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA L4"], workersMax: 1, idleTimeout: 9 });
+    const { id, outs } = await createChecked({
+      name: uniqueName("types-only"),
+      templateId: "tpl_vllm",
+      gpuTypeIds: ["NVIDIA L4"],
+      workersMax: 1,
+      idleTimeout: 9,
+    });
     expect(emu.stats().byOperation.restCreateEndpoint).toBe(1);
     expect(emu.stats().byOperation.saveEndpoint ?? 0).toBe(0);
     expect(onPlatform(id)).toMatchObject({ gpuIds: "AMPERE_24", workersMax: 1, idleTimeout: 9 });
@@ -304,7 +318,15 @@ describe("Endpoint provider: read and import", () => {
     expect(read.props).not.toHaveProperty("gpuTypeIds");
 
     // `import` resource option: the program's own args must match the endpoint for the import to pass
-    const args = { name: rec.name, templateId: "tpl_comfy", gpuIds: ["AMPERE_48", "ADA_48_PRO"], locations: ["CZ", "RO"], fastBoot: true, networkVolumeId: "nv_cache01", workersMax: 5 };
+    const args = {
+      name: rec.name,
+      templateId: "tpl_comfy",
+      gpuIds: ["AMPERE_48", "ADA_48_PRO"],
+      locations: ["CZ", "RO"],
+      fastBoot: true,
+      networkVolumeId: "nv_cache01",
+      workersMax: 5,
+    };
     const fromArgs = await provider.read(rec.id, args);
     const news = await provider.check(undefined, args);
     expect(await provider.diff(rec.id, fromArgs.props as never, news.inputs as never)).toMatchObject({ changes: false });

@@ -172,7 +172,10 @@ describe("Endpoint.get", () => {
     await expect(provider.read("nosuchendpoint", { [LOOKUP_PROPERTY]: true })).rejects.toThrow(/Endpoint\.get: no endpoint with id "nosuchendpoint"/);
     await expect(provider.read("nosuchendpoint", {})).resolves.toEqual({});
     const rec = await quickClient.saveEndpoint({ name: uniqueName("lookup"), templateId: "tpl_vllm", gpuIds: "ADA_24" });
-    expect(await providerOf(quickClient).read(rec.id, { [LOOKUP_PROPERTY]: true })).toMatchObject({ id: rec.id, props: { endpointId: rec.id, name: rec.name } });
+    expect(await providerOf(quickClient).read(rec.id, { [LOOKUP_PROPERTY]: true })).toMatchObject({
+      id: rec.id,
+      props: { endpointId: rec.id, name: rec.name },
+    });
     await provider.delete(rec.id, {});
   });
 });

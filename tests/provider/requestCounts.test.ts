@@ -31,7 +31,6 @@ const indexes = [...Array(N).keys()];
 /** Outputs as the engine hands them back to the provider. */
 const props = (outs: unknown) => outs as Record<string, unknown>;
 
-
 /** Runs `op` over every index with the engine's parallelism and returns the emulator's counts for it: HTTP requests, and calls by operation. */
 async function counted(op: (i: number) => Promise<void>): Promise<{ requests: number; calls: Record<string, number> }> {
   emu.resetStats();
@@ -43,7 +42,11 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
   it("auto-named: create N → N creates; refresh → 1 listing; update → N; delete → 2N calls in N requests", async () => {
     // The engine's provider process lives for one operation: a new provider each time.
     const prefix = uniqueName("counts");
-    const inputs = await Promise.all(indexes.map((i) => checked(new EndpointProvider(() => client), { __namePrefix: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 30 })));
+    const inputs = await Promise.all(
+      indexes.map((i) =>
+        checked(new EndpointProvider(() => client), { __namePrefix: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 30 }),
+      ),
+    );
     const outs: Record<string, unknown>[] = [];
     const ids: string[] = [];
 
@@ -119,7 +122,13 @@ describe("one listing for all creates keeps create-once", () => {
     const second = await provider.create(args);
     emu.setFaults({});
     expect(second.id).not.toBe(first.id);
-    expect(emu.endpoints(emu.apiKey).filter((e) => e.name === args.name).map((e) => e.id).sort()).toEqual([first.id, second.id].sort());
+    expect(
+      emu
+        .endpoints(emu.apiKey)
+        .filter((e) => e.name === args.name)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([first.id, second.id].sort());
     for (const r of [first, second]) await provider.delete(r.id, props(r.outs));
   });
 
@@ -149,7 +158,12 @@ describe("one listing for all creates keeps create-once", () => {
     expect(err.outcomeUnknown).toBe(true);
     // tried, looked (nothing new), tried once more, looked again
     expect(emu.stats().byOperation).toEqual({ saveEndpoint: 2, myself: 2 });
-    expect(emu.endpoints(emu.apiKey).filter((e) => e.name === args.name).map((e) => e.id)).toEqual([older.id]);
+    expect(
+      emu
+        .endpoints(emu.apiKey)
+        .filter((e) => e.name === args.name)
+        .map((e) => e.id),
+    ).toEqual([older.id]);
     await provider.delete(other.id, props(other.outs));
     await provider.delete(older.id, {});
   });

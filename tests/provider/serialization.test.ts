@@ -106,7 +106,9 @@ describe("Pulumi's dynamic provider host running the serialized provider", () =>
     rpc = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
     const configure = new provproto.ConfigureRequest();
-    configure.setArgs(struct({ "runpod:apiKey": emu.apiKey, ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])) }));
+    configure.setArgs(
+      struct({ "runpod:apiKey": emu.apiKey, ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])) }),
+    );
     await call("configure", configure);
   });
 
@@ -134,7 +136,12 @@ describe("Pulumi's dynamic provider host running the serialized provider", () =>
   });
 
   it("check skips values unknown during preview", async () => {
-    const { failures, inputs } = await check({ name: "x", templateId: pulumi.runtime.unknownValue, gpuIds: ["ADA_24"], workersMin: pulumi.runtime.unknownValue });
+    const { failures, inputs } = await check({
+      name: "x",
+      templateId: pulumi.runtime.unknownValue,
+      gpuIds: ["ADA_24"],
+      workersMin: pulumi.runtime.unknownValue,
+    });
     expect(failures).toEqual([]);
     expect(inputs.templateId).toBe(pulumi.runtime.unknownValue);
   });

@@ -46,7 +46,9 @@ describe("Endpoint", () => {
   });
 
   it("registers every output of the model as an Output property, and nothing else but the arguments", () => {
-    const declared = Object.keys(new Endpoint("props", { templateId: "tpl_vllm", gpuIds: ["ADA_24"] })).filter((k) => !k.startsWith("__") && !["urn", "id"].includes(k));
+    const declared = Object.keys(new Endpoint("props", { templateId: "tpl_vllm", gpuIds: ["ADA_24"] })).filter(
+      (k) => !k.startsWith("__") && !["urn", "id"].includes(k),
+    );
     expect(declared.sort()).toEqual([...ENDPOINT_OUTPUT_FIELDS].sort());
   });
 
@@ -83,6 +85,8 @@ describe("loading the package in a Pulumi program", () => {
       console.log(JSON.stringify(Object.keys(require.cache).filter((k) => !before.has(k))));`;
     const loaded: string[] = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, encoding: "utf8" }));
     expect(loaded.some((k) => k.includes("/dist/src/resources/endpoint.js"))).toBe(true);
-    expect(loaded.filter((k) => /node_modules\/(zod|graphql|graphql-request|node-fetch)\//.test(k) || /dist\/src\/api\/(client|graphql|http)\.js$/.test(k))).toEqual([]);
+    expect(
+      loaded.filter((k) => /node_modules\/(zod|graphql|graphql-request|node-fetch)\//.test(k) || /dist\/src\/api\/(client|graphql|http)\.js$/.test(k)),
+    ).toEqual([]);
   });
 });

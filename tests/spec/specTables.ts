@@ -18,7 +18,12 @@ function fail(what: string): never {
 }
 
 const isHeading = (line: string) => /^#+ /.test(line);
-const cellsOf = (line: string) => line.trim().slice(1, -1).split("|").map((c) => c.trim());
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .slice(1, -1)
+    .split("|")
+    .map((c) => c.trim());
 
 /** Every table in the section under the heading whose text is `heading` (any level), rows keyed by the header cells. */
 export function specTables(heading: string): Row[][] {

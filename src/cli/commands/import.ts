@@ -63,7 +63,8 @@ export async function importCommand(ctx: CommandContext, resourceName: string, i
   const stackStep = steps.find((s) => s.urn.includes(`::${STACK_TYPE}::`));
   if (stackStep && !has(stackStep.urn)) resources.unshift({ urn: stackStep.urn, custom: false, type: STACK_TYPE });
   const parent = step.newState?.parent;
-  if (parent && !has(parent)) throw new UsageError(`the parent of ${step.urn} (${parent}) is not deployed yet: run \`pulumi up\` without the ${kind.noun} first`);
+  if (parent && !has(parent))
+    throw new UsageError(`the parent of ${step.urn} (${parent}) is not deployed yet: run \`pulumi up\` without the ${kind.noun} first`);
 
   const providerUrn = providerUrnOf(step.newState?.provider ?? "");
   let provider = resources.find((r) => r.urn === providerUrn && r.type === NODEJS_PROVIDER_TYPE && !r.delete);

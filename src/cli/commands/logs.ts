@@ -83,9 +83,24 @@ export async function logsCommand(ctx: CommandContext, endpointId: string, opts:
         ctx.io.stderr.write(`no workers running for endpoint ${endpointId}\n`);
         return EXIT.OK;
       }
-      return await collectAll(ctx, workers.map((w) => w.id), pump, print, apiKey);
+      return await collectAll(
+        ctx,
+        workers.map((w) => w.id),
+        pump,
+        print,
+        apiKey,
+      );
     }
-    return await followAll(ctx, endpointId, workers.map((w) => w.id), pump, print, stop, apiKey, opts.rescanInterval ?? 5000);
+    return await followAll(
+      ctx,
+      endpointId,
+      workers.map((w) => w.id),
+      pump,
+      print,
+      stop,
+      apiKey,
+      opts.rescanInterval ?? 5000,
+    );
   } finally {
     ctx.signal.removeEventListener("abort", onUserAbort);
     stop.abort();
@@ -149,7 +164,10 @@ async function followAll(
         if (!failFast(err)) ctx.io.stderr.write(ctx.err.yellow(`worker ${printable(worker)}: ${describeError(err, apiKey)}`) + "\n");
       },
     );
-    active.set(worker, running.finally(() => active.delete(worker)));
+    active.set(
+      worker,
+      running.finally(() => active.delete(worker)),
+    );
   };
 
   if (initial.length === 0) ctx.io.stderr.write(`no workers running for endpoint ${endpointId} yet; waiting for some\n`);
@@ -176,10 +194,7 @@ async function followAll(
 function printer(ctx: CommandContext, opts: LogsOptions, showWorker: boolean): (t: Tagged) => void {
   const { out } = ctx;
   if (opts.json) {
-    return ({ worker, event }) =>
-      ctx.io.stdout.write(
-        jsonText({ worker, id: event.id, ts: event.ts, source: event.source, line: event.line }) + "\n",
-      );
+    return ({ worker, event }) => ctx.io.stdout.write(jsonText({ worker, id: event.id, ts: event.ts, source: event.source, line: event.line }) + "\n");
   }
   return ({ worker, event }) => {
     const source = printable(event.source).padEnd(9);

@@ -97,7 +97,9 @@ export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions):
   );
   const left = pendingOf(after).length;
   if (left > 0) {
-    notice(`${left} pending operation${left === 1 ? "" : "s"} could not be settled (see the table); resolve ${left === 1 ? "it" : "them"}, then run \`pulumi-runpod recover\` again`);
+    notice(
+      `${left} pending operation${left === 1 ? "" : "s"} could not be settled (see the table); resolve ${left === 1 ? "it" : "them"}, then run \`pulumi-runpod recover\` again`,
+    );
     return EXIT.FAILED;
   }
   return EXIT.OK;
@@ -144,7 +146,11 @@ function parseTime(time: string | undefined): number | undefined {
 async function releaseStaleLock(ctx: CommandContext, session: StackSession, checkpoint: Checkpoint): Promise<void> {
   const stack = resourcesOf(checkpoint).find((r) => r.type === STACK_TYPE);
   const args = ["refresh", "--yes", ...(stack ? ["--target", stack.urn] : [])];
-  await withStaleLockReleased(session.pulumi, (line) => ctx.io.stderr.write(`${line}\n`), () => session.pulumi(args));
+  await withStaleLockReleased(
+    session.pulumi,
+    (line) => ctx.io.stderr.write(`${line}\n`),
+    () => session.pulumi(args),
+  );
 }
 
 function planTable(actions: readonly RecoveryAction[], bold: (s: string) => string): string {
@@ -161,13 +167,22 @@ function planTable(actions: readonly RecoveryAction[], bold: (s: string) => stri
 function describe(a: RecoveryAction): [string, string] {
   switch (a.action) {
     case "adopt":
-      return [`adopt ${a.object.id}`, `the ${a.kind.noun} is on the platform${a.replaces ? "; the replaced one is marked for deletion (next `pulumi up`)" : ""}`];
+      return [
+        `adopt ${a.object.id}`,
+        `the ${a.kind.noun} is on the platform${a.replaces ? "; the replaced one is marked for deletion (next `pulumi up`)" : ""}`,
+      ];
     case "drop":
       return ["drop", `no such ${a.kind.noun} on the platform: the create never reached it`];
     case "ambiguous":
-      return ["leave pending", `${a.objects.length} ${a.kind.noun}s could be it (${a.objects.map((o) => o.id).join(", ")}); delete the extra ones, then recover again`];
+      return [
+        "leave pending",
+        `${a.objects.length} ${a.kind.noun}s could be it (${a.objects.map((o) => o.id).join(", ")}); delete the extra ones, then recover again`,
+      ];
     case "refresh":
-      return ["read back", `the ${a.op.type === "deleting" ? "delete" : a.op.type === "updating" ? "update" : a.op.type} may have happened; the next \`pulumi up\`/\`destroy\` finishes it`];
+      return [
+        "read back",
+        `the ${a.op.type === "deleting" ? "delete" : a.op.type === "updating" ? "update" : a.op.type} may have happened; the next \`pulumi up\`/\`destroy\` finishes it`,
+      ];
     case "foreign":
       return ["leave as is", "not a pulumi-runpod resource: settle it with `pulumi refresh`"];
   }

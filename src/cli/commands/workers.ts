@@ -65,8 +65,15 @@ export function workersTable(workers: Worker[], header: (s: string) => string = 
     for (const key of Object.keys(w)) if (!first.includes(key) && !extra.includes(key)) extra.push(key);
   }
   const keys = [...first.filter((k) => k !== "imageName" || workers.some((w) => "imageName" in w)), ...extra];
-  const headers = keys.map((k) => printable(k).replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase());
-  const table = renderTable(headers, workers.map((w) => keys.map((k) => cell(w[k]))));
+  const headers = keys.map((k) =>
+    printable(k)
+      .replace(/([a-z])([A-Z])/g, "$1_$2")
+      .toUpperCase(),
+  );
+  const table = renderTable(
+    headers,
+    workers.map((w) => keys.map((k) => cell(w[k]))),
+  );
   // Bold only the header line; padding was computed on the plain text, so columns stay aligned.
   const nl = table.indexOf("\n");
   return header(table.slice(0, nl)) + table.slice(nl);

@@ -116,7 +116,7 @@ export class CreateOnce {
     } catch (err) {
       throw new Error(
         `Creating endpoint "${name}" got no answer (${messageOf(createError)}) and looking for it failed too (${messageOf(err)}); ` +
-          "it may exist on the platform without being in the stack: run `pulumi-runpod recover` to adopt it, or `pulumi-runpod import <resource name> <id>` (README: \"When a deployment is interrupted\")",
+          'it may exist on the platform without being in the stack: run `pulumi-runpod recover` to adopt it, or `pulumi-runpod import <resource name> <id>` (README: "When a deployment is interrupted")',
       );
     }
   }

@@ -36,7 +36,12 @@ export function sameValue<F extends Fields>(model: ResourceModel<F>, name: Input
  * yet (preview) counts as changed, and a field whose unset means the platform's default is not compared
  * while `news` leaves it unset.
  */
-export function changedFields<F extends Fields>(model: ResourceModel<F>, names: readonly InputName<F>[], olds: Record<string, unknown>, news: Record<string, unknown>): InputName<F>[] {
+export function changedFields<F extends Fields>(
+  model: ResourceModel<F>,
+  names: readonly InputName<F>[],
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): InputName<F>[] {
   const noOpinion = (name: string) => (model.fields[name] as InputField<unknown>).unset === "platform" && news[name] === undefined;
   return names.filter((name) => !noOpinion(name) && (containsUnknown(news[name]) || !sameValue(model, name, olds[name], news[name])));
 }

@@ -146,7 +146,8 @@ export function defineModel<const M extends ResourceModel>(model: M): M {
       throw new Error(`${model.type}.${name}: alias of ${field.alias.of}, which is no input`);
     }
     if (field.kind === "input" && !field.alias === !field.change) throw new Error(`${model.type}.${name}: an input has a change policy, an alias none`);
-    if (field.kind === "input" && field.unset === "platform" && field.default !== undefined) throw new Error(`${model.type}.${name}: unset means the platform's default; it has no default of its own`);
+    if (field.kind === "input" && field.unset === "platform" && field.default !== undefined)
+      throw new Error(`${model.type}.${name}: unset means the platform's default; it has no default of its own`);
     if (field.kind !== "output" && typeof field.default === "number") {
       const { min = -Infinity, max = Infinity } = field.rule;
       if (field.default < min || field.default > max) throw new Error(`${model.type}.${name}: default ${field.default} outside ${min}..${max}`);

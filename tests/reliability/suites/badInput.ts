@@ -90,7 +90,9 @@ export function badInputSuite(): void {
       expect(BAD_ENDPOINT_INPUTS.length + BAD_CLIENT_ARGUMENTS.length).toBeGreaterThanOrEqual(30);
       expect(BAD_ENDPOINT_INPUTS.length).toBeGreaterThanOrEqual(30);
       expect((await host.check(BASE)).failures).toEqual([]);
-      expect((await host.check({ ...WITHOUT_TIERS, gpuTypeIds: ["NVIDIA L4"], networkVolumeId: "nv_models01", workersMin: 2, workersMax: 2 })).failures).toEqual([]);
+      expect(
+        (await host.check({ ...WITHOUT_TIERS, gpuTypeIds: ["NVIDIA L4"], networkVolumeId: "nv_models01", workersMin: 2, workersMax: 2 })).failures,
+      ).toEqual([]);
     });
 
     it.each(BAD_ENDPOINT_INPUTS)("check: %s → one failure naming the field", async (_what, news, field) => {

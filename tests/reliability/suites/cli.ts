@@ -30,8 +30,9 @@ const FIXTURE = path.resolve(__dirname, "../fixtures/program");
  */
 function isEngineProviderConfigLine(line: string): boolean {
   return (
-    /Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.(Configure\(\)\.inputs|CheckConfig\(urn:pulumi:[^)]*::pulumi:providers:pulumi-nodejs::default\)\.news)\]/.test(line) ||
-    /urn:pulumi:[^ ]*::pulumi:providers:pulumi-nodejs::default/.test(line)
+    /Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.(Configure\(\)\.inputs|CheckConfig\(urn:pulumi:[^)]*::pulumi:providers:pulumi-nodejs::default\)\.news)\]/.test(
+      line,
+    ) || /urn:pulumi:[^ ]*::pulumi:providers:pulumi-nodejs::default/.test(line)
   );
 }
 
@@ -103,13 +104,19 @@ export function cliSuite(): void {
       await declare({ many: { name: "rel-many", templateId: "tpl_vllm", gpuIds: ["H100"], gpuTypeIds: ["NVIDIA L4"], workersMin: -1, type: "BATCH" } });
       const first = output(await pulumi("preview with bad inputs", ["preview"], FAILED));
       expect(first).toMatch(/Endpoint resource 'many': property workersMin value \{-1\} has a problem: workersMin must be an integer from 0 to 100; got -1/);
-      expect(first).toMatch(/Endpoint resource 'many': property gpuIds value .* has a problem: gpuIds must be a non-empty list of distinct GPU tiers.*got \["H100"\]/);
+      expect(first).toMatch(
+        /Endpoint resource 'many': property gpuIds value .* has a problem: gpuIds must be a non-empty list of distinct GPU tiers.*got \["H100"\]/,
+      );
       expect(first).toMatch(/Endpoint resource 'many': property gpuTypeIds value .* has a problem: set exactly one of gpuIds \(GPU tiers\) and gpuTypeIds/);
       expect(first).toMatch(/Endpoint resource 'many': property type value \{BATCH\} has a problem: type must be one of QB, LB; got "BATCH"/);
 
-      await declare({ lookups: { name: "rel-lookups", templateId: "tpl_vllm", gpuIds: ["ADA_24"], networkVolumeId: "nv_doesnotexist", workersMin: 5, workersMax: 2 } });
+      await declare({
+        lookups: { name: "rel-lookups", templateId: "tpl_vllm", gpuIds: ["ADA_24"], networkVolumeId: "nv_doesnotexist", workersMin: 5, workersMax: 2 },
+      });
       const second = output(await pulumi("preview with an unknown volume", ["preview"], FAILED));
-      expect(second).toMatch(/property networkVolumeId value \{nv_doesnotexist\} has a problem: networkVolumeId "nv_doesnotexist" is not one of your network volumes; yours: nv_models01 \(models\), nv_cache01 \(cache\)/);
+      expect(second).toMatch(
+        /property networkVolumeId value \{nv_doesnotexist\} has a problem: networkVolumeId "nv_doesnotexist" is not one of your network volumes; yours: nv_models01 \(models\), nv_cache01 \(cache\)/,
+      );
       expect(second).toMatch(/property workersMin value \{5\} has a problem: workersMin \(5\) must not exceed workersMax \(2\)/);
 
       expect(emu.endpoints()).toEqual([]);
@@ -203,11 +210,19 @@ export function cliSuite(): void {
       // (This `up` also drops the key from the default provider's stored inputs, which `destroy` reuses.)
       await stack.removeConfig("runpod:apiKey");
       keyFrom = "env";
-      const before = emu.endpoints().map((e) => e.id).sort();
+      const before = emu
+        .endpoints()
+        .map((e) => e.id)
+        .sort();
       emu.resetStats();
       const r = await pulumi("up -v=9 with the key from the environment", ["up", "--yes", "-v=9", "--logtostderr"]);
       expect(r.stdout).not.toMatch(/created|replaced|deleted/);
-      expect(emu.endpoints().map((e) => e.id).sort()).toEqual(before);
+      expect(
+        emu
+          .endpoints()
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual(before);
       expect(emu.stats().byOperation.saveEndpoint ?? 0).toBe(0);
       providerStateHasKey = false;
     });

@@ -30,7 +30,12 @@ export function createOnceSuite(): void {
       const provider = new EndpointProvider(() => relClient(emu));
       const name = uniqueName("drop-rest");
       emu.setFaults({ dropAfterRate: 1, match: ["restCreateEndpoint"] });
-      const { id } = await createChecked(provider, { name, templateId: "tpl_comfy", gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A6000"], workersMax: 2 });
+      const { id } = await createChecked(provider, {
+        name,
+        templateId: "tpl_comfy",
+        gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A6000"],
+        workersMax: 2,
+      });
       expect(named(name).map((e) => e.id)).toEqual([id]);
       expect(named(name)[0].gpuIds).toBe("ADA_24,AMPERE_48");
       expect(mutationCounts(emu).restCreateEndpoint).toBe(1);
@@ -60,7 +65,11 @@ export function createOnceSuite(): void {
       emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
       const { id } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["AMPERE_16"] });
       expect(id).not.toBe(earlier.id);
-      expect(named(name).map((e) => e.id).sort()).toEqual([earlier.id, id].sort());
+      expect(
+        named(name)
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual([earlier.id, id].sort());
       emu.expectedAtEnd += 2;
     });
 

@@ -14,7 +14,13 @@ export function deleteResumableSuite(): void {
 
     it("a failed delete changes nothing; left scaled to zero but not deleted, the next delete (a new provider process, stale outputs) finishes", async () => {
       const first = new EndpointProvider(() => relClient(emu, { retry: { retries: 2 } }));
-      const { id, outs } = await createChecked(first, { name: uniqueName("resume"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMin: 1, workersMax: 3 });
+      const { id, outs } = await createChecked(first, {
+        name: uniqueName("resume"),
+        templateId: "tpl_vllm",
+        gpuIds: ["AMPERE_24"],
+        workersMin: 1,
+        workersMax: 3,
+      });
       emu.resetStats();
       emu.setFaults({ errorRate: 1, match: ["deleteEndpoint"] });
       const err = await thrown(() => first.delete(id, outs));
@@ -67,7 +73,13 @@ export function deleteResumableSuite(): void {
 
     it("stored outputs at zero workers but raised outside Pulumi: the refused delete is followed by a look, a scale-down and the delete", async () => {
       const provider = new EndpointProvider(() => relClient(emu));
-      const { id, outs } = await createChecked(provider, { name: uniqueName("raised"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMin: 0, workersMax: 0 });
+      const { id, outs } = await createChecked(provider, {
+        name: uniqueName("raised"),
+        templateId: "tpl_vllm",
+        gpuIds: ["AMPERE_24"],
+        workersMin: 0,
+        workersMax: 0,
+      });
       const rec = onPlatform(id)!;
       await relClient(emu).saveEndpoint({ id, name: rec.name, templateId: rec.templateId, gpuIds: rec.gpuIds, workersMin: 2, workersMax: 2 });
       emu.resetStats();

@@ -40,7 +40,12 @@ export function rateLimitSuite(): void {
       const started = now();
       const { id } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
       expect(now() - started).toBeGreaterThanOrEqual(2000);
-      expect(emu.endpoints(emu.apiKey).filter((e) => e.name === name).map((e) => e.id)).toEqual([id]);
+      expect(
+        emu
+          .endpoints(emu.apiKey)
+          .filter((e) => e.name === name)
+          .map((e) => e.id),
+      ).toEqual([id]);
       expect(mutationCounts(emu)).toEqual({ saveEndpoint: 3, restCreateEndpoint: 0, deleteEndpoint: 0 });
       expect(client.stats.retries).toBe(2);
       emu.expectedAtEnd += 1;

@@ -37,7 +37,14 @@ export function transientSuite(): void {
       const rec = await client.saveEndpoint({ name: uniqueName("writes"), templateId: "tpl_vllm", gpuIds: "AMPERE_24" });
       emu.setFaults({ errorRate: 0.3, dropBeforeRate: 0.1, dropAfterRate: 0.3, match: ["saveEndpoint", "deleteEndpoint"], seed: 5 });
       for (let workersMax = 1; workersMax <= 8; workersMax++) {
-        const saved = await client.saveEndpoint({ id: rec.id, name: rec.name, templateId: rec.templateId, gpuIds: rec.gpuIds, workersMax, idleTimeout: 10 + workersMax });
+        const saved = await client.saveEndpoint({
+          id: rec.id,
+          name: rec.name,
+          templateId: rec.templateId,
+          gpuIds: rec.gpuIds,
+          workersMax,
+          idleTimeout: 10 + workersMax,
+        });
         expect(saved).toMatchObject({ id: rec.id, workersMax, idleTimeout: 10 + workersMax });
         expect(emu.endpoints(emu.apiKey).find((e) => e.id === rec.id)).toMatchObject({ workersMax, idleTimeout: 10 + workersMax });
       }
@@ -53,7 +60,13 @@ export function transientSuite(): void {
     it("the provider's update and delete ride out the same faults", async () => {
       const client = relClient(emu, { retry: { retries: 8 } });
       const provider = new EndpointProvider(() => client);
-      const { id, outs, inputs } = await createChecked(provider, { name: uniqueName("prov-writes"), templateId: "tpl_comfy", gpuIds: ["AMPERE_48"], workersMin: 1, workersMax: 2 });
+      const { id, outs, inputs } = await createChecked(provider, {
+        name: uniqueName("prov-writes"),
+        templateId: "tpl_comfy",
+        gpuIds: ["AMPERE_48"],
+        workersMin: 1,
+        workersMax: 2,
+      });
       // Seeded so that both the update and the delete meet faults: a lost answer each, and 5xx answers.
       emu.setFaults({ errorRate: 0.3, dropAfterRate: 0.3, match: ["saveEndpoint", "deleteEndpoint", "myself"], seed: 4 });
       const next = (await provider.check(inputs, { ...inputs, workersMax: 5, scalerValue: 7 })).inputs;
