@@ -8,7 +8,7 @@ import { z } from "zod";
 import { checkedFields, nonEmptyArgument, requireNonEmpty } from "./arguments";
 import { callWithRetry } from "./context";
 import { NotFoundError } from "./errors";
-import { executeGraphQLFields, fieldFailure, refusedBeforeExecution, selectionOf } from "./graphql";
+import { definedOnly, executeGraphQLFields, fieldFailure, refusedBeforeExecution, selectionOf } from "./graphql";
 import type { Transport } from "./http";
 import { composite, graphqlOperation, operationTable, perform } from "./operation";
 import {
@@ -41,11 +41,6 @@ export const SCALE_DOWN_AND_DELETE_ENDPOINT = gql`
     deleteEndpoint(id: $id)
   }
 `;
-
-/** Removes `undefined` members so they are not sent; `null` is kept (it clears a field). */
-function definedOnly<T extends object>(input: T): Partial<T> {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 /** Clients whose platform refused {@link SCALE_DOWN_AND_DELETE_ENDPOINT}: they send its two fields as two requests from then on. */
 const refusesTwoFieldDelete = new WeakSet<Transport>();

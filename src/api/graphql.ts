@@ -46,6 +46,11 @@ export function selectionOf(schema: z.ZodTypeAny): string {
     .join(" ");
 }
 
+/** An input object for GraphQL variables: `undefined` members are not sent; `null` is kept (it clears a field). */
+export function definedOnly<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /** Builds the `?api_key=` address (spec: Authentication 2). The result is a secret: never log it unredacted. */
 export function graphqlAddress(graphqlUrl: string, apiKey: string): string {
   const url = new URL(graphqlUrl);

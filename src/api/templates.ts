@@ -9,7 +9,7 @@
 import { gql } from "graphql-request";
 import { z } from "zod";
 import { checkedFields, nonEmptyArgument, requireNonEmpty } from "./arguments";
-import { selectionOf } from "./graphql";
+import { definedOnly, selectionOf } from "./graphql";
 import { composite, graphqlOperation, operationTable, perform } from "./operation";
 import {
   endpointTemplateSchema,
@@ -28,11 +28,6 @@ import {
 
 const TEMPLATE_FIELDS = selectionOf(templateRecordSchema);
 const REGISTRY_AUTH_FIELDS = selectionOf(registryAuthRecordSchema);
-
-/** Removes `undefined` members so they are not sent; `null` is kept (it clears a field). */
-function definedOnly<T extends object>(input: T): Partial<T> {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 export const templateOperations = operationTable({
   /**
