@@ -119,13 +119,16 @@ export function settingsFrom(model: ResourceModel, source: object | undefined): 
 
 /**
  * Inputs equivalent to outputs (refresh, adoption, `get`, where the program's inputs may be empty):
- * every input (aliases aside) and setting the outputs hold.
+ * every input (aliases aside) and setting the outputs hold. A field whose unset means the platform's
+ * default is left out: outputs always hold the platform's value, so putting it in the inputs would
+ * show a refresh of a program that never declared it as adding it (diff compares outputs, so a
+ * declared value is still compared).
  */
 export function inputsFromOutputs(model: ResourceModel, outs: object): Record<string, unknown> {
   const o = outs as Record<string, unknown>;
   const inputs: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(model.fields as Fields)) {
-    if (field.kind === "output" || (field.kind === "input" && field.alias) || o[name] === undefined) continue;
+    if (field.kind === "output" || (field.kind === "input" && (field.alias || field.unset === "platform")) || o[name] === undefined) continue;
     inputs[name] = o[name];
   }
   return inputs;
