@@ -13,7 +13,7 @@ import { checkFields, isComplete } from "../model/check";
 import { diffModel } from "../model/compare";
 import { withAutoName } from "../naming";
 import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY } from "../reserved";
-import { secretValues, withoutSecrets } from "../secrets";
+import { redactSecrets, secretValues, withoutSecrets } from "../secrets";
 import { PlatformSession } from "../session";
 import { isUnknown } from "../unknown";
 import { TEMPLATE_INPUT_FIELDS, TEMPLATE_MODEL, TEMPLATE_SECRET_FIELDS, type TemplateInputs, type TemplateOutputs } from "./model";
@@ -48,10 +48,11 @@ export class TemplateProvider {
     const named = withAutoName(olds, news ?? {});
     const { inputs, failures } = checkFields(TEMPLATE_MODEL, named.news);
     if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
+    const secrets = secretsOf(news);
     const auth = inputs.containerRegistryAuthId;
     const shapeOk = !failures.some((f) => f.property === "containerRegistryAuthId");
     if (typeof auth === "string" && !isUnknown(auth) && shapeOk && olds?.containerRegistryAuthId !== auth) {
-      const auths = await withoutSecrets(secretsOf(news), () => this.session.registryAuths.list());
+      const auths = await withoutSecrets(secrets, () => this.session.registryAuths.list());
       if (!auths.some((a) => a.id === auth)) {
         const known = auths.map((a) => `${a.id} (${a.name})`).join(", ") || "none";
         failures.push({
@@ -60,9 +61,7 @@ export class TemplateProvider {
         });
       }
     }
-    const secrets = secretsOf(news);
-    const clean = failures.map((f) => ({ property: f.property, reason: secrets.reduce((r, s) => r.split(s).join("[secret]"), f.reason) }));
-    return { inputs, failures: clean };
+    return { inputs, failures: failures.map((f) => ({ property: f.property, reason: redactSecrets(f.reason, secrets) })) };
   }
 
   /** Field-by-field diff; a name change replaces (created first under the new name). */
