@@ -40,6 +40,7 @@ function describe(field: Field): string {
   if (field.kind === "output") return field.doc;
   const parts = [sentence(field.doc), sentence(`Accepted: ${field.rule.accepts(field.unit)}${field.note ?? ""}`)];
   if (field.defaultText) parts.push(sentence(`Default: ${field.defaultText.replace(/^unset = /, "unset means ")}${field.defaultNote ?? ""}`));
+  else if (field.default === null) parts.push("Default: unset.");
   else if (field.default !== undefined) parts.push(sentence(`Default: \`${JSON.stringify(field.default)}\`${field.defaultNote ?? ""}`));
   if (field.kind === "input" && field.change) {
     parts.push(field.change.policy === "replace" ? "Changing it replaces the resource." : "Changed in place.");
