@@ -5,6 +5,8 @@
 #   .pulumi/bin/pulumi-language-python-exec  its run script
 #   .pulumi/tools/pulumi-sdkgen              the Pulumi code generator (pkg/v3 codegen/python) as a CLI:
 #                                            schema.json -> sdk/python (scripts/pulumi-sdkgen)
+#   .pulumi/bin/pulumi-language-yaml         the YAML host of pulumi-yaml (PULUMI_YAML_VERSION) with its
+#                                            config gap closed (scripts/pulumi-language-yaml)
 #   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
 # Users never need any of these: they bring the official language hosts with their Pulumi CLI.
 #
@@ -71,6 +73,38 @@ build_go_tools() {
   install -m 0644 "$ROOT/scripts/pulumi-language-python/run.py" "$BIN/pulumi-language-python-exec"
 }
 
+# ---- YAML language host: pulumi-yaml on its own pins (it does not compile against pkg/v3 v3.259) ----
+YAML_VERSION="${PULUMI_YAML_VERSION:-1.19.1}"
+build_yaml_host() {
+  local hash out
+  hash="$(sha_of "$ROOT/scripts/pulumi-language-yaml/main.go")"
+  out="$CACHE/yaml-v$YAML_VERSION-$(go env GOVERSION)-$(go env GOOS)-$(go env GOARCH)-$hash"
+  if [ -x "$out/pulumi-language-yaml" ]; then
+    log "reusing pulumi-language-yaml built earlier ($out)"
+  else
+    command -v go >/dev/null || die "Go is needed to build the test tooling (>= 1.25)"
+    export GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false"
+    log "building pulumi-language-yaml v$YAML_VERSION (about a minute of CPU)"
+    local yaml_gomod wrap
+    yaml_gomod="$(go mod download -json "github.com/pulumi/pulumi-yaml@v$YAML_VERSION" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).GoMod||""))')"
+    [ -n "$yaml_gomod" ] || die "github.com/pulumi/pulumi-yaml@v$YAML_VERSION is not available from the Go module proxy"
+    wrap="$(mktemp -d)"
+    cp "$ROOT/scripts/pulumi-language-yaml/main.go" "$wrap/main.go"
+    (
+      cd "$wrap"
+      go mod init local/pulumi-language-yaml >/dev/null 2>&1
+      # Its own go.mod (requires and replaces) pins what it compiles against.
+      cp "$yaml_gomod" go.mod
+      go mod edit -module=local/pulumi-language-yaml -require="github.com/pulumi/pulumi-yaml@v$YAML_VERSION"
+      go build -trimpath -ldflags "-s -w" -o out/pulumi-language-yaml .
+    )
+    mkdir -p "$out"
+    cp "$wrap/out/pulumi-language-yaml" "$out/"
+    rm -rf "$wrap"
+  fi
+  install -m 0755 "$out/pulumi-language-yaml" "$BIN/pulumi-language-yaml"
+}
+
 # ---- Python virtualenv with the pulumi SDK ----
 build_venv() {
   local py venv
@@ -92,5 +126,6 @@ build_venv() {
 }
 
 build_go_tools
+build_yaml_host
 build_venv
-log "ready: .pulumi/bin/pulumi-language-python, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"
+log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"
