@@ -16,9 +16,15 @@ trap 'rm -rf "$STAGE"' EXIT
 (cd "$ROOT" && npm pack --silent --ignore-scripts --pack-destination "$STAGE" >/dev/null)
 tar -xzf "$STAGE"/pulumi-runpod-*.tgz -C "$STAGE"
 rm "$STAGE"/pulumi-runpod-*.tgz
-# The root package's peer dependency @pulumi/pulumi is not installed by `npm install`: added at the build's version.
+# npm installs no peer dependency of the root package: in this copy @pulumi/pulumi becomes a dependency at the build's version.
 PULUMI_VERSION="$(node -p 'require(process.argv[1]).version' "$ROOT/node_modules/@pulumi/pulumi/package.json")"
-(cd "$STAGE/package" && npm install --omit=dev --no-audit --no-fund --ignore-scripts --silent --no-save "@pulumi/pulumi@$PULUMI_VERSION" >/dev/null)
+(
+  cd "$STAGE/package"
+  npm pkg delete devDependencies peerDependencies peerDependenciesMeta
+  npm pkg set "dependencies.@pulumi/pulumi=$PULUMI_VERSION"
+  npm install --omit=dev --no-audit --no-fund --ignore-scripts --silent >/dev/null
+  [ -f node_modules/@pulumi/pulumi/package.json ] || { echo "pack-plugin: @pulumi/pulumi was not installed" >&2; exit 1; }
+)
 cat > "$STAGE/pulumi-resource-runpod" <<'LAUNCHER'
 #!/bin/sh
 here=$(dirname "$(readlink -f "$0")")

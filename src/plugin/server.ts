@@ -15,12 +15,22 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { createClient, resolveClientConfig, type PlatformClient } from "../api";
-import { clientInputFromConfig, configure, NAME_PREFIX_PROPERTY, resources, type ResourceKindName, type ResourceOperations } from "../provider";
+import {
+  clientInputFromConfig,
+  configure,
+  NAME_PREFIX_PROPERTY,
+  RESOURCE_KINDS,
+  resources,
+  secretNames,
+  type ResourceKindName,
+  type ResourceModel,
+  type ResourceOperations,
+} from "../provider";
 import type { EngineLog } from "./engineLog";
 import { FUNCTIONS } from "./functions";
 import { packageSchema } from "./schema";
 import { kindOf, nameOf } from "./tokens";
-import { fromStruct, toStruct, type Record_ } from "./values";
+import { fromStruct, toStruct, withSecrets, type Record_ } from "./values";
 
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Callback<Res> = (err: grpc.ServiceError | Partial<grpc.StatusObject> | null, res?: Res | null, trailer?: grpc.Metadata) => void;
@@ -170,10 +180,20 @@ export class ResourceProviderServer {
     return new proto.InvokeResponse().setReturn(toStruct(out));
   }
 
-  private operations(urn: string): ResourceOperations {
-    const kind: ResourceKindName | undefined = kindOf(urn);
+  private kind(urn: string): ResourceKindName {
+    const kind = kindOf(urn);
     if (!kind) throw new Error(`runpod has no resource type in "${urn}"`);
-    return resources[kind];
+    return kind;
+  }
+
+  private operations(urn: string): ResourceOperations {
+    return resources[this.kind(urn)];
+  }
+
+  /** Properties for the engine, the kind's secret fields wrapped as secrets. */
+  private answer(urn: string, record: unknown) {
+    const model: ResourceModel = RESOURCE_KINDS[this.kind(urn)].model;
+    return toStruct(withSecrets(record as Record_, secretNames(model)));
   }
 
   /** Validates and completes the inputs; an unset `name` comes from the resource name (`<name>-<7 hex digits>`). */
@@ -212,7 +232,7 @@ export class ResourceProviderServer {
     const urn = req.getUrn();
     const result = await this.operations(urn).create(fromStruct(req.getProperties()));
     void this.options.log.log("debug", `created ${result.id}`, urn);
-    return new proto.CreateResponse().setId(result.id).setProperties(toStruct(result.outs as Record_));
+    return new proto.CreateResponse().setId(result.id).setProperties(this.answer(urn, result.outs));
   }
 
   /**
@@ -220,17 +240,19 @@ export class ResourceProviderServer {
    * record). A resource that no longer exists answers without an id, so the engine drops it.
    */
   private async read(req: proto.ReadRequest): Promise<proto.ReadResponse> {
-    const result = await this.operations(req.getUrn()).read(req.getId(), fromStruct(req.getProperties()));
+    const urn = req.getUrn();
+    const result = await this.operations(urn).read(req.getId(), fromStruct(req.getProperties()));
     const res = new proto.ReadResponse();
     if (!result.id) return res;
-    res.setId(result.id).setProperties(toStruct(result.props as Record_));
-    if (result.inputs) res.setInputs(toStruct(result.inputs as Record_));
+    res.setId(result.id).setProperties(this.answer(urn, result.props));
+    if (result.inputs) res.setInputs(this.answer(urn, result.inputs));
     return res;
   }
 
   private async update(req: proto.UpdateRequest): Promise<proto.UpdateResponse> {
-    const result = await this.operations(req.getUrn()).update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
-    return new proto.UpdateResponse().setProperties(toStruct((result?.outs ?? {}) as Record_));
+    const urn = req.getUrn();
+    const result = await this.operations(urn).update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
+    return new proto.UpdateResponse().setProperties(this.answer(urn, result?.outs ?? {}));
   }
 
   private async delete(req: proto.DeleteRequest): Promise<Empty> {

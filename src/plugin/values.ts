@@ -23,6 +23,20 @@ export function unwrapSecrets(value: unknown): unknown {
   return value;
 }
 
+/**
+ * `record` with the values of `names` (the model's secret inputs) wrapped as secrets, so the engine
+ * stores them encrypted whatever the program said: also after `pulumi import` and `refresh`, where no
+ * program marks them.
+ */
+export function withSecrets(record: Record_ | undefined, names: readonly string[]): Record_ {
+  const out: Record_ = { ...(record ?? {}) };
+  for (const name of names) {
+    const v = out[name];
+    if (v !== undefined && v !== null) out[name] = { [SIG_KEY]: SECRET_SIG, value: v };
+  }
+  return out;
+}
+
 /** A request's struct as a plain record (empty when the engine sent none, as `pulumi import`'s Read does). */
 export function fromStruct(s: Struct | undefined): Record_ {
   return s ? (unwrapSecrets(s.toJavaScript()) as Record_) : {};

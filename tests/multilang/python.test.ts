@@ -16,6 +16,7 @@ import { changingSteps, isEngineMarshalLine, linesWithSecrets, pythonSdkPath, re
 jest.setTimeout(180_000);
 
 const REGISTRY_PASSWORD = "regpw-Zq81-never-in-state";
+const OUTSIDE_TOKEN = "outside-tok-P4w7-never-in-state";
 const HF_TOKEN = "hf_tok-7Yx2-never-in-state";
 
 let emu: RunningEmulator;
@@ -145,14 +146,31 @@ test("refresh catches a change made outside Pulumi", async () => {
   expect(steps.find((s) => resourceName(s.urn) === "api")).toMatchObject({ op: "update", detailedDiff: { workersMax: { kind: "update" } } });
 });
 
+test("an imported template's env values are secrets in the state, though no program marked them", async () => {
+  const outside = await client.saveTemplate({
+    name: "tpl-made-outside",
+    imageName: "nginx:1",
+    isServerless: true,
+    env: [{ key: "TOKEN", value: OUTSIDE_TOKEN }],
+  });
+  await pulumi(["import", "runpod:index:Template", "outsideTemplate", outside.id, "--yes", "--protect=false", "--generate-code=false"]);
+  const imported = (await stack.resources("runpod:index:Template")).find((r) => resourceName(r.urn) === "outsideTemplate");
+  expect(imported?.id).toBe(outside.id);
+  expect(JSON.stringify(imported?.outputs?.env)).toContain("ciphertext");
+  expect(linesWithSecrets(await stack.exportText(), [OUTSIDE_TOKEN])).toEqual([]);
+  expect(JSON.stringify((await stack.resources("runpod:index:Template")).find((r) => r.id === outside.id))).not.toContain(OUTSIDE_TOKEN);
+});
+
 test("no secret reaches the plain stack export or the -v=9 logs (beyond the engine's own marshal lines)", async () => {
   const plain = await stack.exportText();
-  expect(linesWithSecrets(plain, [REGISTRY_PASSWORD, HF_TOKEN, emu.apiKey])).toEqual([]);
+  expect(linesWithSecrets(plain, [REGISTRY_PASSWORD, HF_TOKEN, OUTSIDE_TOKEN, emu.apiKey])).toEqual([]);
   const verbose = await pulumi(["up", "--yes", "-v=9", "--logtostderr"]);
   const all = `${verbose.stdout}\n${verbose.stderr}`;
   expect(all.length).toBeGreaterThan(10_000); // really verbose
-  expect(linesWithSecrets(all, [REGISTRY_PASSWORD, HF_TOKEN, emu.apiKey]).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
-  expect(linesWithSecrets(transcript.join("\n"), [REGISTRY_PASSWORD, HF_TOKEN]).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
+  // This up also deletes the imported template, which the program does not declare.
+  expect(all).toMatch(/- +runpod:index:Template outsideTemplate deleted/);
+  expect(linesWithSecrets(all, [REGISTRY_PASSWORD, HF_TOKEN, OUTSIDE_TOKEN, emu.apiKey]).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
+  expect(linesWithSecrets(transcript.join("\n"), [REGISTRY_PASSWORD, HF_TOKEN, OUTSIDE_TOKEN]).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
 });
 
 test("destroy leaves nothing on the emulator", async () => {
