@@ -83,7 +83,6 @@ export interface ServerOptions {
 export class ResourceProviderServer {
   private config: Record_ = {};
   private client?: { key: string; client: PlatformClient };
-  private cancelled = false;
 
   constructor(private readonly options: ServerOptions) {}
 
@@ -260,13 +259,13 @@ export class ResourceProviderServer {
     return new Empty();
   }
 
-  /** The engine is shutting down: operations under way finish (each is idempotent or settled by create-once). */
+  /**
+   * The engine is shutting down. Operations under way are left to finish rather than cut off: a create
+   * cut off mid-request is what the create-once settlement and `pulumi-runpod recover` exist for, and
+   * finishing costs at most one request's timeout.
+   */
   private async cancel(): Promise<Empty> {
-    this.cancelled = true;
+    void this.options.log.log("debug", "cancel: letting operations under way finish");
     return new Empty();
-  }
-
-  get isCancelled(): boolean {
-    return this.cancelled;
   }
 }
