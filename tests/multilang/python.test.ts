@@ -98,6 +98,14 @@ test("a one-field change previews as an update with only that property in detail
   expect(onEmulator((await outputs()).endpointId)?.workersMax).toBe(5);
 });
 
+test("a bad value fails the preview, naming the field and the allowed values, and changes nothing", async () => {
+  await stack.setConfig("workersMax", "500");
+  const r = await pulumi(["preview"], { expectFailure: true });
+  expect(`${r.stdout}\n${r.stderr}`).toMatch(/workersMax must be an integer from 0 to 100/);
+  expect(onEmulator((await outputs()).endpointId)?.workersMax).toBe(5);
+  await stack.setConfig("workersMax", "5");
+});
+
 test("a reordered set of locations shows no change", async () => {
   await stack.setConfig("locations", JSON.stringify(["CZ", "RO"]));
   await pulumi(["preview", "--expect-no-changes"]);

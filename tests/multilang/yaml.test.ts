@@ -7,6 +7,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot, type RunPulumiResult } from "../../scripts/pulumiCli";
 import { changingSteps, isEngineMarshalLine, linesWithSecrets, resourceName, writeProject } from "./harness";
@@ -64,6 +65,27 @@ test("a typed config value changes one field: only it is in detailedDiff, and up
   const out = (await stack.outputs()) as Record<string, unknown>;
   expect(out.workersMax).toBe(6);
   expect(emu.endpoints().find((e) => e.id === out.endpointId)?.workersMax).toBe(6);
+});
+
+test("refresh catches a change made outside Pulumi, and the next preview shows it as the one change", async () => {
+  const id = ((await stack.outputs()) as Record<string, string>).endpointId;
+  const client = createClientFromEnv({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2 }, {});
+  const r = emu.endpoints().find((e) => e.id === id)!;
+  await client.saveEndpoint({
+    id,
+    name: r.name,
+    templateId: r.templateId,
+    gpuIds: r.gpuIds,
+    locations: r.locations,
+    networkVolumeId: r.networkVolumeId,
+    workersMax: 6,
+    idleTimeout: 77,
+  });
+  await pulumi(["refresh", "--yes"]);
+  const steps = changingSteps((await pulumi(["preview", "--json"])).stdout);
+  expect(steps.map((s) => [s.op, resourceName(s.urn), Object.keys(s.detailedDiff ?? {})])).toEqual([["update", "api", ["idleTimeout"]]]);
+  await pulumi(["up", "--yes"]);
+  expect(emu.endpoints().find((e) => e.id === id)?.idleTimeout).toBe(5);
 });
 
 test("the fn::secret env value is a secret: not in the plain stack export nor the CLI's output", async () => {
