@@ -11,7 +11,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type EndpointRecord, type PlatformClient } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
-import { changingSteps, isEngineMarshalLine, linesWithSecrets, pythonSdkPath, requirePythonTooling, resourceName, writeProject } from "./harness";
+import { changingSteps, isEngineMarshalLine, linesWithSecrets, pythonSdkPath, requirePythonTooling, resourceName, usePlatform, writeProject } from "./harness";
 
 jest.setTimeout(180_000);
 
@@ -55,9 +55,7 @@ beforeAll(async () => {
   fs.copyFileSync(path.join(__dirname, "python", "__main__.py"), path.join(programDir, "__main__.py"));
   writeProject(programDir, "runpod-python", "python");
   stack = await LocalStack.create({ programDir, stackName: "py", stateDir: path.join(work, "state"), env: { PYTHONPATH: pythonSdkPath() } });
-  await stack.usePlatform(emu.urls, emu.apiKey);
-  await stack.setConfig("registryPassword", REGISTRY_PASSWORD, { secret: true });
-  await stack.setConfig("hfToken", HF_TOKEN, { secret: true });
+  await usePlatform(stack, emu.urls, emu.apiKey, { registryPassword: REGISTRY_PASSWORD, hfToken: HF_TOKEN });
 });
 
 afterAll(async () => {

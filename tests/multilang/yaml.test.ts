@@ -10,7 +10,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot, type RunPulumiResult } from "../../scripts/pulumiCli";
-import { changingSteps, isEngineMarshalLine, linesWithSecrets, resourceName, writeProject } from "./harness";
+import { changingSteps, isEngineMarshalLine, linesWithSecrets, resourceName, usePlatform, writeProject } from "./harness";
 
 jest.setTimeout(120_000);
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   writeProject(programDir, "runpod-yaml", "yaml");
   fs.appendFileSync(path.join(programDir, "Pulumi.yaml"), fs.readFileSync(path.join(__dirname, "yaml", "program.yaml"), "utf8"));
   stack = await LocalStack.create({ programDir, stackName: "yaml", stateDir: path.join(work, "state") });
-  await stack.usePlatform(emu.urls, emu.apiKey);
+  await usePlatform(stack, emu.urls, emu.apiKey);
 });
 
 afterAll(async () => {
