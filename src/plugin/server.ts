@@ -14,7 +14,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { createClient, resolveClientConfig, type PlatformClient } from "../api";
+import type { PlatformClient } from "../api";
 import {
   clientInputFromConfig,
   configure,
@@ -165,17 +165,21 @@ export class ResourceProviderServer {
     return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
   }
 
-  private platformClient(): PlatformClient {
+  /** The client of the lookups; the api client loads at the first invoke, not at the plugin's start. */
+  private async platformClient(): Promise<PlatformClient> {
     const input = clientInputFromConfig({ get: (key) => this.configValue(key) });
     const key = JSON.stringify(input);
-    if (this.client?.key !== key) this.client = { key, client: createClient(resolveClientConfig(input, process.env)) };
+    if (this.client?.key !== key) {
+      const { createClient, resolveClientConfig } = await import("../api");
+      this.client = { key, client: createClient(resolveClientConfig(input, process.env)) };
+    }
     return this.client.client;
   }
 
   private async invoke(req: proto.InvokeRequest): Promise<proto.InvokeResponse> {
     const fn = FUNCTIONS.find((f) => f.token === req.getTok());
     if (!fn) throw new Error(`runpod has no function "${req.getTok()}"; it has ${FUNCTIONS.map((f) => f.token).join(", ")}`);
-    const out = await fn.run(fromStruct(req.getArgs()), () => this.platformClient().listNetworkVolumes());
+    const out = await fn.run(fromStruct(req.getArgs()), async () => (await this.platformClient()).listNetworkVolumes());
     return new proto.InvokeResponse().setReturn(toStruct(out));
   }
 
