@@ -10,10 +10,11 @@ import * as path from "path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { startEmulator, type RunningEmulator } from "../../emulator";
 import { PULUMI_CONFIG_KEYS } from "../../src/api/config";
 import { CONFIG_DOCS } from "../../src/plugin/functions";
 import { packageVersion, serve } from "../../src/plugin/main";
-import { toStruct } from "../../src/plugin/values";
+import { fromStruct, toStruct } from "../../src/plugin/values";
 import { generatePythonSdk, schemaText, sdkgenBinary } from "../../scripts/pluginSdk";
 import { repoRoot } from "../../scripts/pulumiCli";
 
@@ -136,5 +137,60 @@ describe("the plugin over gRPC", () => {
   test("an unknown type token fails with the types the plugin serves", async () => {
     const req = new proto.DiffRequest().setUrn("urn:pulumi:dev::p::runpod:index:Pod::x").setOlds(toStruct({})).setNews(toStruct({}));
     await expect(call<proto.DiffResponse>("diff", req)).rejects.toThrow(/runpod has no resource type in "urn:pulumi:dev::p::runpod:index:Pod::x"/);
+  });
+});
+
+describe("the plugin over gRPC, configured for the emulator", () => {
+  let emu: RunningEmulator;
+  let server: grpc.Server;
+  let client: ResourceProviderClient;
+  const call = <Res>(method: string, req: unknown) =>
+    new Promise<Res>((resolve, reject) => (client as any)[method](req, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res))));
+  const secret = (value: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value });
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, quiet: true });
+    const served = await serve([]);
+    server = served.server;
+    client = new ResourceProviderClient(`127.0.0.1:${served.port}`, grpc.credentials.createInsecure());
+    // The stack configuration as the engine sends it: keys without the namespace, the key secret-wrapped.
+    const args = {
+      apiKey: secret(emu.apiKey),
+      graphqlUrl: emu.urls.graphql,
+      restV1Url: emu.urls.restV1,
+      restV2Url: emu.urls.restV2,
+      inferenceUrl: emu.urls.inference,
+    };
+    const res = await call<proto.ConfigureResponse>("configure", new proto.ConfigureRequest().setArgs(toStruct(args)));
+    expect(res.getAcceptsecrets()).toBe(false);
+  });
+  afterAll(async () => {
+    client?.close();
+    server?.forceShutdown();
+    await emu?.close();
+  });
+
+  test("Invoke getNetworkVolume answers from the configured account (the secret key unwrapped) and names the choices on a miss", async () => {
+    const invoke = (args: Record<string, unknown>) =>
+      call<proto.InvokeResponse>("invoke", new proto.InvokeRequest().setTok("runpod:index:getNetworkVolume").setArgs(toStruct(args)));
+    const found = fromStruct((await invoke({ name: "models" })).getReturn());
+    expect(found).toMatchObject({ id: "nv_models01", name: "models", dataCenter: "EU-RO-1" });
+    await expect(invoke({ name: "nope" })).rejects.toThrow(/No network volume with name "nope"; yours: nv_models01/);
+    await expect(invoke({ id: "nv_models01", name: "models" })).rejects.toThrow(/exactly one of `id` and `name`/);
+  });
+
+  test("Check names an unnamed resource after its URN and reports bad values by field", async () => {
+    const check = (news: Record<string, unknown>) =>
+      call<proto.CheckResponse>(
+        "check",
+        new proto.CheckRequest().setUrn("urn:pulumi:dev::p::runpod:index:Endpoint::api").setName("api").setNews(toStruct(news)),
+      );
+    const ok = await check({ templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
+    expect(ok.getFailuresList()).toEqual([]);
+    expect(fromStruct(ok.getInputs())).toMatchObject({ name: expect.stringMatching(/^api-[0-9a-f]{7}$/), idleTimeout: 5, workersMax: 3, type: "QB" });
+    const bad = await check({ templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMax: 500 });
+    expect(bad.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+      ["workersMax", expect.stringMatching(/^workersMax must be an integer from 0 to 100/)],
+    ]);
   });
 });
