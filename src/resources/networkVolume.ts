@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NetworkVolume, PlatformClient } from "../api/types";
 import { clientInputFromConfig } from "../provider";
+import { checkNetworkVolumeQuery, selectNetworkVolume } from "../provider/networkVolumes";
 
 export type { NetworkVolume } from "../api/types";
 
@@ -34,9 +35,6 @@ async function programClient(): Promise<PlatformClient> {
   return cached.client;
 }
 
-const describe = (volumes: NetworkVolume[]): string =>
-  volumes.length === 0 ? "you have no network volumes" : `yours: ${volumes.map((v) => `${v.id} ("${v.name}", ${v.dataCenter})`).join(", ")}`;
-
 /**
  * All network volumes of the configured account.
  * @returns records `{ id, name, size, dataCenter, type }` (`size` in GB as the console shows it; the spec does not state the unit).
@@ -57,14 +55,8 @@ export function getNetworkVolumesOutput(): pulumi.Output<NetworkVolume[]> {
  *   account's volumes. Also the errors of {@link getNetworkVolumes}.
  */
 export async function getNetworkVolume(args: GetNetworkVolumeArgs): Promise<NetworkVolume> {
-  const byId = args?.id !== undefined;
-  if (byId === (args?.name !== undefined)) throw new Error("getNetworkVolume needs exactly one of `id` and `name`");
-  const volumes = await getNetworkVolumes();
-  const matches = byId ? volumes.filter((v) => v.id === args.id) : volumes.filter((v) => v.name === args.name);
-  const what = byId ? `id "${args.id}"` : `name "${args.name}"`;
-  if (matches.length === 0) throw new Error(`No network volume with ${what}; ${describe(volumes)}`);
-  if (matches.length > 1) throw new Error(`${matches.length} network volumes have ${what}; look one up by id instead: ${describe(matches)}`);
-  return matches[0];
+  checkNetworkVolumeQuery(args);
+  return selectNetworkVolume(await getNetworkVolumes(), args);
 }
 
 /** {@link getNetworkVolume} as an Output; `args` may hold Outputs. */

@@ -18,7 +18,7 @@ import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { NODEJS_PROVIDER_TYPE, STACK_TYPE, providerUrnOf, resourcesOf, type StateResource } from "../stack/checkpoint";
-import { kindOf } from "../stack/registry";
+import { isPluginType, kindOf } from "../stack/registry";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 
@@ -49,6 +49,11 @@ export async function importCommand(ctx: CommandContext, resourceName: string, i
   if (matching.length > 1) throw new UsageError(`several resources are named "${resourceName}": ${matching.map((s) => s.urn).join(", ")}`);
   const step = matching[0];
   const kind = kindOf(step.newState!.type!)!;
+  if (isPluginType(step.newState!.type!)) {
+    throw new UsageError(
+      `${step.urn} is served by the provider plugin, which \`pulumi import\` adopts into: run \`pulumi import ${step.newState!.type} ${resourceName} ${id}\``,
+    );
+  }
   if (step.op !== "create") throw new UsageError(`the stack already manages ${step.urn}`);
   const serializedProvider = step.newState?.inputs?.__provider;
   if (typeof serializedProvider !== "string") throw new Error(`the planned ${step.urn} carries no serialized provider`);

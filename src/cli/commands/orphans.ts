@@ -14,7 +14,7 @@ import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { parseCheckpoint, pendingOf, resourceNameOf, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
 import type { PulumiRunner } from "../stack/pulumiCommand";
-import { RESOURCE_KINDS } from "../stack/registry";
+import { RESOURCE_KINDS, canonicalType } from "../stack/registry";
 import type { PlatformObject, ResourceKind } from "../stack/resourceKind";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint } from "../stack/stackState";
@@ -53,15 +53,15 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
   const current = await exportCheckpoint(session.pulumi);
   const states = [current, ...(await earlierStates(session.pulumi))];
   const ties = new Map(RESOURCE_KINDS.map((k) => [k.type, tiesIn(k, states)]));
-  for (const urn of await programUrns(ctx, session.pulumi)) ties.get(typeOfUrn(urn))?.resourceNames.add(resourceNameOf(urn));
+  for (const urn of await programUrns(ctx, session.pulumi)) ties.get(canonicalType(typeOfUrn(urn)))?.resourceNames.add(resourceNameOf(urn));
 
   // Held by any stack of the project this backend knows, this one included.
   const held = new Set<string>();
   const pendingNames = new Set<string>();
   for (const checkpoint of [current, ...(await otherStacks(session.pulumiFor, session.pulumi, opts.stack))]) {
-    for (const r of resourcesOf(checkpoint)) if (r.id !== undefined) held.add(`${r.type}\u0000${r.id}`);
+    for (const r of resourcesOf(checkpoint)) if (r.id !== undefined) held.add(`${canonicalType(r.type)}\u0000${r.id}`);
     for (const op of pendingOf(checkpoint)) {
-      const kind = RESOURCE_KINDS.find((k) => k.type === op.resource.type);
+      const kind = RESOURCE_KINDS.find((k) => k.type === canonicalType(op.resource.type));
       const name = kind?.nameIn(op.resource.inputs);
       if (kind && name && op.type === "creating") pendingNames.add(`${kind.type}\u0000${name}`);
     }
@@ -107,7 +107,7 @@ async function deleteAll(ctx: CommandContext, client: PlatformClient, orphans: r
 function tiesIn(kind: ResourceKind, states: readonly Checkpoint[]): Ties {
   const ties: Ties = { names: new Set(), resourceNames: new Set() };
   const add = (r: StateResource) => {
-    if (r.type !== kind.type) return;
+    if (canonicalType(r.type) !== kind.type) return;
     ties.resourceNames.add(resourceNameOf(r.urn));
     for (const props of [r.inputs, r.outputs]) {
       const name = kind.nameIn(props);

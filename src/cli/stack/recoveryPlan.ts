@@ -14,7 +14,7 @@
  *   drops what is gone and records what is there; the next `pulumi up`/`destroy` finishes the work.
  */
 import { pendingOf, resourcesOf, type Checkpoint, type PendingOperation, type StateResource } from "./checkpoint";
-import { kindOf } from "./registry";
+import { canonicalType, kindOf } from "./registry";
 import type { PlatformObject, ResourceKind } from "./resourceKind";
 
 export type RecoveryAction =
@@ -33,7 +33,7 @@ export type Listings = ReadonlyMap<string, readonly PlatformObject[]>;
  */
 export function planRecovery(checkpoint: Checkpoint, listings: Listings): RecoveryAction[] {
   const resources = resourcesOf(checkpoint);
-  const held = new Set(resources.filter((r) => r.id !== undefined).map((r) => `${r.type}\u0000${r.id}`));
+  const held = new Set(resources.filter((r) => r.id !== undefined).map((r) => `${canonicalType(r.type)}\u0000${r.id}`));
   const claimed = new Set<string>();
   return pendingOf(checkpoint).map((op): RecoveryAction => {
     const kind = kindOf(op.resource.type);

@@ -3,13 +3,32 @@
  * here. Orphans are removed in this order: endpoints before the templates they use, templates before
  * the registry credentials they pull with.
  */
+import { tokenOf } from "../../plugin/tokens";
+import { RESOURCE_KINDS as MODELS, typeToken } from "../../provider";
 import { endpointKind } from "./endpointKind";
 import type { ResourceKind } from "./resourceKind";
 import { registryAuthKind, templateKind } from "./templateKinds";
 
 export const RESOURCE_KINDS: readonly ResourceKind[] = [endpointKind, templateKind, registryAuthKind];
 
-/** The kind whose type token is `type`, if this package manages it. */
+/** Each kind's provider-plugin token (`runpod:index:Endpoint`) → its dynamic-provider token, which keys the kinds. */
+const DYNAMIC_OF_PLUGIN = new Map<string, string>(Object.values(MODELS).map((k) => [tokenOf(k.model), typeToken(k.model)]));
+
+/** Whether `type` is a provider-plugin token of this package (a resource of `pulumi-resource-runpod`). */
+export function isPluginType(type: string): boolean {
+  return DYNAMIC_OF_PLUGIN.has(type);
+}
+
+/**
+ * The type the stack commands key a resource by: the same for both ways of serving a kind, so a
+ * plugin resource (`runpod:index:Endpoint`) counts as the dynamic one (`pulumi-nodejs:dynamic/runpod:Endpoint`).
+ */
+export function canonicalType(type: string): string {
+  return DYNAMIC_OF_PLUGIN.get(type) ?? type;
+}
+
+/** The kind whose type token (dynamic provider or plugin) is `type`, if this package manages it. */
 export function kindOf(type: string): ResourceKind | undefined {
-  return RESOURCE_KINDS.find((k) => k.type === type);
+  const canonical = canonicalType(type);
+  return RESOURCE_KINDS.find((k) => k.type === canonical);
 }

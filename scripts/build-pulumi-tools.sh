@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Builds the TEST TOOLING the multi-language tests (tests/multilang) need beside the Pulumi CLI of
+# scripts/install-pulumi.sh, none of which this machine's package sources serve ready-made:
+#   .pulumi/bin/pulumi-language-python       minimal Python language host (scripts/pulumi-language-python)
+#   .pulumi/bin/pulumi-language-python-exec  its run script
+#   .pulumi/tools/pulumi-sdkgen              the Pulumi code generator (pkg/v3 codegen/python) as a CLI:
+#                                            schema.json -> sdk/python (scripts/pulumi-sdkgen)
+#   .pulumi/bin/pulumi-language-yaml         the YAML host of pulumi-yaml (PULUMI_YAML_VERSION) with its
+#                                            config gap closed (scripts/pulumi-language-yaml)
+#   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
+# Users never need any of these: they bring the official language hosts with their Pulumi CLI.
+#
+# Go binaries are built against github.com/pulumi/pulumi/pkg/v3 at PULUMI_TOOLS_VERSION (the CLI's
+# version, whose modules the CLI build already put in the Go caches) and kept, like the virtualenv,
+# in a cache outside the work tree keyed by version and source, so a second clone only links them.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VERSION="${PULUMI_TOOLS_VERSION:-3.259.0}"
+CACHE="${PULUMI_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-runpod-tools}"
+BIN="$ROOT/.pulumi/bin"
+TOOLS="$ROOT/.pulumi/tools"
+
+log() { echo "[build-pulumi-tools] $*" >&2; }
+die() { log "error: $*"; exit 1; }
+sha_of() { cat "$@" | sha256sum | cut -c1-16; }
+
+mkdir -p "$BIN" "$TOOLS" "$CACHE"
+
+# ---- Go tools ----
+build_go_tools() {
+  local hash key out
+  hash="$(sha_of "$ROOT/scripts/pulumi-sdkgen/main.go" "$ROOT/scripts/pulumi-language-python/main.go")"
+  key="go-v$VERSION-$(go env GOVERSION)-$(go env GOOS)-$(go env GOARCH)-$hash"
+  out="$CACHE/$key"
+  if [ -x "$out/pulumi-sdkgen" ] && [ -x "$out/pulumi-language-python" ]; then
+    log "reusing Go tools built earlier ($out)"
+  else
+    command -v go >/dev/null || die "Go is needed to build the test tooling (>= 1.25)"
+    export GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false"
+    log "building pulumi-sdkgen and pulumi-language-python against pkg/v3 v$VERSION"
+    local pkg_gomod wrap
+    pkg_gomod="$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$VERSION" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).GoMod))')"
+    [ -n "$pkg_gomod" ] || die "github.com/pulumi/pulumi/pkg/v3@v$VERSION is not available from the Go module proxy"
+    wrap="$(mktemp -d)"
+    mkdir -p "$wrap/sdkgen" "$wrap/langpython"
+    cp "$ROOT/scripts/pulumi-sdkgen/main.go" "$wrap/sdkgen/main.go"
+    cp "$ROOT/scripts/pulumi-language-python/main.go" "$wrap/langpython/main.go"
+    (
+      cd "$wrap"
+      go mod init local/pulumi-runpod-tools >/dev/null 2>&1
+      go mod edit -go="$(go mod edit -json "$pkg_gomod" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).Go))')" \
+        -require="github.com/pulumi/pulumi/pkg/v3@v$VERSION" -require="github.com/pulumi/pulumi/sdk/v3@v$VERSION"
+      local flags
+      mapfile -t flags < <(go mod edit -json "$pkg_gomod" | node -e '
+        let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
+          for (const r of JSON.parse(s).Replace || []) {
+            if (!r.New.Version) continue;
+            console.log(`-replace=${r.Old.Version ? `${r.Old.Path}@${r.Old.Version}` : r.Old.Path}=${r.New.Path}@${r.New.Version}`);
+          }
+        });' | sort -u)
+      [ "${#flags[@]}" -eq 0 ] || go mod edit "${flags[@]}"
+      local ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$VERSION"
+      go build -trimpath -ldflags "$ldflags" -o out/pulumi-sdkgen ./sdkgen
+      go build -trimpath -ldflags "$ldflags" -o out/pulumi-language-python ./langpython
+    )
+    mkdir -p "$out"
+    cp "$wrap/out/pulumi-sdkgen" "$wrap/out/pulumi-language-python" "$out/"
+    rm -rf "$wrap"
+  fi
+  install -m 0755 "$out/pulumi-language-python" "$BIN/pulumi-language-python"
+  install -m 0755 "$out/pulumi-sdkgen" "$TOOLS/pulumi-sdkgen"
+  install -m 0644 "$ROOT/scripts/pulumi-language-python/run.py" "$BIN/pulumi-language-python-exec"
+}
+
+# ---- YAML language host: pulumi-yaml on its own pins (it does not compile against pkg/v3 v3.259) ----
+YAML_VERSION="${PULUMI_YAML_VERSION:-1.19.1}"
+build_yaml_host() {
+  local hash out
+  hash="$(sha_of "$ROOT/scripts/pulumi-language-yaml/main.go")"
+  out="$CACHE/yaml-v$YAML_VERSION-$(go env GOVERSION)-$(go env GOOS)-$(go env GOARCH)-$hash"
+  if [ -x "$out/pulumi-language-yaml" ]; then
+    log "reusing pulumi-language-yaml built earlier ($out)"
+  else
+    command -v go >/dev/null || die "Go is needed to build the test tooling (>= 1.25)"
+    export GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false"
+    log "building pulumi-language-yaml v$YAML_VERSION (about a minute of CPU)"
+    local yaml_gomod wrap
+    yaml_gomod="$(go mod download -json "github.com/pulumi/pulumi-yaml@v$YAML_VERSION" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).GoMod||""))')"
+    [ -n "$yaml_gomod" ] || die "github.com/pulumi/pulumi-yaml@v$YAML_VERSION is not available from the Go module proxy"
+    wrap="$(mktemp -d)"
+    cp "$ROOT/scripts/pulumi-language-yaml/main.go" "$wrap/main.go"
+    (
+      cd "$wrap"
+      go mod init local/pulumi-language-yaml >/dev/null 2>&1
+      # Its own go.mod (requires and replaces) pins what it compiles against.
+      cp "$yaml_gomod" go.mod
+      go mod edit -module=local/pulumi-language-yaml -require="github.com/pulumi/pulumi-yaml@v$YAML_VERSION"
+      go build -trimpath -ldflags "-s -w" -o out/pulumi-language-yaml .
+    )
+    mkdir -p "$out"
+    cp "$wrap/out/pulumi-language-yaml" "$out/"
+    rm -rf "$wrap"
+  fi
+  install -m 0755 "$out/pulumi-language-yaml" "$BIN/pulumi-language-yaml"
+}
+
+# ---- Python virtualenv with the pulumi SDK ----
+build_venv() {
+  local py venv
+  py="$(command -v python3 || true)"
+  [ -n "$py" ] || { log "no python3: the Python tests of tests/multilang will be skipped"; return 0; }
+  venv="$CACHE/venv-$("$py" -c 'import sys;print("%d.%d" % sys.version_info[:2])')-pulumi-$VERSION"
+  # Created in place (a moved virtualenv's scripts point at its old path); `.complete` marks a finished one.
+  if [ -f "$venv/.complete" ] && "$venv/bin/python" -c 'import pulumi, parver, semver' 2>/dev/null; then
+    log "reusing the virtualenv $venv"
+  else
+    log "creating $venv with pulumi==$VERSION"
+    rm -rf "$venv"
+    "$py" -m venv "$venv"
+    # The generated SDK needs parver and semver (its dependencies); setuptools and wheel build it offline.
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check "pulumi==$VERSION" "parver>=0.2.1" "semver>=2.8.1" "setuptools>=61" wheel
+    touch "$venv/.complete"
+  fi
+  ln -sfn "$venv" "$ROOT/.pulumi/venv"
+}
+
+build_go_tools
+build_yaml_host
+build_venv
+log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"
