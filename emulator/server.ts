@@ -175,7 +175,12 @@ export function createEmulatorServer(core: Core): Server {
     if (route.auth !== "none") {
       const key = route.auth === "apiKeyParam" ? (url.searchParams.get("api_key") ?? bearerToken(req)) : bearerToken(req);
       const auth = authenticate(core.seed, key, scope);
-      if (!auth.ok) return send(errorReply(route.style, auth.status, auth.detail, AUTH_CODES[auth.status]));
+      if (!auth.ok) {
+        // A valid key without the scope is still an authenticated caller: its answer shows the quota, uncounted.
+        const headers = auth.userId === undefined ? undefined : rateLimitHeaders(core.rateLimiter.take(auth.userId, 0).windows);
+        authenticated = headers !== undefined;
+        return send(errorReply(route.style, auth.status, auth.detail, AUTH_CODES[auth.status], undefined, headers));
+      }
       principal = auth.principal;
       authenticated = true;
     }
