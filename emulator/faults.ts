@@ -68,7 +68,11 @@ export class Faults {
     this.config = parsed.data;
     this.rng = prand.xoroshiro128plus(parsed.data.seed ?? 1);
     this.remaining429 = parsed.data.force429 ?? 0;
+    this.onChange?.();
   }
+
+  /** Called after every configuration change (the platform re-places throttled workers when stock changes). */
+  onChange?: () => void;
 
   /** The active configuration, with `force429` showing how many forced 429s are left. */
   get(): FaultConfig {

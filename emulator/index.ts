@@ -93,6 +93,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const templates = new Templates(store, saveSemantics, releaseMs, (templateId, diff) => platform.rollTemplate(templateId, diff));
   templates.applySeed(seed.templates);
   const platform = new Platform(seed, store, workers, templates, catalog, saveSemantics);
+  // Stock changes (the availability fault) let throttled workers start, or new ones throttle.
+  faults.onChange = () => platform.restoreWorkers();
   // Assigned once the server listens; closures above read it later (prefer-const cannot see that).
   let urls: EmulatorUrls | undefined;
   const core: Core = {

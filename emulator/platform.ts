@@ -312,7 +312,7 @@ export class Platform {
         v2.cpu.map((c) => c.id),
         dataCenterIds,
       );
-      return { ...base, gpuTypeId: spot?.flavorId ?? v2.cpu[0].id, cpu: true, gpuCount: 0, dataCenterId: spot?.dataCenterId ?? null };
+      return { ...base, gpuTypeId: spot?.flavorId ?? v2.cpu[0].id, cpu: true, gpuCount: 0, dataCenterId: spot?.dataCenterId ?? null, throttled: !spot };
     }
     const spot = this.catalog.placeGpu(splitList(row.gpuIds), v2.excludedGpuTypes ?? [], dataCenterIds);
     return {
@@ -320,6 +320,7 @@ export class Platform {
       gpuTypeId: spot?.gpuTypeId ?? this.gpuTypeFor(row.gpuIds),
       gpuCount: row.gpuCount ?? F.gpuCount.default,
       dataCenterId: spot?.dataCenterId ?? null,
+      throttled: !spot,
     };
   }
 

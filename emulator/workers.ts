@@ -20,7 +20,8 @@ export interface LogEntry {
   line: string;
 }
 
-export type WorkerStatus = "INITIALIZING" | "READY" | "DRAINING" | "STOPPED";
+/** THROTTLED: no data center the endpoint allows has stock of its pools (catalog.ts); it waits and is not billed. */
+export type WorkerStatus = "INITIALIZING" | "READY" | "DRAINING" | "THROTTLED" | "STOPPED";
 
 /** What a worker runs: its GPU type and the template (id, image, version) it was started from. */
 export interface WorkerSpec {
@@ -36,6 +37,8 @@ export interface WorkerSpec {
   dataCenterId?: string | null;
   /** Whether `gpuTypeId` names a CPU flavor (CPU endpoint). */
   cpu?: boolean;
+  /** No capacity where the endpoint may run: the worker waits THROTTLED until a new spec replaces it. */
+  throttled?: boolean;
 }
 
 /** Metering of worker lifetimes (billing.ts): called when a worker is created and when it stops. */
@@ -78,6 +81,11 @@ export class SimWorker {
     private onStop: () => void = () => {},
   ) {
     this.log("system", `worker ${this.id} created for endpoint ${endpointId} on ${spec.gpuTypeId}`);
+    if (spec.throttled) {
+      this.status = "THROTTLED";
+      this.log("system", "waiting for capacity: no allowed data center has stock of the selected pools");
+      return;
+    }
     this.log("system", `pulling image ${spec.imageName} (template ${spec.templateId} version ${spec.templateVersion}) and starting container`);
     const ready = setTimeout(() => {
       if (this.status !== "INITIALIZING") return;
@@ -196,6 +204,13 @@ export class WorkerPool {
     this.targets.set(endpointId, { count: workersMin, spec });
     const list = this.running.get(endpointId) ?? [];
     this.running.set(endpointId, list);
+    // Throttled workers give way as soon as the spec finds capacity.
+    if (!spec.throttled) {
+      for (const w of list.filter((x) => x.status === "THROTTLED")) {
+        list.splice(list.indexOf(w), 1);
+        this.retire(endpointId, w, "capacity found; replaced");
+      }
+    }
     const fresh = list.filter((w) => w.status !== "DRAINING" && WorkerPool.current(w, spec));
     for (let n = fresh.length; n < workersMin; n++) {
       const worker: SimWorker = new SimWorker(
@@ -206,7 +221,7 @@ export class WorkerPool {
         () => this.meter?.stopped(worker),
       );
       list.push(worker);
-      this.meter?.started(worker);
+      if (!spec.throttled) this.meter?.started(worker);
     }
     for (const w of fresh.slice(workersMin).reverse()) w.drain("workersMin lowered");
     this.settle(endpointId);

@@ -30,8 +30,8 @@ const csv = (v: string | null | undefined): string[] => (v ? v.split(",").map((s
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The worker status the document derives: RUNNING with a job, IDLE when ready, INITIALIZING while starting. */
-function workerStatus(w: SimWorker): "RUNNING" | "IDLE" | "INITIALIZING" {
-  if (w.status === "INITIALIZING") return "INITIALIZING";
+function workerStatus(w: SimWorker): "RUNNING" | "IDLE" | "INITIALIZING" | "THROTTLED" {
+  if (w.status === "INITIALIZING" || w.status === "THROTTLED") return w.status;
   return w.jobs.size > 0 ? "RUNNING" : "IDLE";
 }
 
@@ -123,14 +123,21 @@ export class ServerlessV2 {
       gpuCount: w.spec.gpuCount ?? 0,
       image: w.spec.imageName,
       uptimeSeconds: w.readyAt === undefined ? null : Math.floor((now - w.readyAt) / 1000),
-      gpuTypeId: w.spec.cpu ? null : w.gpuTypeId,
+      gpuTypeId: w.spec.cpu || w.spec.throttled ? null : w.gpuTypeId,
       dataCenterId: w.spec.dataCenterId ?? null,
       startedAt: w.readyAt === undefined ? null : iso(w.readyAt),
     }));
     const count = (s: string) => workers.filter((w) => w.status === s).length;
     return {
       workers,
-      summary: { running: count("RUNNING"), idle: count("IDLE"), initializing: count("INITIALIZING"), throttled: 0, unhealthy: 0, total: workers.length },
+      summary: {
+        running: count("RUNNING"),
+        idle: count("IDLE"),
+        initializing: count("INITIALIZING"),
+        throttled: count("THROTTLED"),
+        unhealthy: 0,
+        total: workers.length,
+      },
       endpointVersion: this.platform.v2State(row).version,
     };
   }

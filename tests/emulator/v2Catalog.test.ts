@@ -144,3 +144,35 @@ test("the availability fault sets any pool's stock in any data center, and worke
   const bad = await rest("POST", `${emu.urls.admin}/faults`, undefined, { availability: { ADA_24: { "EU-RO-1": "PLENTY" } } });
   expect(bad.status).toBe(400);
 });
+
+test("with no stock where an endpoint may run its workers wait THROTTLED, unbilled, and start when stock returns", async () => {
+  emu.setFaults({ availability: { AMPERE_80: { "*": "NONE" } } });
+  const ep = (
+    await rest("POST", `${emu.urls.restV2}/v2/serverless`, emu.apiKey, {
+      name: "throttled",
+      image: "me/w:1",
+      type: "QUEUE",
+      gpu: { pools: ["AMPERE_80"] },
+      workers: { min: 2, max: 2 },
+      scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+    })
+  ).body;
+  const listing = async () => (await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey)).body;
+  await new Promise((r) => setTimeout(r, 100));
+  const waiting = await listing();
+  expect(waiting.summary).toMatchObject({ throttled: 2, total: 2, idle: 0 });
+  expect(waiting.workers.every((w: any) => w.status === "THROTTLED" && w.dataCenterId === null && w.startedAt === null)).toBe(true);
+  emu.advanceClock(3_600_000);
+  const billed = (await rest("GET", `${emu.urls.restV2}/v2/billing/serverless?bucketSize=day&lastN=2&serverlessId=${ep.id}`, emu.apiKey)).body;
+  expect(billed.records).toEqual([]);
+
+  emu.setFaults({});
+  const end = Date.now() + 5000;
+  let now = await listing();
+  while (!(now.summary.idle === 2) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
+    now = await listing();
+  }
+  expect(now.summary).toMatchObject({ idle: 2, throttled: 0, total: 2 });
+  expect(now.workers.every((w: any) => typeof w.dataCenterId === "string")).toBe(true);
+});
