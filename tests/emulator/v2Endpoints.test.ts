@@ -276,6 +276,22 @@ describe("templates and registries", () => {
     expectProblem(await call("GET", `/templates/tpl_other`), 404);
   });
 
+  test("one template, one registry: v2 creations show in GraphQL and GraphQL creations in v2, with the same ids", async () => {
+    const tpl = (await call("POST", "/templates", { name: `shared-${Date.now()}`, image: "me/shared:1", serverless: true, startJupyter: false })).body;
+    const mine = (await gql(emu, `{ myself { podTemplates { id name imageName isServerless } } }`)).body.data.myself.podTemplates;
+    expect(mine).toContainEqual({ id: tpl.id, name: tpl.name, imageName: "me/shared:1", isServerless: true });
+    const saved = await gql(emu, `mutation($input: SaveRegistryAuthInput) { saveRegistryAuth(input: $input) { id name } }`, {
+      input: { name: `gql-reg-${Date.now()}`, username: "u", password: "p" },
+    });
+    const reg = saved.body.data.saveRegistryAuth;
+    expect((await call("GET", `/registries/${reg.id}`)).body).toEqual(reg);
+    // A GraphQL template change is visible through v2 at once.
+    await gql(emu, `mutation($input: SaveTemplateInput) { saveTemplate(input: $input) { id } }`, {
+      input: { id: tpl.id, name: tpl.name, imageName: "me/shared:2", isServerless: true, containerRegistryAuthId: reg.id, env: [] },
+    });
+    expect((await call("GET", `/templates/${tpl.id}`)).body).toMatchObject({ image: "me/shared:2", registry: reg.id });
+  });
+
   test("startJupyter injects JUPYTER_PASSWORD unless env sets one", async () => {
     const res = await call("POST", "/templates", { name: `j-${Date.now()}`, image: "me/t:1" });
     expect(res.body.env.JUPYTER_PASSWORD).toEqual(expect.any(String));
