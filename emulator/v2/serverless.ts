@@ -301,6 +301,7 @@ export class ServerlessV2 {
 
   /** `createEndpoint`: 201 with the endpoint; 400/404/422 as the document says. */
   create(userId: string, raw: unknown) {
+    if (raw === undefined) throw bad("A JSON request body is required.");
     const family = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
     if ((family.gpu === undefined) === (family.cpu === undefined)) throw bad("Give exactly one of gpu or cpu.");
     const body: CreateEndpointBody = parseBody(createEndpointSchema, raw, problem);
@@ -367,6 +368,7 @@ export class ServerlessV2 {
   /** `updateEndpoint` (PATCH): only the fields present change; 400 for `type` or a compute-family change. */
   update(userId: string, id: string, raw: unknown) {
     const row = this.platform.ownedEndpoint(userId, id);
+    if (raw === undefined) throw bad("A JSON request body is required.");
     const given = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     if ("type" in given) throw bad(`type is immutable: endpoint "${id}" stays ${TYPE_TO_V2[row.type]}; create a new endpoint to change it.`);
     const isCpu = (row.v2?.cpu?.length ?? 0) > 0;

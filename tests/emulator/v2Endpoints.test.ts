@@ -136,6 +136,8 @@ describe("PATCH", () => {
     const other = await call("PATCH", `/serverless/${cpuEp.id}`, { cpu: [{ id: "cpu3g", vcpuCount: 8 }] });
     expect(other.body.cpu).toEqual([{ id: "cpu3g", vcpuCount: 8, memory: 32 }]);
     expect((await call("GET", `/serverless/${gpuEp.id}`)).body.type).toBe("QUEUE");
+    // The document requires a body.
+    expectProblem(await rest("PATCH", `${emu.urls.restV2}/v2/serverless/${gpuEp.id}`, emu.apiKey), 400);
   });
 
   test("scaling fields apply at once: workers.min starts workers without a release", async () => {
