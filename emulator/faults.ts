@@ -5,6 +5,8 @@
  */
 import prand from "pure-rand";
 import { z } from "zod";
+import type { AvailabilityOverrides } from "./catalog";
+import { AVAILABILITY_LEVELS } from "./facts";
 import type { EchoMode } from "./echo";
 import { issueList } from "./problem";
 import type { Stats } from "./stats";
@@ -27,6 +29,7 @@ const faultFields = z
     singleMutationField: z.boolean().optional(),
     dropStreamAfterEvents: z.number().int().min(0).optional(),
     seed: z.number().int().optional(),
+    availability: z.record(z.string().min(1), z.record(z.string().min(1), z.enum(AVAILABILITY_LEVELS))).optional(),
   })
   .strict();
 
@@ -65,11 +68,20 @@ export class Faults {
     this.config = parsed.data;
     this.rng = prand.xoroshiro128plus(parsed.data.seed ?? 1);
     this.remaining429 = parsed.data.force429 ?? 0;
+    this.onChange?.();
   }
+
+  /** Called after every configuration change (the platform re-places throttled workers when stock changes). */
+  onChange?: () => void;
 
   /** The active configuration, with `force429` showing how many forced 429s are left. */
   get(): FaultConfig {
     return { ...this.config, force429: this.remaining429 };
+  }
+
+  /** Catalog stock overrides (`availability`): catalog id → data center id or `*` → level; not limited by `match`. */
+  availability(): AvailabilityOverrides {
+    return this.config.availability ?? {};
   }
 
   private matches(operations: string[]): boolean {

@@ -188,7 +188,8 @@ async function main(): Promise<void> {
     // The platform rolls the endpoint's workers: new ones start on the new image, old ones drain.
     let workerImages: string[] = [];
     for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
-      workerImages = (await client.listWorkers(inferenceId)).map((w) => String((w as { imageName?: unknown }).imageName));
+      // REST v2 `Worker.image` (docs/spec/rest-v2-openapi.json).
+      workerImages = (await client.listWorkers(inferenceId)).map((w) => String((w as { image?: unknown }).image));
       if (workerImages.length > 0 && workerImages.every((i) => i === newImage)) break;
     }
     check(

@@ -101,7 +101,7 @@ describe("platform-supplied text reaches the terminal without control characters
   test("--json stays JSON with every control character escaped", async () => {
     const r = await runBin(["workers", endpoint.id, "--json"], h.env);
     expectClean(r.stdout);
-    expect((JSON.parse(r.stdout) as { imageName: string }[])[0].imageName).toBe(`evil${HOSTILE}/image:1`);
+    expect((JSON.parse(r.stdout) as { image: string }[])[0].image).toBe(`evil${HOSTILE}/image:1`);
     const logs = await runBin(["logs", endpoint.id, "--json", "--tail", "5000"], h.env);
     expectClean(logs.stdout);
     const lines = logs.stdout

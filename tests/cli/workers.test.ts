@@ -30,17 +30,19 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
   const listed = JSON.parse(json.stdout) as { id: string; status: string }[];
   expect(listed).toHaveLength(endpoint.workersMin);
   expect(listed.map((w) => w.id).sort()).toEqual(ready.map((w) => w.id).sort());
-  expect(listed.every((w) => w.status === "READY")).toBe(true);
+  // REST v2 WorkerStatus: a ready worker is IDLE (polling) or RUNNING (on a job).
+  expect(listed.every((w) => w.status === "IDLE" || w.status === "RUNNING")).toBe(true);
 
   const table = await workers([endpoint.id]);
   expect(table.code).toBe(0);
   const [header, ...rows] = table.stdout.trimEnd().split("\n");
   // The image column comes third: what a pipeline watches during a template rollout.
-  expect(header).toMatch(/^ID\s+STATUS\s+IMAGE_NAME\b/);
+  // REST v2 names it `image` (Worker.image); src/cli/commands/workers.ts must list it third.
+  expect(header).toMatch(/^ID\s+STATUS\s+IMAGE\b/);
   expect(rows).toHaveLength(2);
   const image = (await h.client.findTemplate("tpl_vllm"))!.imageName;
   for (const r of rows) expect(r.split(/\s{2,}/)[2]).toBe(image);
-  for (const w of ready) expect(rows.some((r) => r.startsWith(w.id) && /\bREADY\b/.test(r))).toBe(true);
+  for (const w of ready) expect(rows.some((r) => r.startsWith(w.id) && /\b(IDLE|RUNNING)\b/.test(r))).toBe(true);
 });
 
 test("workers --wait N waits for a freshly created endpoint's workers to become ready", async () => {
@@ -49,7 +51,8 @@ test("workers --wait N waits for a freshly created endpoint's workers to become 
   expect(result.code).toBe(0);
   const listed = JSON.parse(result.stdout) as { status: string }[];
   expect(listed).toHaveLength(2);
-  expect(listed.every((w) => w.status === "READY")).toBe(true);
+  // REST v2 WorkerStatus: a ready worker is IDLE (polling) or RUNNING (on a job).
+  expect(listed.every((w) => w.status === "IDLE" || w.status === "RUNNING")).toBe(true);
 });
 
 test("a readiness wait that runs out of time names the endpoint, the counts and the seconds", async () => {

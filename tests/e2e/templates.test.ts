@@ -214,7 +214,9 @@ test("an image rollout updates the template in place; the endpoint keeps its id 
   expect(t.imageName).toBe("ghcr.io/acme/llm-worker:1.4.4");
   const workers = await eventually(async () => {
     const ws = await client.listWorkers(before.ep_llm.id);
-    return ws.length > 0 && ws.every((w) => (w as { imageName?: string }).imageName === "ghcr.io/acme/llm-worker:1.4.4" && w.status === "READY")
+    // REST v2 Worker: `image`, and IDLE/RUNNING once ready.
+    return ws.length > 0 &&
+      ws.every((w) => (w as { image?: string }).image === "ghcr.io/acme/llm-worker:1.4.4" && (w.status === "IDLE" || w.status === "RUNNING"))
       ? ws
       : undefined;
   });
