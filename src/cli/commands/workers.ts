@@ -59,12 +59,12 @@ export async function workersCommand(ctx: CommandContext, endpointId: string, op
  * the platform sends.
  */
 export function workersTable(workers: Worker[], header: (s: string) => string = (s) => s): string {
-  const first = ["id", "status", "imageName"];
+  const first = ["id", "status", "image"];
   const extra: string[] = [];
   for (const w of workers) {
     for (const key of Object.keys(w)) if (!first.includes(key) && !extra.includes(key)) extra.push(key);
   }
-  const keys = [...first.filter((k) => k !== "imageName" || workers.some((w) => "imageName" in w)), ...extra];
+  const keys = [...first.filter((k) => k !== "image" || workers.some((w) => "image" in w)), ...extra];
   const headers = keys.map((k) =>
     printable(k)
       .replace(/([a-z])([A-Z])/g, "$1_$2")
