@@ -72,9 +72,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const releaseMs = options.templateReleaseMs ?? 0;
   if (!Number.isInteger(releaseMs) || releaseMs < 0) throw new Error(`templateReleaseMs must be a non-negative integer (milliseconds); got ${releaseMs}`);
   // The callback runs only on template modifies, long after `platform` is initialised.
-  const templates = new Templates(store, saveSemantics, releaseMs, (templateId) => platform.rollTemplate(templateId));
+  let dependentSaves = 0;
+  const onDependentSave = () => void dependentSaves++;
+  const templates = new Templates(store, saveSemantics, releaseMs, (templateId) => platform.rollTemplate(templateId), onDependentSave);
   templates.applySeed(seed.templates);
-  const platform = new Platform(seed, store, workers, templates, saveSemantics);
+  const platform = new Platform(seed, store, workers, templates, saveSemantics, onDependentSave);
   // Assigned once the server listens; closures above read it later (prefer-const cannot see that).
   let urls: EmulatorUrls | undefined;
   const core: Core = {
@@ -118,6 +120,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults: (f) => core.faults.set(f),
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
+    saveSemantics: () => ({ semantics: saveSemantics, fromEnvironment: options.saveSemantics === undefined, dependentSaves }),
     endpoints(userKeyOrId) {
       const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);
       if (userKeyOrId !== undefined && userId === undefined) return [];

@@ -3,6 +3,7 @@
  * `myself`) and REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the
  * deletion precondition, and keeping simulated workers in step with `workersMin` and the template version.
  */
+import { isDeepStrictEqual } from "util";
 import { DomainError } from "./domainError";
 import { ENDPOINT_FACTS as F } from "./facts";
 import { randomId } from "./ids";
@@ -85,6 +86,8 @@ export class Platform {
     private workers: WorkerPool,
     private templates: Templates,
     private saveSemantics: SaveSemantics = "replace",
+    /** Called once per modify whose outcome depends on the save semantics (see {@link RunningEmulator.saveSemantics}). */
+    private onDependentSave: () => void = () => {},
   ) {}
 
   /** The platform record of a stored endpoint; `pods` mirrors its running workers. Rows from older data files get defaults. */
@@ -162,9 +165,14 @@ export class Platform {
         throw new DomainError("BAD_USER_INPUT", `Field "${field}" is required and must be a non-empty string${hint}.`, field, allowed);
       }
     }
+    let dependent = false;
     const pick = <K extends Defaulted>(key: K) => {
       const v = input[key];
       if (v === null) return F[key].default;
+      if (v === undefined && existing && !dependent && !isDeepStrictEqual(existing[key], F[key].default)) {
+        dependent = true;
+        this.onDependentSave();
+      }
       if (v === undefined) return existing && this.saveSemantics === "merge" ? existing[key] : F[key].default;
       return v;
     };
