@@ -9,6 +9,7 @@ import type { AddressInfo } from "net";
 import { resolveUserId } from "./auth";
 import type { Core } from "./core";
 import { Faults } from "./faults";
+import { InFlight } from "./inFlight";
 import { Jobs, type JobRetention } from "./jobs";
 import { Platform } from "./platform";
 import { RateLimiter } from "./rateLimit";
@@ -99,7 +100,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (!options.quiet) console.error(`[emulator] ${message}`);
     },
   };
-  const server = createEmulatorServer(core);
+  const inFlight = new InFlight();
+  const server = createEmulatorServer(core, inFlight);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -120,6 +122,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults: (f) => core.faults.set(f),
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
+    idle: () => inFlight.idle(),
     saveSemantics: () => ({ semantics: saveSemantics, fromEnvironment: options.saveSemantics === undefined, dependentSaves }),
     endpoints(userKeyOrId) {
       const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);

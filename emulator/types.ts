@@ -78,6 +78,12 @@ export interface RunningEmulator {
   /** Zero the statistics (also `POST {admin}/stats/reset`). */
   resetStats(): void;
   /**
+   * Resolves once the emulator handles no request: every request received so far has taken effect (one held by
+   * `latencyMs` included) and been answered. Tests wait on this, not on a guess of wall time, for a request whose
+   * client gave up (timeout, killed process) to land.
+   */
+  idle(): Promise<void>;
+  /**
    * The save semantics in force; whether it came from the environment (no `saveSemantics` option); and how many
    * modifies so far left out a field whose stored value differs from its default, the saves `merge` and `replace`
    * answer differently (the test suite runs the files with such saves under both).
