@@ -1,9 +1,60 @@
-/** Tests run the TypeScript sources through ts-jest; tests that need the packaged provider load it from dist/ (built by `npm test`). */
+/**
+ * One named Jest project per tier (a folder of tests/, see tests/tiers.js) plus `merge`, the second
+ * save-semantics pass. TypeScript is transpiled only (ts-jest with isolatedModules, tsconfig.jest.json):
+ * `npm run lint` type-checks the tests once with tsconfig.test.json. Tests that need the packaged provider load
+ * it from dist/ (built by `npm test` and `npm run test:fast`).
+ *
+ * RUNPOD_TEST_TIERS=fast (npm run test:fast) keeps the tiers that need no Pulumi CLI; a comma-separated list
+ * of tier names keeps those.
+ */
+const os = require("os");
+const { FAST_TIERS, MERGE_PASS, ROOT_TIER, tiers } = require("./tests/tiers");
+
+const transform = { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.jest.json" }] };
+
+function project(name, testMatch, extra = {}) {
+  return {
+    displayName: name,
+    rootDir: __dirname,
+    roots: ["<rootDir>/tests"],
+    testEnvironment: "node",
+    testMatch,
+    transform,
+    setupFilesAfterEnv: ["<rootDir>/tests/saveSemanticsProbe.ts"],
+    // While the whole suite records its REST v2 traffic, the traffic check runs once afterwards on all of it
+    // (`npm run test:v2-traffic`), not in the middle on a part.
+    ...(process.env.RUNPOD_EMULATOR_V2_TRAFFIC ? { testPathIgnorePatterns: ["/node_modules/", "/tests/conformance/v2Traffic\\.test\\.ts$"] } : {}),
+    ...extra,
+  };
+}
+
+function tierProject(tier) {
+  const pattern = tier === ROOT_TIER ? "<rootDir>/tests/*.test.{ts,js}" : `<rootDir>/tests/${tier}/**/*.test.{ts,js}`;
+  return project(tier, [pattern]);
+}
+
+function selected() {
+  const wanted = process.env.RUNPOD_TEST_TIERS;
+  const all = [...tiers(), "merge"];
+  if (!wanted) return all;
+  const names = wanted === "fast" ? FAST_TIERS : wanted.split(",").map((s) => s.trim());
+  const unknown = names.filter((n) => n !== "merge" && !all.includes(n) && !FAST_TIERS.includes(n));
+  if (unknown.length) throw new Error(`RUNPOD_TEST_TIERS names unknown tiers ${unknown.join(", ")}; tiers are ${all.join(", ")} (or "fast")`);
+  return all.filter((t) => names.includes(t));
+}
+
 module.exports = {
-  preset: "ts-jest",
-  testEnvironment: "node",
-  roots: ["<rootDir>/tests"],
   testTimeout: 60000,
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
+  // Most files wait on sockets and child processes, not the CPU: two cores keep three files busy.
+  maxWorkers: Math.max(2, Math.min(4, os.cpus().length + 1)),
   reporters: ["default", "<rootDir>/tests/summaryReporter.js"],
+  projects: selected().map((t) =>
+    t === "merge"
+      ? project(
+          "merge",
+          MERGE_PASS.map((f) => `<rootDir>/${f}`),
+          { setupFiles: ["<rootDir>/tests/mergeSemantics.js"] },
+        )
+      : tierProject(t),
+  ),
 };

@@ -12,6 +12,7 @@ import { Catalog } from "./catalog";
 import { Clock } from "./clock";
 import type { Core } from "./core";
 import { Faults } from "./faults";
+import { InFlight } from "./inFlight";
 import { Jobs, type JobRetention } from "./jobs";
 import { Platform } from "./platform";
 import { RateLimiter } from "./rateLimit";
@@ -90,9 +91,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const releaseMs = options.templateReleaseMs ?? 0;
   if (!Number.isInteger(releaseMs) || releaseMs < 0) throw new Error(`templateReleaseMs must be a non-negative integer (milliseconds); got ${releaseMs}`);
   // The callback runs only on template modifies, long after `platform` is initialised.
-  const templates = new Templates(store, saveSemantics, releaseMs, (templateId, diff) => platform.rollTemplate(templateId, diff));
+  let dependentSaves = 0;
+  const onDependentSave = () => void dependentSaves++;
+  const templates = new Templates(store, saveSemantics, releaseMs, (templateId, diff) => platform.rollTemplate(templateId, diff), onDependentSave);
   templates.applySeed(seed.templates);
-  const platform = new Platform(seed, store, workers, templates, catalog, saveSemantics);
+  const platform = new Platform(seed, store, workers, templates, catalog, saveSemantics, onDependentSave);
   // Stock changes (the availability fault) let throttled workers start, or new ones throttle.
   faults.onChange = () => platform.restoreWorkers();
   // Assigned once the server listens; closures above read it later (prefer-const cannot see that).
@@ -123,7 +126,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (!options.quiet) console.error(`[emulator] ${message}`);
     },
   };
-  const server = createEmulatorServer(core);
+  const inFlight = new InFlight();
+  const server = createEmulatorServer(core, inFlight);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -145,6 +149,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats: () => stats.snapshot(),
     advanceClock: (ms) => clock.advance(ms),
     resetStats: () => stats.reset(),
+    idle: () => inFlight.idle(),
+    saveSemantics: () => ({ semantics: saveSemantics, fromEnvironment: options.saveSemantics === undefined, dependentSaves }),
     endpoints(userKeyOrId) {
       const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);
       if (userKeyOrId !== undefined && userId === undefined) return [];

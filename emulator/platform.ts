@@ -3,6 +3,7 @@
  * `myself`) and REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the
  * deletion precondition, and keeping simulated workers in step with `workersMin` and the template version.
  */
+import { isDeepStrictEqual } from "util";
 import type { WorkerRate } from "./billing";
 import type { Catalog } from "./catalog";
 import { DomainError } from "./domainError";
@@ -88,6 +89,8 @@ export class Platform {
     private templates: Templates,
     private catalog: Catalog,
     private saveSemantics: SaveSemantics = "replace",
+    /** Called once per modify whose outcome depends on the save semantics (see {@link RunningEmulator.saveSemantics}). */
+    private onDependentSave: () => void = () => {},
   ) {}
 
   /** The REST v2 state of a row, with the initial release synthesized for rows no v2 call has touched. */
@@ -196,9 +199,14 @@ export class Platform {
         throw new DomainError("BAD_USER_INPUT", `Field "${field}" is required and must be a non-empty string${hint}.`, field, allowed);
       }
     }
+    let dependent = false;
     const pick = <K extends Defaulted>(key: K) => {
       const v = input[key];
       if (v === null) return F[key].default;
+      if (v === undefined && existing && !dependent && !isDeepStrictEqual(existing[key], F[key].default)) {
+        dependent = true;
+        this.onDependentSave();
+      }
       if (v === undefined) return existing && this.saveSemantics === "merge" ? existing[key] : F[key].default;
       return v;
     };

@@ -22,6 +22,7 @@ import { workerLogsRoute } from "./rest/logs";
 import { restCreateEndpointRoute } from "./rest/v1";
 import { v2Routes } from "./rest/v2";
 import { findRoute } from "./router";
+import { InFlight } from "./inFlight";
 
 /** Paths of REST v2 (`{base_url}/v2/...`): their exchanges are recorded when traffic recording is on (traffic.ts). */
 const V2_PREFIX = "/api/v2/";
@@ -92,7 +93,7 @@ const AUTH_CODES: Record<number, string> = { 401: "UNAUTHENTICATED", 403: "FORBI
  * The HTTP server of every interface (not yet listening), running each request through the pipeline above.
  * Errors: 404/405/413/400 in the route's error style (spec: Errors); a handler's unexpected throw becomes a 500.
  */
-export function createEmulatorServer(core: Core): Server {
+export function createEmulatorServer(core: Core, inFlight = new InFlight()): Server {
   async function pipeline(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = req.method ?? "GET";
@@ -232,10 +233,12 @@ export function createEmulatorServer(core: Core): Server {
 
   // Slow-header and slow-body connections are closed instead of held open (checked every second).
   return createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 }, (req, res) => {
-    pipeline(req, res).catch((e) => {
-      core.log(`request failed: ${(e as Error).stack}`);
-      if (!res.headersSent) sendBody(res, problem(500, "Internal emulator error."));
-      else res.destroy();
-    });
+    inFlight.track(
+      pipeline(req, res).catch((e) => {
+        core.log(`request failed: ${(e as Error).stack}`);
+        if (!res.headersSent) sendBody(res, problem(500, "Internal emulator error."));
+        else res.destroy();
+      }),
+    );
   });
 }

@@ -5,6 +5,7 @@
  * template (and for `releaseMs` after the last use), and a version bump that rolls the workers of every endpoint
  * using the template when its image or env changes.
  */
+import { isDeepStrictEqual } from "util";
 import { DomainError } from "./domainError";
 import { TEMPLATE_FACTS as F } from "./facts";
 import { randomId } from "./ids";
@@ -103,6 +104,8 @@ export class Templates {
     private releaseMs: number,
     /** Called after a template's image or env changed: roll the workers of the endpoints that use it. */
     private onRollout: (templateId: string, diff: DiffEntry[]) => void,
+    /** Called once per modify whose outcome depends on the save semantics (see {@link RunningEmulator.saveSemantics}). */
+    private onDependentSave: () => void = () => {},
   ) {}
 
   /** Copy seeded templates into the store once; from then on they are ordinary state (deleting one is final). */
@@ -191,9 +194,17 @@ export class Templates {
     const existing = input.id != null && input.id !== "" ? this.owned(userId, input.id) : undefined;
     const keep = existing !== undefined && this.saveSemantics === "merge";
     const defaults = this.defaults();
+    let dependent = false;
+    const depends = (differs: boolean) => {
+      if (existing === undefined || dependent || !differs) return;
+      dependent = true;
+      this.onDependentSave();
+    };
+    depends(input.name === undefined || input.imageName === undefined);
     const pick = <K extends Defaulted>(key: K): Pick<TemplateRecord, Defaulted>[K] => {
       const v = input[key];
       if (v === null) return defaults[key];
+      if (v === undefined) depends(!isDeepStrictEqual(existing?.[key], defaults[key]));
       if (v === undefined) return keep ? existing![key] : defaults[key];
       return v as Pick<TemplateRecord, Defaulted>[K];
     };

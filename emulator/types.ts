@@ -82,6 +82,18 @@ export interface RunningEmulator {
   advanceClock(ms: number): number;
   /** Zero the statistics (also `POST {admin}/stats/reset`). */
   resetStats(): void;
+  /**
+   * Resolves once the emulator handles no request: every request received so far has taken effect (one held by
+   * `latencyMs` included) and been answered. Tests wait on this, not on a guess of wall time, for a request whose
+   * client gave up (timeout, killed process) to land.
+   */
+  idle(): Promise<void>;
+  /**
+   * The save semantics in force; whether it came from the environment (no `saveSemantics` option); and how many
+   * modifies so far left out a field whose stored value differs from its default, the saves `merge` and `replace`
+   * answer differently (the test suite runs the files with such saves under both).
+   */
+  saveSemantics(): { semantics: SaveSemantics; fromEnvironment: boolean; dependentSaves: number };
   /** Endpoint records of one user (by API key or user id) or of all users when omitted (also `GET {admin}/state`). */
   endpoints(userKeyOrId?: string): EndpointRecord[];
   /** Templates of one user (by API key or user id; owned only) or of all users including public seeded ones (also `GET {admin}/state`). */

@@ -72,8 +72,10 @@ describe("worker log stream", () => {
 
   it("lastEventId resumes right after that event", async () => {
     const events = await collect({ tail: 10, follow: false });
+    // Lines stamped while the backfill request travels are not in it (see above), so it may hold fewer than 10.
+    expect(events.length).toBeGreaterThanOrEqual(6);
     const resumed = await collect({ lastEventId: events[4].id }, 5);
-    expect(resumed.slice(0, 5)).toEqual(events.slice(5, 10));
+    expect(resumed.slice(0, events.length - 5)).toEqual(events.slice(5));
   });
 
   it("resumes after forced disconnects with no duplicate and no missing line", async () => {

@@ -4,7 +4,8 @@ import { createEndpoint, gql, SAVE, start, until } from "./harness";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  // Explicit: the default follows RUNPOD_EMULATOR_SAVE_SEMANTICS, and the modify test below asserts replace.
+  emu = await start({ saveSemantics: "replace" });
 });
 afterAll(() => emu.close());
 

@@ -57,9 +57,16 @@ interface JobTrace {
   running: { at: number; workerId?: string }[];
 }
 
-/** Send a job every 100 ms through /run while `during` runs, then poll every job to its final state. */
-async function jobsDuring(endpointId: string, during: () => Promise<void>): Promise<JobTrace[]> {
+/**
+ * Send a job every 100 ms through /run while `during` runs, then poll every job to its final state. `during` waits
+ * on `sent(n)` (n more jobs sent) rather than on wall time, so a slow machine still sends enough of them.
+ */
+async function jobsDuring(endpointId: string, during: (sent: (n: number) => Promise<void>) => Promise<void>): Promise<JobTrace[]> {
   const traces: JobTrace[] = [];
+  const sent = async (n: number) => {
+    const target = traces.length + n;
+    while (traces.length < target) await sleep(10);
+  };
   let sending = true;
   const pollers: Promise<void>[] = [];
   const sender = (async () => {
@@ -84,7 +91,7 @@ async function jobsDuring(endpointId: string, during: () => Promise<void>): Prom
       await sleep(100);
     }
   })();
-  await during();
+  await during(sent);
   sending = false;
   await sender;
   await Promise.all(pollers);
@@ -135,12 +142,12 @@ test("a template image change rolls the endpoint's workers under load: no job lo
   const oldIds = new Set(before.map((w) => w.id));
 
   const watch = watchWorkers(ep.id);
-  const traces = await jobsDuring(ep.id, async () => {
-    await sleep(700);
+  const traces = await jobsDuring(ep.id, async (sent) => {
+    await sent(6);
     const res = await saveTemplate(emu, { ...template, imageName: "acme/llm-worker:1.4.3" });
     expect(res.body.errors).toBeUndefined();
     await readyWorkers(ep.id, 2, "acme/llm-worker:1.4.3");
-    await sleep(300);
+    await sent(4);
   });
   await watch.stop();
 
@@ -182,14 +189,14 @@ test("switching an endpoint to another template (updateEndpointTemplate) rolls i
   const ep = await createEndpoint(emu, { name: "switch", templateId: a.id, workersMin: 1, workersMax: 2 });
   const oldIds = new Set((await readyWorkers(ep.id, 1, "acme/a:1")).map((w) => w.id));
   const watch = watchWorkers(ep.id);
-  const traces = await jobsDuring(ep.id, async () => {
-    await sleep(700);
+  const traces = await jobsDuring(ep.id, async (sent) => {
+    await sent(6);
     const res = await gql(emu, `mutation($input: UpdateEndpointTemplateInput!) { updateEndpointTemplate(input: $input) { id templateId } }`, {
       input: { endpointId: ep.id, templateId: b.id },
     });
     expect(res.body.data.updateEndpointTemplate).toEqual({ id: ep.id, templateId: b.id });
     await readyWorkers(ep.id, 1, "acme/b:1");
-    await sleep(300);
+    await sent(4);
   });
   await watch.stop();
   checkRollout(traces, watch.snapshots, oldIds, 1);

@@ -90,8 +90,10 @@ describe.each<SaveSemantics>(["replace", "merge"])("ContainerRegistryAuth provid
     expect(err.message).not.toContain(PASSWORD);
 
     // The template moves off while the delete retries (as Pulumi's update of the template does first).
+    const refusals = emu.stats().byOperation.deleteRegistryAuth ?? 0;
     const deleting = provider.delete(auth.id, auth.outs as never);
-    await new Promise((r) => setTimeout(r, 150));
+    // Once the platform has refused the delete at least once, so the move happens while it retries.
+    while ((emu.stats().byOperation.deleteRegistryAuth ?? 0) <= refusals) await new Promise((r) => setTimeout(r, 5));
     await templates.update(tpl.id, tpl.outs as never, { ...(t.inputs as object), containerRegistryAuthId: null });
     await deleting;
     expect(onPlatform(auth.id)).toBeUndefined();

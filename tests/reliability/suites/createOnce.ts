@@ -96,8 +96,8 @@ export function createOnceSuite(): void {
       } catch (err) {
         error = String(err);
       }
-      // Give any second create still in flight time to land before counting.
-      await new Promise((r) => setTimeout(r, 1000));
+      // Any second create still held by the latency fault lands before counting.
+      await emu.idle();
       expect({ error, onPlatform: named(name).length, creates: mutationCounts(emu).saveEndpoint }).toEqual({ error: undefined, onPlatform: 1, creates: 1 });
       expect(named(name)[0].id).toBe(id);
       emu.expectedAtEnd += 1;

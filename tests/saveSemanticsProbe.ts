@@ -1,0 +1,47 @@
+/**
+ * Keeps the `merge` pass honest (MERGE_PASS in tests/tiers.js). Runs before every test file: watches each emulator
+ * the file starts without its own `saveSemantics` (so it follows RUNPOD_EMULATOR_SAVE_SEMANTICS) and, after the
+ * file, fails it when such an emulator saw a save whose outcome depends on the semantics (a modify leaving out a
+ * field whose stored value differs from its default) and the file is not listed, or when a listed file saw none.
+ */
+import * as path from "path";
+import type { EmulatorOptions, RunningEmulator } from "../emulator";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JS shared with jest.config.js
+const { MERGE_PASS, ROOT } = require("./tiers") as { MERGE_PASS: string[]; ROOT: string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself, so the wrapper is what test files call
+const emulatorModule = require("../emulator") as { startEmulator: (o?: EmulatorOptions) => Promise<RunningEmulator> };
+
+const watched: RunningEmulator[] = [];
+const start = emulatorModule.startEmulator;
+emulatorModule.startEmulator = async (options?: EmulatorOptions) => {
+  const emu = await start(options);
+  if (emu.saveSemantics().fromEnvironment) watched.push(emu);
+  return emu;
+};
+
+interface CircusState {
+  testNamePattern?: RegExp | null;
+  hasFocusedTests?: boolean;
+}
+
+afterAll(() => {
+  const file = path
+    .relative(ROOT, expect.getState().testPath ?? "")
+    .split(path.sep)
+    .join("/");
+  const dependent = watched.reduce((n, emu) => n + emu.saveSemantics().dependentSaves, 0);
+  const listed = MERGE_PASS.includes(file);
+  if (dependent > 0 && !listed) {
+    throw new Error(
+      `${file}: ${dependent} save(s) whose outcome depends on the save semantics, on an emulator that follows RUNPOD_EMULATOR_SAVE_SEMANTICS. ` +
+        `Add the file to MERGE_PASS in tests/tiers.js (the merge pass runs it again) or give startEmulator a saveSemantics.`,
+    );
+  }
+  // Only a whole-file run can tell that a listed file no longer needs the second pass.
+  const circus = (globalThis as Record<symbol, CircusState | undefined>)[Symbol.for("JEST_STATE_SYMBOL")];
+  const whole = !circus?.testNamePattern && !circus?.hasFocusedTests;
+  if (listed && dependent === 0 && whole) {
+    throw new Error(`${file} is in MERGE_PASS (tests/tiers.js) but made no save whose outcome depends on the save semantics: remove it from the list.`);
+  }
+});

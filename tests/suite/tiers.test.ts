@@ -1,0 +1,132 @@
+/**
+ * The suite's own configuration (jest.config.js, tests/tiers.js): every test file runs in exactly one tier, the fast
+ * tiers need no Pulumi CLI, the merge pass names real files, and the emulator reports the saves whose outcome
+ * depends on the save semantics (what tests/saveSemanticsProbe.ts relies on to keep the merge pass complete).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { globsToMatcher } from "jest-util";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JS shared with jest.config.js
+const tiers = require("../tiers") as {
+  ROOT: string;
+  FAST_TIERS: string[];
+  MERGE_PASS: string[];
+  testFiles(): string[];
+  tierOf(file: string): string;
+  tiers(): string[];
+};
+
+interface Project {
+  displayName: string;
+  testMatch: string[];
+}
+
+/** The projects of a full run (RUNPOD_TEST_TIERS unset), as jest.config.js builds them. */
+function fullRunProjects(): Project[] {
+  const saved = process.env.RUNPOD_TEST_TIERS;
+  delete process.env.RUNPOD_TEST_TIERS;
+  try {
+    let config: { projects: Project[] } | undefined;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      config = require("../../jest.config.js");
+    });
+    return config!.projects;
+  } finally {
+    if (saved !== undefined) process.env.RUNPOD_TEST_TIERS = saved;
+  }
+}
+
+/** Whether a project picks up a file, by Jest's own glob matcher. */
+const matches = (project: Project, file: string) =>
+  globsToMatcher(project.testMatch.map((g) => g.replace("<rootDir>", tiers.ROOT)))(path.join(tiers.ROOT, file));
+
+describe("tiers", () => {
+  const projects = fullRunProjects();
+  const files = tiers.testFiles();
+
+  test("the suite has test files in the known tiers", () => {
+    expect(files.length).toBeGreaterThan(50);
+    for (const tier of ["api", "emulator", "provider", "e2e"]) expect(tiers.tiers()).toContain(tier);
+  });
+
+  test("every test file runs in exactly one tier (a new folder becomes a tier of its own)", () => {
+    const tierProjects = projects.filter((p) => p.displayName !== "merge");
+    expect(tierProjects.map((p) => p.displayName)).toEqual(tiers.tiers());
+    const misplaced = files
+      .map((file) => ({ file, in: tierProjects.filter((p) => matches(p, file)).map((p) => p.displayName) }))
+      .filter((f) => f.in.length !== 1 || f.in[0] !== tiers.tierOf(f.file));
+    expect(misplaced).toEqual([]);
+  });
+
+  test("a file in a new folder gets that folder's tier; one directly in tests/ gets the root tier", () => {
+    expect(tiers.tierOf("tests/multilang/python.test.ts")).toBe("multilang");
+    expect(tiers.tierOf("tests/v2/deep/endpoints.test.ts")).toBe("v2");
+    expect(tiers.tierOf("tests/top.test.ts")).toBe("root");
+  });
+
+  test("the merge pass runs exactly the listed files, each an existing test file", () => {
+    const merge = projects.find((p) => p.displayName === "merge")!;
+    expect(merge).toBeDefined();
+    for (const file of tiers.MERGE_PASS) expect(files).toContain(file);
+    expect(files.filter((f) => matches(merge, f))).toEqual([...tiers.MERGE_PASS].sort());
+  });
+
+  test("the fast tiers need no Pulumi CLI: nothing in them reaches the CLI runner or the local stacks", () => {
+    const users: string[] = [];
+    for (const tier of tiers.FAST_TIERS) {
+      const dir = path.join(tiers.ROOT, "tests", tier);
+      if (!fs.existsSync(dir)) continue;
+      for (const entry of fs.readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+        if (!/\.[jt]s$/.test(entry)) continue;
+        const text = fs.readFileSync(path.join(dir, entry), "utf8");
+        if (/scripts\/(pulumiCli|exampleStack)|\.pulumi\/bin|\bLocalStack\b/.test(text)) users.push(`tests/${tier}/${entry}`);
+      }
+    }
+    expect(users).toEqual([]);
+  });
+});
+
+describe("the emulator counts saves whose outcome depends on the save semantics", () => {
+  let emu: RunningEmulator;
+  // Pinned: this file's own saves must not count as following the environment (tests/saveSemanticsProbe.ts).
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 10, saveSemantics: "replace" });
+  });
+  afterAll(() => emu.close());
+
+  async function save(input: string): Promise<string> {
+    const res = await fetch(`${emu.urls.graphql}?api_key=${emu.apiKey}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: `mutation { saveEndpoint(input: { ${input} }) { id idleTimeout } }` }),
+    });
+    const body = (await res.json()) as { data?: { saveEndpoint: { id: string } }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    return body.data!.saveEndpoint.id;
+  }
+
+  test("a modify leaving out a field whose stored value is not its default counts; a full or default-only one does not", async () => {
+    expect(emu.saveSemantics()).toEqual({ semantics: "replace", fromEnvironment: false, dependentSaves: 0 });
+    const base = `name: "probe", templateId: "tpl_vllm", gpuIds: "AMPERE_16"`;
+    const id = await save(`${base}, idleTimeout: 42`);
+    expect(emu.saveSemantics().dependentSaves).toBe(0); // a create depends on nothing stored
+    await save(`id: "${id}", ${base}, idleTimeout: 42`);
+    expect(emu.saveSemantics().dependentSaves).toBe(0); // every non-default field given
+    await save(`id: "${id}", ${base}`);
+    expect(emu.saveSemantics().dependentSaves).toBe(1); // idleTimeout 42 left out: merge keeps it, replace resets it
+    await save(`id: "${id}", ${base}`);
+    expect(emu.saveSemantics().dependentSaves).toBe(1); // now at its default: both semantics agree
+  });
+
+  test("an emulator without the option follows the environment and says so", async () => {
+    const env = await startEmulator({ port: 0, quiet: true });
+    try {
+      expect(env.saveSemantics()).toMatchObject({ fromEnvironment: true, semantics: process.env.RUNPOD_EMULATOR_SAVE_SEMANTICS ?? "replace" });
+    } finally {
+      await env.close();
+    }
+  });
+});
