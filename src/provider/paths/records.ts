@@ -1,0 +1,10 @@
+/**
+ * The records every path hands the providers: what the platform reports of a resource, in the model's
+ * field names (model/state.ts reads lists as arrays or in the GraphQL comma-separated form). A path
+ * maps its own answers onto these, so the providers above the ports never see a path's shapes.
+ */
+import type { EndpointRecord, RegistryAuthRecord, TemplateRecord } from "../../api";
+
+export type EndpointState = EndpointRecord;
+export type TemplateState = TemplateRecord;
+export type RegistryAuthState = RegistryAuthRecord;
