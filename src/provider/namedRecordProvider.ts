@@ -21,6 +21,8 @@ type Props = Record<string, unknown>;
 export interface NamedRecordPort<I, R extends { id: string; name: string }> {
   /** The caller's records of the kind, shared per burst (the session's listing on this path). */
   readonly listing: SharedListing<R>;
+  /** Inputs this path cannot change in place (REST v2 has no registry update): a change replaces. */
+  readonly replaces?: readonly string[];
   /** Creates the record as `inputs` declare it. */
   create(inputs: I): Promise<R>;
   /** Applies `inputs` to record `id`; `olds` are the stored outputs. */
@@ -51,6 +53,10 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
 
   /** Who still uses record `id` ("endpoints a (x), b (y)"), or "" — for the in-use error. */
   protected abstract users(id: string): Promise<string>;
+
+  protected override pathReplaces(): readonly string[] {
+    return this.port.replaces ?? [];
+  }
 
   protected find(id: string): Promise<R | undefined> {
     return this.port.listing.find(id);

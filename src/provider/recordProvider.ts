@@ -16,7 +16,9 @@ import { inputNames, secretNames, type ResourceModel } from "./model/fields";
 import { withAutoName } from "./naming";
 import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY } from "./reserved";
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
+import { pathFailures } from "./pathSupport";
 import { PlatformSession, type SessionOptions } from "./session";
+import { containsUnknown } from "./unknown";
 
 type Props = Record<string, unknown>;
 
@@ -73,6 +75,7 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     void this.port;
     const named = withAutoName(olds, news ?? {});
     const { inputs, failures } = this.validate(named.news);
+    failures.push(...pathFailures(this.model, inputs, this.session.api));
     if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
     const secrets = this.secretsOf(news);
     await withoutSecrets(secrets, () => this.checkReferences(olds, inputs, failures));
@@ -90,7 +93,15 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   /** Field-by-field diff of stored outputs against checked inputs; provider settings alone are no diff. */
   async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = diffModel(this.model, inputNames(this.model), olds ?? {}, news ?? {});
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+    const onPath = this.pathReplaces().filter((f) => (d.changed as string[]).includes(f) && !(d.replaces as string[]).includes(f));
+    if (onPath.length === 0) return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+    const keepsName = !containsUnknown(news?.name) && olds?.name === news?.name;
+    return { changes: true, replaces: [...d.replaces, ...onPath], deleteBeforeReplace: this.model.uniqueName === true && keepsName, changed: d.changed };
+  }
+
+  /** Inputs the session's path cannot change in place (its port says), replacing on change. */
+  protected pathReplaces(): readonly string[] {
+    return [];
   }
 
   /**

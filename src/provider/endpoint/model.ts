@@ -88,8 +88,9 @@ export const ENDPOINT_MODEL = defineModel({
       doc: "GPU type names in priority order (the first available is allocated).",
       rule: listOf(text(100), { what: "GPU type names", ordered: true, nonEmpty: true, example: "NVIDIA GeForce RTX 4090" }),
       defaultText: "one of `gpuIds` / `gpuTypeIds`",
-      note: "; created through REST v1",
+      note: "; created through REST v1 (`runpod:api graphql` only)",
       sentBy: ["restCreate"],
+      paths: ["graphql"],
       reported: false,
       change: {
         policy: "replace",
@@ -115,8 +116,10 @@ export const ENDPOINT_MODEL = defineModel({
     locations: input({
       doc: "Regions the workers may run in.",
       rule: listOf(oneOf(LOCATIONS), { what: "regions", empty: "any region" }),
+      note: "; `runpod:api graphql` only",
       default: [],
       sentBy: SAVE,
+      paths: ["graphql"],
       wire: "csv",
       change: { policy: "update", compare: "set", why: "a set of allowed regions; order carries no meaning" },
     }),

@@ -3,9 +3,15 @@
  * when, in the model's terms. Records are {@link EndpointState}: the model's field names.
  */
 import type { EndpointState } from "../paths/records";
-import type { EndpointInputs } from "./model";
+import type { EndpointInputField, EndpointInputs } from "./model";
 
 export interface EndpointPort {
+  /**
+   * Fields this path may leave out of its records (undefined): outputs carry them from the inputs or
+   * stored outputs. REST v2 keeps no link to a template (`templateId` is a snapshot) and omits
+   * `workers.idleTimeout` of a queue-based endpoint scaling on request count.
+   */
+  readonly carried: readonly EndpointInputField[];
   /** Sends the create of `inputs` (the provider settles an unknown outcome; never repeated here). */
   create(inputs: EndpointInputs): Promise<EndpointState>;
   /**

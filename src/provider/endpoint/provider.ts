@@ -12,7 +12,6 @@ import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
 import { isStringArray, joinList, splitList } from "../model/state";
 import type { EndpointState } from "../paths/records";
-import { unavailable } from "../paths/unavailable";
 import { RecordProvider, type SessionSource } from "../recordProvider";
 import { AUTONAMED_PROPERTY } from "../reserved";
 import type { PlatformSession } from "../session";
@@ -24,6 +23,7 @@ import type { EndpointDirectory } from "./directory";
 import { EndpointInitError } from "./initError";
 import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
 import { graphqlEndpointPort } from "./paths/graphql";
+import { v2EndpointPort } from "./paths/v2";
 import { IncompleteCreateError, type EndpointPort } from "./port";
 import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord } from "./state";
@@ -39,7 +39,7 @@ export interface EndpointProviderOptions {
 
 const ENDPOINT_PORTS: PerPath<(session: PlatformSession) => EndpointPort> = {
   graphql: graphqlEndpointPort,
-  v2: unavailable("v2", "endpoints"),
+  v2: v2EndpointPort,
 };
 
 /** Endpoint CRUD on one session. */
@@ -168,12 +168,18 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   protected outputs(record: EndpointState, carried: Props | undefined): EndpointOutputs {
     const gpuTypeIds = carried?.gpuTypeIds;
     return outputsFromRecord(
-      record,
+      this.withCarried(record, carried),
       isStringArray(gpuTypeIds) || gpuTypeIds === null ? gpuTypeIds : undefined,
       this.client.jobUrl(record.id),
       carried,
       carried,
     );
+  }
+
+  /** `record` with the fields the path left out (its port's `carried`) taken from `carried`. */
+  private withCarried(record: EndpointState, carried: Props | undefined): EndpointState {
+    const missing = this.port.carried.filter((f) => (record as Props)[f] === undefined && carried?.[f] !== undefined);
+    return missing.length === 0 ? record : { ...record, ...Object.fromEntries(missing.map((f) => [f, carried![f]])) };
   }
 
   protected inputsOf(outs: EndpointOutputs): Props {
@@ -195,7 +201,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     } else if (carried === null) {
       gpuTypeIds = null;
     }
-    return outputsFromRecord(record, gpuTypeIds, this.client.jobUrl(record.id), props, props);
+    return outputsFromRecord(this.withCarried(record, props), gpuTypeIds, this.client.jobUrl(record.id), props, props);
   }
 
   /**

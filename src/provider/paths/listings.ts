@@ -4,6 +4,8 @@
  */
 import type { PlatformClient } from "../../api";
 import type { PerPath } from "../apiPath";
+import { endpointStateFromV2 } from "../endpoint/paths/v2Records";
+import { templateStateFromV2 } from "../template/paths/v2Records";
 import type { EndpointState, RegistryAuthState, TemplateState } from "./records";
 
 export interface Listings {
@@ -19,4 +21,11 @@ const graphql: Listings = {
   registryAuths: (client) => client.listRegistryAuths(),
 };
 
-export const LISTINGS: PerPath<Listings> = { graphql, v2: graphql };
+/** REST v2 `listEndpoints`, `listTemplates`, `listRegistries`, mapped onto the model's records. */
+const v2: Listings = {
+  endpoints: async (client) => (await client.v2.listEndpoints()).map(endpointStateFromV2),
+  templates: async (client) => (await client.v2.listTemplates()).map(templateStateFromV2),
+  registryAuths: async (client) => (await client.v2.listRegistries()).map((r) => ({ id: r.id, name: r.name })),
+};
+
+export const LISTINGS: PerPath<Listings> = { graphql, v2 };

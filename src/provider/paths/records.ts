@@ -5,6 +5,7 @@
  */
 import type { EndpointRecord, RegistryAuthRecord, TemplateRecord } from "../../api";
 
-export type EndpointState = EndpointRecord;
+/** An endpoint; `templateId` is absent on a path that keeps no link to the template (REST v2: a snapshot). */
+export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> & { templateId?: string; idleTimeout?: number | null };
 export type TemplateState = TemplateRecord;
 export type RegistryAuthState = RegistryAuthRecord;

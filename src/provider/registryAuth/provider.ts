@@ -11,17 +11,17 @@ import type { InUseOptions } from "../inUse";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { NamedRecordProvider, type NamedRecordPort } from "../namedRecordProvider";
 import type { RegistryAuthState } from "../paths/records";
-import { unavailable } from "../paths/unavailable";
 import type { SessionSource } from "../recordProvider";
 import type { PlatformSession } from "../session";
 import { REGISTRY_AUTH_MODEL, type RegistryAuthInputs, type RegistryAuthOutputs } from "./model";
 import { graphqlRegistryAuthPort } from "./paths/graphql";
+import { v2RegistryAuthPort } from "./paths/v2";
 
 export type RegistryAuthProviderOptions = InUseOptions;
 
 const REGISTRY_AUTH_PORTS: PerPath<(session: PlatformSession) => NamedRecordPort<RegistryAuthInputs, RegistryAuthState>> = {
   graphql: graphqlRegistryAuthPort,
-  v2: unavailable("v2", "registry credentials"),
+  v2: v2RegistryAuthPort,
 };
 
 export class RegistryAuthProvider extends NamedRecordProvider<RegistryAuthInputs, RegistryAuthOutputs, RegistryAuthState> {

@@ -10,18 +10,18 @@ import { isUnknown } from "../unknown";
 import type { InputFailure } from "../model/check";
 import { NamedRecordProvider, type NamedRecordPort } from "../namedRecordProvider";
 import type { TemplateState } from "../paths/records";
-import { unavailable } from "../paths/unavailable";
 import type { SessionSource } from "../recordProvider";
 import type { PlatformSession } from "../session";
 import { TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
 import { graphqlTemplatePort } from "./paths/graphql";
+import { v2TemplatePort } from "./paths/v2";
 import { templateInputs, templateOutputs } from "./state";
 
 export type TemplateProviderOptions = InUseOptions;
 
 const TEMPLATE_PORTS: PerPath<(session: PlatformSession) => NamedRecordPort<TemplateInputs, TemplateState>> = {
   graphql: graphqlTemplatePort,
-  v2: unavailable("v2", "templates"),
+  v2: v2TemplatePort,
 };
 
 export class TemplateProvider extends NamedRecordProvider<TemplateInputs, TemplateOutputs, TemplateState> {

@@ -5,10 +5,10 @@
  * field: the live platform resets a field left out of a modify to its default (platform-clients.md).
  * A delete scales to zero first (the spec's deletion precondition).
  */
-import type { EndpointRecord } from "../../../api";
 import { isFailedPrecondition, isNotFound, messageOf } from "../../errorKinds";
 import { isStringArray, joinList, splitList } from "../../model/state";
 
+import type { EndpointState } from "../../paths/records";
 import type { PlatformSession } from "../../session";
 import { diffEndpoint } from "../diff";
 import { IncompleteCreateError, type EndpointPort } from "../port";
@@ -17,6 +17,7 @@ import { outputsFromRecord, restCreateInputFrom, saveInputFrom } from "../state"
 export function graphqlEndpointPort(session: PlatformSession): EndpointPort {
   const client = () => session.client;
   return {
+    carried: [],
     create: (inputs) =>
       inputs.gpuTypeIds ? client().createEndpointRest(restCreateInputFrom(inputs)) : client().saveEndpoint(saveInputFrom(inputs, inputs.gpuIds ?? [])),
 
@@ -59,7 +60,7 @@ export function graphqlEndpointPort(session: PlatformSession): EndpointPort {
         session.endpoints.changed(id);
         try {
           if (record.workersMin !== 0 || record.workersMax !== 0) {
-            await client().scaleDownAndDeleteEndpoint({ id, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds });
+            await client().scaleDownAndDeleteEndpoint({ id, name: record.name, templateId: record.templateId ?? "", gpuIds: record.gpuIds });
           } else {
             await client().deleteEndpoint(id);
           }
@@ -81,7 +82,7 @@ export function graphqlEndpointPort(session: PlatformSession): EndpointPort {
 function recordFromOutputs(
   id: string,
   props: Record<string, unknown> | undefined,
-): Pick<EndpointRecord, "name" | "templateId" | "gpuIds" | "workersMin" | "workersMax"> | undefined {
+): Pick<EndpointState, "name" | "templateId" | "gpuIds" | "workersMin" | "workersMax"> | undefined {
   const { name, templateId, gpuIds, workersMin, workersMax } = props ?? {};
   if (typeof name !== "string" || typeof templateId !== "string" || typeof workersMin !== "number" || typeof workersMax !== "number") return undefined;
   if (!isStringArray(gpuIds) || gpuIds.length === 0 || props?.endpointId !== id) return undefined;
