@@ -26,6 +26,8 @@ export class PlatformSession {
   private volumes?: CoalescedCall<NetworkVolume[]>;
   private templateListing?: SharedListing<TemplateState>;
   private registryAuthListing?: SharedListing<RegistryAuthState>;
+  /** Templates whose container settings (image, env, …) this process changed. */
+  private readonly changedTemplates = new Set<string>();
 
   /**
    * @param getClient returns the client (throws ConfigurationError when the key or an address is
@@ -77,6 +79,16 @@ export class PlatformSession {
     const { registryAuths } = this.listings;
     this.registryAuthListing ??= new SharedListing(() => registryAuths(this.client), this.windowMs);
     return this.registryAuthListing;
+  }
+
+  /** Reports that this process changed the container settings of template `id` (endpoints re-apply it where the path copies templates). */
+  templateChanged(id: string): void {
+    this.changedTemplates.add(id);
+  }
+
+  /** Whether this process changed the container settings of template `id`. */
+  hasTemplateChanged(id: string): boolean {
+    return this.changedTemplates.has(id);
   }
 
   /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */

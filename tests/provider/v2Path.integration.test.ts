@@ -132,6 +132,43 @@ describe("Template on REST v2", () => {
   });
 });
 
+describe("a template change on REST v2 (templates are snapshots)", () => {
+  it("reaches the endpoints made from it in the same run: the endpoint re-applies it (PATCH templateId) and follows the rollout to its end", async () => {
+    const session = on("v2");
+    const templates = new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 });
+    const endpoints = new EndpointProvider(session);
+    const tIn = await checked(templates, { name: uniqueName("snap"), imageName: "me/worker:1", env: { MODEL: "a" } });
+    const created = await templates.create(tIn);
+    const t = { id: created.id, outs: created.outs as Record<string, unknown> };
+    const eIn = await checked(endpoints, {
+      name: uniqueName("snap-ep"),
+      templateId: t.id,
+      gpuIds: ["ADA_24"],
+      workersMin: 1,
+      workersMax: 2,
+      waitForWorkers: true,
+    });
+    const made = await endpoints.create(eIn);
+    const e = { id: made.id, outs: made.outs as Record<string, unknown> };
+    expect((await endpoints.diff(e.id, e.outs, eIn)).changes).toBe(false);
+
+    const tNext = { ...tIn, imageName: "me/worker:2" };
+    await templates.update(t.id, t.outs, tNext);
+    const diff = await endpoints.diff(e.id, e.outs, eIn);
+    expect(diff).toMatchObject({ changes: true, changed: ["templateId"], replaces: [] });
+    emu.resetStats();
+    await endpoints.update(e.id, e.outs, eIn);
+    expect(emu.stats().byOperation.updateEndpoint).toBe(1);
+    expect(emu.stats().byOperation.listEndpointReleases).toBeGreaterThanOrEqual(1);
+    expect((await client.v2.getEndpoint(e.id)).image).toBe("me/worker:2");
+    const { workers } = await client.v2.listEndpointWorkers(e.id);
+    expect(workers.length).toBeGreaterThan(0);
+    expect(workers.every((w) => w.image === "me/worker:2" && !w.isStale)).toBe(true);
+    await endpoints.delete(e.id, e.outs);
+    await templates.delete(t.id, t.outs);
+  });
+});
+
 describe("ContainerRegistryAuth on REST v2", () => {
   it("create, read, a changed password replaces (v2 has no update; the name stays, so it deletes first), delete", async () => {
     const provider = new RegistryAuthProvider(on("v2"));

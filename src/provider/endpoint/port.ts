@@ -12,6 +12,12 @@ export interface EndpointPort {
    * `workers.idleTimeout` of a queue-based endpoint scaling on request count.
    */
   readonly carried: readonly EndpointInputField[];
+  /**
+   * The path copies a template into the endpoint at create (REST v2: a snapshot), so a template change
+   * reaches the endpoint only when re-applied (`update` with `reapplyTemplate`). False where the
+   * platform rolls the template's endpoints itself (GraphQL).
+   */
+  readonly copiesTemplates: boolean;
   /** Sends the create of `inputs` (the provider settles an unknown outcome; never repeated here). */
   create(inputs: EndpointInputs): Promise<EndpointState>;
   /**
@@ -19,8 +25,12 @@ export interface EndpointPort {
    * @throws IncompleteCreateError when the endpoint exists but a follow-up failed.
    */
   finishCreate(record: EndpointState, inputs: EndpointInputs): Promise<EndpointState>;
-  /** Applies `inputs` to endpoint `id`; `olds` are the stored outputs (last read). */
-  update(id: string, inputs: EndpointInputs, olds: Record<string, unknown>): Promise<EndpointState>;
+  /**
+   * Applies `inputs` to endpoint `id`; `olds` are the stored outputs (last read). With `reapplyTemplate`,
+   * the template's container settings are applied again and the rollout followed to its end, within
+   * the inputs' `workersReadyTimeout`.
+   */
+  update(id: string, inputs: EndpointInputs, olds: Record<string, unknown>, reapplyTemplate: boolean): Promise<EndpointState>;
   /** Scales endpoint `id` to zero workers and deletes it; gone (at any step) counts as deleted. `props`: the stored outputs. */
   remove(id: string, props: Record<string, unknown> | undefined): Promise<void>;
 }

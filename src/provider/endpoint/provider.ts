@@ -110,7 +110,21 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   /** Field-by-field diff of stored outputs against checked inputs (diff.ts); provider settings alone are no diff. */
   override async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = diffEndpoint(olds ?? {}, news ?? {});
+    if (this.reappliesTemplate(news) && !d.changed.includes("templateId")) {
+      d.changed.push("templateId");
+      d.changes = true;
+    }
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+  }
+
+  /**
+   * Whether the endpoint must re-apply its template: this process changed the template's container
+   * settings (Template update), and the path copies templates rather than linking them (REST v2), so
+   * the change would not reach the endpoint otherwise. Shown as a change of `templateId`.
+   */
+  private reappliesTemplate(news: Props | undefined): boolean {
+    const template = news?.templateId;
+    return this.port.copiesTemplates && typeof template === "string" && this.session.hasTemplateChanged(template);
   }
 
   /**
@@ -214,10 +228,11 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<EndpointOutputs>> {
     const inputs = this.checked(news, "update");
     const port = this.port;
+    const reapply = this.reappliesTemplate(news);
     const record = await this.writing(
       id,
       [],
-      () => port.update(id, inputs, olds),
+      () => port.update(id, inputs, olds, reapply),
       (changed) => this.directory.changed(changed),
     );
     const outs = this.outputs(record, news);

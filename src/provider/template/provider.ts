@@ -8,6 +8,7 @@ import type { PerPath } from "../apiPath";
 import type { InUseOptions } from "../inUse";
 import { isUnknown } from "../unknown";
 import type { InputFailure } from "../model/check";
+import { changedFields } from "../model/compare";
 import { NamedRecordProvider, type NamedRecordPort } from "../namedRecordProvider";
 import type { TemplateState } from "../paths/records";
 import type { SessionSource } from "../recordProvider";
@@ -18,6 +19,9 @@ import { v2TemplatePort } from "./paths/v2";
 import { templateInputs, templateOutputs } from "./state";
 
 export type TemplateProviderOptions = InUseOptions;
+
+/** Fields that make a new container version (a rollout of the endpoints using the template). */
+const CONTAINER_FIELDS = ["imageName", "dockerArgs", "containerDiskInGb", "ports", "env", "containerRegistryAuthId"] as const;
 
 const TEMPLATE_PORTS: PerPath<(session: PlatformSession) => NamedRecordPort<TemplateInputs, TemplateState>> = {
   graphql: graphqlTemplatePort,
@@ -47,6 +51,11 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
         reason: `containerRegistryAuthId "${auth}" is not one of your registry credentials; yours: ${known}`,
       });
     }
+  }
+
+  /** A changed image, start arguments, disk, ports, env or credentials is a new container version for the endpoints using the template. */
+  protected override updated(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): void {
+    if (changedFields(TEMPLATE_MODEL, CONTAINER_FIELDS, olds, news).length > 0) this.session.templateChanged(id);
   }
 
   protected outputs(record: TemplateState, carried: Record<string, unknown> | undefined): TemplateOutputs {

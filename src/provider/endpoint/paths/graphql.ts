@@ -18,6 +18,8 @@ export function graphqlEndpointPort(session: PlatformSession): EndpointPort {
   const client = () => session.client;
   return {
     carried: [],
+    // The platform rolls every endpoint of a changed template itself (saveTemplate modify).
+    copiesTemplates: false,
     create: (inputs) =>
       inputs.gpuTypeIds ? client().createEndpointRest(restCreateInputFrom(inputs)) : client().saveEndpoint(saveInputFrom(inputs, inputs.gpuIds ?? [])),
 

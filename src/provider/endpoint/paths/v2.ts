@@ -9,18 +9,46 @@ import type { PlatformSession } from "../../session";
 import type { EndpointPort } from "../port";
 import { createBody, endpointStateFromV2, patchBody } from "./v2Records";
 
+/** PATCH fields that make a release (document: updateEndpoint). */
+const CONTAINER_KEYS = ["templateId", "image", "args", "disk", "ports", "env", "registry"] as const;
+/** Pause between two release listings while a rollout runs, in milliseconds. */
+export const ROLLOUT_POLL_MS = 250;
+
+/**
+ * Waits until the endpoint's rollout ends (`listEndpointReleases` › `rollout.inProgress` false: every
+ * worker on the latest release), so a template change is on the workers when `pulumi up` returns.
+ * @throws Error with the rollout's figures when it has not ended within `timeoutMs`.
+ */
+async function followRollout(session: PlatformSession, id: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { rollout } = await session.client.v2.listEndpointReleases(id);
+    if (!rollout.inProgress) return;
+    if (Date.now() + ROLLOUT_POLL_MS > until) {
+      throw new Error(
+        `Endpoint ${id} was updated, but its rollout had ${rollout.workersOnLatest} of ${rollout.workersTotal} workers on the new release after ` +
+          `${Math.round(timeoutMs / 1000)} seconds (raise workersReadyTimeout to wait longer; the rollout goes on)`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
+  }
+}
+
 export function v2EndpointPort(session: PlatformSession): EndpointPort {
   const v2 = () => session.client.v2;
   return {
     carried: ["templateId", "idleTimeout"],
+    copiesTemplates: true,
     create: async (inputs) => endpointStateFromV2(await v2().createEndpoint(createBody(inputs))),
 
     // The create body carries every field: nothing to finish.
     finishCreate: async (record) => record,
 
-    async update(id, inputs, olds) {
-      const body = patchBody(inputs, olds);
-      return endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
+    async update(id, inputs, olds, reapplyTemplate) {
+      const body = patchBody(inputs, olds, reapplyTemplate);
+      const record = endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
+      if (body && CONTAINER_KEYS.some((k) => body[k] !== undefined)) await followRollout(session, id, inputs.workersReadyTimeout * 1000);
+      return record;
     },
 
     async remove(id, props) {
