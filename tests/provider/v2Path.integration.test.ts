@@ -108,6 +108,33 @@ describe("Endpoint on REST v2", () => {
   });
 });
 
+describe("Endpoint delete on REST v2", () => {
+  it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const inputs = await checked(provider, {
+      name: uniqueName("v2-drain"),
+      templateId: "tpl_vllm",
+      gpuIds: ["ADA_24"],
+      workersMin: 1,
+      workersMax: 1,
+      waitForWorkers: true,
+    });
+    const { id, outs } = await provider.create(inputs);
+    const job = await client.run(id, { executionMs: 1500 });
+    for (let i = 0; i < 100 && (await client.jobStatus(id, job.id)).status !== "IN_PROGRESS"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await client.jobStatus(id, job.id)).status).toBe("IN_PROGRESS");
+    const deleting = provider.delete(id, outs as Record<string, unknown>);
+    let last = "IN_PROGRESS";
+    while (last === "IN_PROGRESS" || last === "IN_QUEUE") {
+      last = (await client.jobStatus(id, job.id)).status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(last).toBe("COMPLETED");
+    await deleting;
+    expect(await new EndpointProvider(on("v2")).read(id, outs as Record<string, unknown>)).toEqual({});
+  });
+});
+
 describe("Template on REST v2", () => {
   it("create without injected env, PATCH of the changed image only, delete", async () => {
     const provider = new TemplateProvider(on("v2"), { deadlineMs: 3000, firstPauseMs: 50 });

@@ -34,6 +34,28 @@ async function followRollout(session: PlatformSession, id: string, timeoutMs: nu
   }
 }
 
+/** Longest wait for in-progress jobs before a delete when the stored outputs hold no limit, in seconds. */
+export const DRAIN_DEFAULT_S = 600;
+
+/**
+ * Waits until no worker of the endpoint runs a job (`listEndpointWorkers` › `summary.running` 0).
+ * @throws Error naming the endpoint and the jobs still running when `limitMs` passes; nothing is deleted then.
+ */
+async function drain(session: PlatformSession, id: string, limitMs: number): Promise<void> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const { summary } = await session.client.v2.listEndpointWorkers(id);
+    if (summary.running === 0) return;
+    if (Date.now() + ROLLOUT_POLL_MS > until) {
+      throw new Error(
+        `Endpoint ${id} is scaled to zero, but ${summary.running} worker${summary.running === 1 ? " still runs a job" : "s still run jobs"} after ` +
+          `${Math.round(limitMs / 1000)} seconds; it was not deleted (a delete cancels them). Run the destroy again once they finish, or raise workersReadyTimeout`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
+  }
+}
+
 export function v2EndpointPort(session: PlatformSession): EndpointPort {
   const v2 = () => session.client.v2;
   return {
@@ -51,11 +73,17 @@ export function v2EndpointPort(session: PlatformSession): EndpointPort {
       return record;
     },
 
+    /**
+     * v2's DELETE cancels in-progress jobs, so between the scale-down and the delete the workers still
+     * running a job are waited for (up to the stored `workersReadyTimeout`, default 600 s).
+     */
     async remove(id, props) {
       session.endpoints.changed(id);
       try {
         const atZero = props?.workersMin === 0 && props?.workersMax === 0;
         if (!atZero) await v2().updateEndpoint(id, { workers: { min: 0, max: 0 } });
+        const limit = typeof props?.workersReadyTimeout === "number" ? props.workersReadyTimeout : DRAIN_DEFAULT_S;
+        await drain(session, id, limit * 1000);
         await v2().deleteEndpoint(id);
       } catch (err) {
         if (!isNotFound(err)) throw err;
