@@ -108,6 +108,32 @@ describe("Endpoint on REST v2", () => {
   });
 });
 
+describe("v2-only Endpoint inputs: excludedGpuTypes, dataCenterIds", () => {
+  it("are sent on create, read back without drift, PATCHed with the whole GPU selection, and fail check on graphql", async () => {
+    const [type] = (await client.v2.listGpuTypes()).filter((t) => t.pool === "ADA_24").map((t) => t.id);
+    const [dc] = (await client.v2.listDataCenters()).map((d) => d.id);
+    expect(type && dc).toBeTruthy();
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-sel"), templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], excludedGpuTypes: [type], dataCenterIds: [dc] };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ excludedGpuTypes: [type], dataCenterIds: [dc] });
+    expect((await client.v2.getEndpoint(id)).gpu).toMatchObject({ pools: ["ADA_24", "AMPERE_24"], excludedTypes: [type] });
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    // Only the tiers' order changes: the PATCH restates the exclusions, so they survive.
+    const next = await checked(provider, { ...args, gpuIds: ["AMPERE_24", "ADA_24"] });
+    await provider.update(id, read.props as Record<string, unknown>, next);
+    expect((await client.v2.getEndpoint(id)).gpu).toMatchObject({ pools: ["AMPERE_24", "ADA_24"], excludedTypes: [type] });
+
+    const onGraphql = await new EndpointProvider(on("graphql")).check(undefined, args);
+    expect(onGraphql.failures?.map((f) => f.property)).toEqual(["excludedGpuTypes", "dataCenterIds"]);
+    expect(onGraphql.failures?.[0].reason).toMatch(/Endpoint\.excludedGpuTypes cannot be expressed on API path graphql \(runpod:api\); only on v2/);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
 describe("Endpoint delete on REST v2", () => {
   it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
     const provider = new EndpointProvider(on("v2"));

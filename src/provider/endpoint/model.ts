@@ -98,6 +98,22 @@ export const ENDPOINT_MODEL = defineModel({
         why: "GPU type names are only accepted by the REST v1 create call; saveEndpoint takes tiers only. Switching from gpuIds to gpuTypeIds replaces too",
       },
     }),
+    excludedGpuTypes: input({
+      doc: "GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`).",
+      rule: listOf(text(100), { what: "GPU type names", example: "NVIDIA L40", empty: "none" }),
+      note: "; each a type of one of the tiers; `runpod:api v2` only",
+      default: [],
+      paths: ["v2"],
+      change: { policy: "update", compare: "set", why: "PATCH carries the whole GPU selection: the tiers with their exclusions" },
+    }),
+    dataCenterIds: input({
+      doc: "Data centers the workers may run in (REST v2 placement).",
+      rule: listOf(text(64), { what: "data center ids", example: "EU-RO-1", empty: "any data center" }),
+      note: "; `runpod:api v2` only",
+      default: [],
+      paths: ["v2"],
+      change: { policy: "update", compare: "set", why: "PATCH field; a set of data centers, order carries no meaning" },
+    }),
     type: input({
       doc: "Queue-based or load-balancing endpoint.",
       rule: oneOf(ENDPOINT_TYPES, { QB: "queue-based", LB: "load balancing" }),

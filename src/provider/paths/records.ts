@@ -6,6 +6,12 @@
 import type { EndpointRecord, RegistryAuthRecord, TemplateRecord } from "../../api";
 
 /** An endpoint; `templateId` is absent on a path that keeps no link to the template (REST v2: a snapshot). */
-export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> & { templateId?: string; idleTimeout?: number | null };
+export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> & {
+  templateId?: string;
+  idleTimeout?: number | null;
+  /** REST v2 only (GraphQL reports none: the model's default). */
+  excludedGpuTypes?: string[];
+  dataCenterIds?: string[];
+};
 export type TemplateState = TemplateRecord;
 export type RegistryAuthState = RegistryAuthRecord;

@@ -34,6 +34,8 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     gpuCount: e.gpu?.count ?? null,
     allowedCudaVersions: cuda.length > 0 ? joinList(cuda) : null,
     executionTimeoutMs: e.timeout,
+    excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
+    dataCenterIds: [...e.dataCenterIds],
   };
 }
 
@@ -48,9 +50,9 @@ function workersOf(inputs: EndpointInputs): V2.EndpointWorkers {
   return workers;
 }
 
-/** The whole GPU selection: pools with their count and CUDA set (a PATCH carrying `gpu` replaces the selection). */
+/** The whole GPU selection: pools with their exclusions, count and CUDA set (a PATCH carrying `gpu` without `excludedTypes` would clear them). */
 function gpuOf(inputs: EndpointInputs): V2.CreateEndpointGpuConfig {
-  const gpu: V2.CreateEndpointGpuConfig = { pools: [...(inputs.gpuIds ?? [])] };
+  const gpu: V2.CreateEndpointGpuConfig = { pools: [...(inputs.gpuIds ?? [])], excludedTypes: [...inputs.excludedGpuTypes] };
   if (inputs.gpuCount !== undefined) gpu.count = inputs.gpuCount;
   if (inputs.allowedCudaVersions !== undefined) gpu.allowedCudaVersions = [...inputs.allowedCudaVersions];
   return gpu;
@@ -67,12 +69,13 @@ export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
     scaling: scalingOf(inputs),
     networkVolumes: inputs.networkVolumeId ? [inputs.networkVolumeId] : [],
     flashboot: inputs.fastBootType ? "FLASHBOOT" : "OFF",
+    dataCenterIds: [...inputs.dataCenterIds],
   };
   if (inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
   return body;
 }
 
-const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "gpuCount", "allowedCudaVersions"];
+const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions"];
 const WORKER_FIELDS: readonly EndpointInputField[] = ["workersMin", "workersMax", "idleTimeout"];
 const SCALING_FIELDS: readonly EndpointInputField[] = ["scalerType", "scalerValue"];
 
@@ -90,6 +93,7 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
   if (GPU_FIELDS.some((f) => changed.has(f))) body.gpu = gpuOf(inputs);
   if (WORKER_FIELDS.some((f) => changed.has(f)) || SCALING_FIELDS.some((f) => changed.has(f))) body.workers = workersOf(inputs);
   if (SCALING_FIELDS.some((f) => changed.has(f))) body.scaling = scalingOf(inputs);
+  if (changed.has("dataCenterIds")) body.dataCenterIds = [...inputs.dataCenterIds];
   if (changed.has("networkVolumeId")) body.networkVolumes = inputs.networkVolumeId ? [inputs.networkVolumeId] : [];
   if (changed.has("fastBootType")) body.flashboot = inputs.fastBootType ? "FLASHBOOT" : "OFF";
   if (changed.has("executionTimeoutMs") && inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
