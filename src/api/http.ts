@@ -93,9 +93,14 @@ function transportError(err: unknown, attempt: Attempt, t: Transport, opts: Send
   const code = e?.code ?? e?.errno;
   const sent = !(code && NOT_SENT_CODES.has(code));
   const reason = t.redact(String(e?.message ?? err));
+  const what =
+    phase === "response body"
+      ? "connection failed while reading the response body"
+      : sent
+        ? "connection failed before the answer arrived"
+        : "could not send the request";
   return new NetworkError(
-    `${opts.operation}: connection failed while reading the ${phase}${code ? ` (${code})` : ""}: ${reason}` +
-      (sent ? "; the request may have taken effect" : "; the request was not delivered"),
+    `${opts.operation}: ${what}${code ? ` (${code})` : ""}: ${reason}` + (sent ? "; the request may have taken effect" : "; the request was not delivered"),
     code,
     { operation: opts.operation, outcomeUnknown: sent },
   );

@@ -9,10 +9,11 @@ export {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_RETRY,
   ENV_VARS,
-  PULUMI_CONFIG_KEYS,
   MAX_TIMER_MS,
   isLoopbackHost,
   type ClientConfigInput,
+  type SettingName,
+  type SettingNames,
 } from "./config";
 export {
   PlatformError,
@@ -29,6 +30,9 @@ export {
   NetworkError,
   TimeoutError,
   AbortedError,
+  composeApiMessage,
+  explainError,
+  type FrontEndHints,
   type ProblemDetails,
   type GraphQLErrorEntry,
 } from "./errors";

@@ -8,7 +8,7 @@
  */
 import { RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { exitWhenParentDies } from "./parentWatch";
-import type { ConfigSource } from "./providerConfig";
+import { withPulumiHint, type ConfigSource } from "./providerConfig";
 import type { ProviderRuntime } from "./runtime";
 
 let runtime: Promise<ProviderRuntime> | undefined;
@@ -29,14 +29,21 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 function operationsOf(kind: ResourceKindName): ResourceOperations {
-  const provider = async () => (await processRuntime()).provider(kind);
+  // Every failure the engine shows gets the Pulumi front end's hint (where the key is set).
+  const call = async <T>(op: (p: ResourceOperations) => Promise<T>): Promise<T> => {
+    try {
+      return await op(await (await processRuntime()).provider(kind));
+    } catch (err) {
+      throw withPulumiHint(err);
+    }
+  };
   return {
-    check: async (olds, news) => (await provider()).check(olds, news),
-    diff: async (id, olds, news) => (await provider()).diff(id, olds, news),
-    create: async (inputs) => (await provider()).create(inputs),
-    read: async (id, props) => (await provider()).read(id, props),
-    update: async (id, olds, news) => (await provider()).update(id, olds, news),
-    delete: async (id, props) => (await provider()).delete(id, props),
+    check: (olds, news) => call((p) => p.check(olds, news)),
+    diff: (id, olds, news) => call((p) => p.diff(id, olds, news)),
+    create: (inputs) => call((p) => p.create(inputs)),
+    read: (id, props) => call((p) => p.read(id, props)),
+    update: (id, olds, news) => call((p) => p.update(id, olds, news)),
+    delete: (id, props) => call((p) => p.delete(id, props)),
   };
 }
 
@@ -49,7 +56,7 @@ export const endpoint: ResourceOperations = resources.endpoint;
 export { RESOURCE_KINDS, RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
 export { providerStub, endpointProviderStub, templateProviderStub, registryAuthProviderStub, PROVIDER_MODULE } from "./serializable";
 export { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
-export { clientInputFromConfig, type ConfigSource } from "./providerConfig";
+export { clientInputFromConfig, PULUMI_CONFIG_KEYS, PULUMI_HINTS, type ConfigSource } from "./providerConfig";
 export { UNKNOWN } from "./unknown";
 export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, secretNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";

@@ -5,7 +5,37 @@
  * keys through `pulumi.Config`. Whatever is not set there falls back to the environment in
  * `resolveClientConfig` (RUNPOD_API_KEY, RUNPOD_GRAPHQL_URL, ...).
  */
-import { PULUMI_CONFIG_KEYS, type ClientConfigInput } from "../api/config";
+import type { ClientConfigInput, SettingName } from "../api/config";
+import { explainError, type FrontEndHints } from "../api/errors";
+
+/** The stack configuration keys the provider reads, by client setting (README › Configuration). */
+export const PULUMI_CONFIG_KEYS = {
+  apiKey: "runpod:apiKey",
+  graphqlUrl: "runpod:graphqlUrl",
+  restV1Url: "runpod:restV1Url",
+  restV2Url: "runpod:restV2Url",
+  inferenceUrl: "runpod:inferenceUrl",
+  timeoutMs: "runpod:timeoutMs",
+  allowInsecureHttp: "runpod:allowInsecureHttp",
+} as const satisfies Record<SettingName, string>;
+
+const SET_KEY = `pulumi config set --secret ${PULUMI_CONFIG_KEYS.apiKey} <key>`;
+
+/** What the provider and program lookups tell their user to do: the key lives in the stack configuration. */
+export const PULUMI_HINTS: FrontEndHints = {
+  authentication: `Check the API key: set it with \`${SET_KEY}\` (or the environment variable RUNPOD_API_KEY)`,
+  permission: "The API key is valid but lacks permission for this action; use a key with read/write access",
+  configuration: (setting) => (setting === "apiKey" ? `Set it with \`${SET_KEY}\`` : undefined),
+};
+
+/**
+ * Adds the Pulumi front end's hint to a client error, keeping its class and fields (the engine shows
+ * `message`); other errors are returned unchanged.
+ */
+export function withPulumiHint(err: unknown): unknown {
+  if (err instanceof Error) err.message = explainError(err, { hints: PULUMI_HINTS });
+  return err;
+}
 
 /** Anything that answers a full config key (`runpod:apiKey`) with its value or undefined. */
 export interface ConfigSource {

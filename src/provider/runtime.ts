@@ -15,7 +15,7 @@
 import { createHash } from "crypto";
 import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
-import { clientInputFromConfig, type ConfigSource } from "./providerConfig";
+import { clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
 
 export class ProviderRuntime {
@@ -30,7 +30,7 @@ export class ProviderRuntime {
 
   private static sessionFor(input: ClientConfigInput): PlatformSession {
     // The client is built at first use (after `configure`), reading the environment then.
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)));
+    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)));
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */

@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { NetworkVolume, PlatformClient } from "../api/types";
-import { clientInputFromConfig } from "../provider";
+import { clientInputFromConfig, PULUMI_CONFIG_KEYS } from "../provider";
 
 export type { NetworkVolume } from "../api/types";
 
@@ -29,7 +29,7 @@ async function programClient(): Promise<PlatformClient> {
   const key = JSON.stringify(input);
   if (!cached || cached.key !== key) {
     const { createClient, resolveClientConfig } = await import("../api");
-    cached = { key, client: createClient(resolveClientConfig(input, process.env)) };
+    cached = { key, client: createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)) };
   }
   return cached.client;
 }
@@ -40,10 +40,26 @@ const describe = (volumes: NetworkVolume[]): string =>
 /**
  * All network volumes of the configured account.
  * @returns records `{ id, name, size, dataCenter, type }` (`size` in GB as the console shows it; the spec does not state the unit).
- * @throws ConfigurationError without an API key; AuthenticationError (401) / PermissionError (403) for a bad key.
+ * @throws pulumi.RunError (printed as one line) without an API key, for a bad key (401, 403) or any
+ *   other failure of the request; the message says what to set.
  */
 export async function getNetworkVolumes(): Promise<NetworkVolume[]> {
-  return (await programClient()).listNetworkVolumes();
+  try {
+    return await (await programClient()).listNetworkVolumes();
+  } catch (err) {
+    throw await lookupFailure(err, "listing network volumes");
+  }
+}
+
+/**
+ * A lookup's failure as the program shows it: a `pulumi.RunError`, which Pulumi prints as one line
+ * (any other error comes with its stack), with the Pulumi front end's hint.
+ */
+async function lookupFailure(err: unknown, doing: string): Promise<pulumi.RunError> {
+  if (err instanceof pulumi.RunError) return err;
+  const { explainError } = await import("../api");
+  const { PULUMI_HINTS } = await import("../provider");
+  return new pulumi.RunError(`runpod network volume lookup failed: ${explainError(err, { doing, hints: PULUMI_HINTS })}`);
 }
 
 /** {@link getNetworkVolumes} as an Output. */
@@ -53,17 +69,17 @@ export function getNetworkVolumesOutput(): pulumi.Output<NetworkVolume[]> {
 
 /**
  * One network volume, by `id` or by `name`.
- * @throws Error when no volume has that id or name, or several share the name; the message lists the
+ * @throws pulumi.RunError when no volume has that id or name, or several share the name; the message lists the
  *   account's volumes. Also the errors of {@link getNetworkVolumes}.
  */
 export async function getNetworkVolume(args: GetNetworkVolumeArgs): Promise<NetworkVolume> {
   const byId = args?.id !== undefined;
-  if (byId === (args?.name !== undefined)) throw new Error("getNetworkVolume needs exactly one of `id` and `name`");
+  if (byId === (args?.name !== undefined)) throw new pulumi.RunError("getNetworkVolume needs exactly one of `id` and `name`");
   const volumes = await getNetworkVolumes();
   const matches = byId ? volumes.filter((v) => v.id === args.id) : volumes.filter((v) => v.name === args.name);
   const what = byId ? `id "${args.id}"` : `name "${args.name}"`;
-  if (matches.length === 0) throw new Error(`No network volume with ${what}; ${describe(volumes)}`);
-  if (matches.length > 1) throw new Error(`${matches.length} network volumes have ${what}; look one up by id instead: ${describe(matches)}`);
+  if (matches.length === 0) throw new pulumi.RunError(`No network volume with ${what}; ${describe(volumes)}`);
+  if (matches.length > 1) throw new pulumi.RunError(`${matches.length} network volumes have ${what}; look one up by id instead: ${describe(matches)}`);
   return matches[0];
 }
 

@@ -3,7 +3,8 @@
  * stack configuration (the API key decrypted in this process only, never printed), each falling
  * back to its environment variable when unset (`resolveClientConfig`).
  */
-import { PULUMI_CONFIG_KEYS, type ClientConfigInput } from "../../api";
+import type { ClientConfigInput } from "../../api";
+import { PULUMI_CONFIG_KEYS } from "../../provider/providerConfig";
 import type { PulumiRunner } from "./pulumiCommand";
 
 /**
