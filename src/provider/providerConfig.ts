@@ -55,3 +55,33 @@ export function clientInputFromConfig(source: ConfigSource): ClientConfigInput {
   }
   return out as ClientConfigInput;
 }
+
+/** Edit distance (insert, delete, substitute) between two short strings. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * The problem with the `runpod:*` keys among `keys` (a stack's whole configuration), or undefined:
+ * a key the provider does not read is a typo whose setting would silently fall back to the
+ * environment or to production (e.g. `runpod:graphQLUrl` sending a preview to the live platform).
+ * @returns one message naming each unknown key with the closest known one ("did you mean").
+ */
+export function unknownConfigKeys(keys: Iterable<string>): string | undefined {
+  const known: string[] = Object.values(PULUMI_CONFIG_KEYS);
+  const problems: string[] = [];
+  for (const key of keys) {
+    if (!key.startsWith("runpod:") || known.includes(key)) continue;
+    const scored = known.map((k) => ({ k, d: k.toLowerCase() === key.toLowerCase() ? 0 : distance(k.toLowerCase(), key.toLowerCase()) }));
+    const best = scored.sort((x, y) => x.d - y.d)[0];
+    problems.push(best && best.d <= 4 ? `${key} (did you mean ${best.k}?)` : key);
+  }
+  if (problems.length === 0) return undefined;
+  return `Unknown configuration key${problems.length > 1 ? "s" : ""} ${problems.join(", ")}: the provider reads only ${known.join(", ")}. Rename or remove ${problems.length > 1 ? "them" : "it"} (pulumi config rm <key>)`;
+}

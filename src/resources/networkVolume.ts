@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NetworkVolume, PlatformClient } from "../api/types";
 import { clientInputFromConfig, PULUMI_CONFIG_KEYS } from "../provider";
+import { checkStackConfig } from "./registration";
 
 export type { NetworkVolume } from "../api/types";
 
@@ -24,6 +25,7 @@ let cached: { key: string; client: PlatformClient } | undefined;
  * programs never look a volume up, and loading them costs every `pulumi up` tens of milliseconds.
  */
 async function programClient(): Promise<PlatformClient> {
+  checkStackConfig();
   const config = new pulumi.Config("runpod");
   const input = clientInputFromConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
   const key = JSON.stringify(input);

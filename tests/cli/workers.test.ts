@@ -27,7 +27,7 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
 
   const json = await workers([endpoint.id, "--json"]);
   expect(json.code).toBe(0);
-  const listed = JSON.parse(json.stdout) as { id: string; status: string }[];
+  const listed = JSON.parse(json.stdout) as { id: string; status: string; gpuId: string }[];
   expect(listed).toHaveLength(endpoint.workersMin);
   expect(listed.map((w) => w.id).sort()).toEqual(ready.map((w) => w.id).sort());
   expect(listed.every((w) => w.status === "READY")).toBe(true);
@@ -35,12 +35,19 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
   const table = await workers([endpoint.id]);
   expect(table.code).toBe(0);
   const [header, ...rows] = table.stdout.trimEnd().split("\n");
-  // The image column comes third: what a pipeline watches during a template rollout.
-  expect(header).toMatch(/^ID\s+STATUS\s+IMAGE_NAME\b/);
+  // The default set, narrow enough for a terminal; the image is what a pipeline watches during a rollout.
+  expect(header.split(/\s{2,}/)).toEqual(["ID", "STATUS", "GPU", "IMAGE", "AGE", "JOBS"]);
   expect(rows).toHaveLength(2);
   const image = (await h.client.findTemplate("tpl_vllm"))!.imageName;
-  for (const r of rows) expect(r.split(/\s{2,}/)[2]).toBe(image);
+  for (const r of rows) expect(r.split(/\s{2,}/)).toEqual([expect.any(String), "READY", listed[0].gpuId, image, expect.stringMatching(/^\d+[smhd]$/), "0"]);
   for (const w of ready) expect(rows.some((r) => r.startsWith(w.id) && /\bREADY\b/.test(r))).toBe(true);
+  for (const line of table.stdout.trimEnd().split("\n")) expect(line.length).toBeLessThanOrEqual(100);
+
+  // --wide: the rest of what the platform reports, after the default set.
+  const wide = await workers([endpoint.id, "--wide"]);
+  const wideHeader = wide.stdout.split("\n")[0].split(/\s{2,}/);
+  expect(wideHeader.slice(0, 6)).toEqual(["ID", "STATUS", "GPU", "IMAGE", "AGE", "JOBS"]);
+  expect(wideHeader).toEqual(expect.arrayContaining(["ENDPOINT_ID", "TEMPLATE_ID", "TEMPLATE_VERSION"]));
 });
 
 test("workers --wait N waits for a freshly created endpoint's workers to become ready", async () => {
