@@ -50,16 +50,37 @@ function operationsOf(kind: ResourceKindName): ResourceOperations {
 /** Each resource kind's operations as the dynamic provider host calls them, e.g. `resources.endpoint.create(inputs)`. */
 export const resources = Object.fromEntries(RESOURCE_KIND_NAMES.map((kind) => [kind, operationsOf(kind)])) as Record<ResourceKindName, ResourceOperations>;
 
-/** `resources.endpoint` under the name stubs serialized by earlier versions call, so their stacks keep working. */
+/**
+ * `resources.endpoint` under the name a pre-release stub called; no released stack depends on it.
+ * @internal
+ */
 export const endpoint: ResourceOperations = resources.endpoint;
 
-export { RESOURCE_KINDS, RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
+// The public surface (etc/api-report.md): the serialized-stub contract above (`configure`,
+// `resources.<kind>`), which stacks written by any released version call (their stubs are kept in
+// tests/provider/fixtures), and the types of the public resources' outputs.
+export type { ResourceKindName, ResourceOperations } from "./kinds";
+export { PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
+export type { CudaVersion, EndpointInputs, EndpointOutputs, EndpointSettings } from "./endpoint/model";
+export type { TemplateInputs, TemplateOutputs } from "./template/model";
+export type { RegistryAuthInputs, RegistryAuthOutputs } from "./registryAuth/model";
+
+// Internals: used by this package's resources and CLI, stripped from the declarations (stripInternal).
+/** @internal */
+export { RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "./kinds";
+/** @internal */
 export { providerStub, endpointProviderStub, templateProviderStub, registryAuthProviderStub, PROVIDER_MODULE } from "./serializable";
+/** @internal */
 export { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
-export { clientInputFromConfig, PULUMI_CONFIG_KEYS, PULUMI_HINTS, type ConfigSource } from "./providerConfig";
+/** @internal */
+export { clientInputFromConfig, PULUMI_HINTS } from "./providerConfig";
+/** @internal */
 export { UNKNOWN } from "./unknown";
+/** @internal */
 export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, secretNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
+/** @internal */
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
+/** @internal */
 export {
   ENDPOINT_MODEL,
   ENDPOINT_ARG_FIELDS,
@@ -69,18 +90,20 @@ export {
   ENDPOINT_SETTING_DEFAULTS,
   ENDPOINT_SETTING_FIELDS,
   CUDA_VERSIONS,
-  type CudaVersion,
   type EndpointInputField,
-  type EndpointInputs,
-  type EndpointOutputs,
   type EndpointSettingField,
-  type EndpointSettings,
 } from "./endpoint/model";
+/** @internal */
 export { checkEndpointInputs, type EndpointCheck, type InputFailure } from "./endpoint/check";
+/** @internal */
 export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
+/** @internal */
 export { outputsFromRecord, restCreateInputFrom } from "./endpoint/state";
+/** @internal */
 export { isAutoNameOf, AUTONAME_FORM } from "./naming";
+/** @internal */
 export { EndpointInitError } from "./endpoint/initError";
+/** @internal */
 export {
   TEMPLATE_MODEL,
   TEMPLATE_ARG_FIELDS,
@@ -89,9 +112,8 @@ export {
   TEMPLATE_OUTPUT_FIELDS,
   TEMPLATE_SECRET_FIELDS,
   type TemplateInputField,
-  type TemplateInputs,
-  type TemplateOutputs,
 } from "./template/model";
+/** @internal */
 export {
   REGISTRY_AUTH_MODEL,
   REGISTRY_AUTH_ARG_FIELDS,
@@ -99,6 +121,4 @@ export {
   REGISTRY_AUTH_OUTPUT_FIELDS,
   REGISTRY_AUTH_SECRET_FIELDS,
   type RegistryAuthInputField,
-  type RegistryAuthInputs,
-  type RegistryAuthOutputs,
 } from "./registryAuth/model";

@@ -112,7 +112,7 @@ export interface EndpointArgs {
  *
  * Adopting an existing endpoint: `pulumi import` and the `import` resource option do not work with
  * dynamic providers (the engine reads the resource without its serialized provider, pulumi/pulumi#3550);
- * use `pulumi-runpod import <resource name> <id>` instead (README: "Adopting an existing endpoint (import)").
+ * use `pulumi-runpod import <resource name> <id>` instead (docs/operations.md › Import).
  *
  * The API key comes from the stack config `runpod:apiKey` (secret) or `RUNPOD_API_KEY`; it is never an
  * input or output. Errors name the field or say what to fix (key, permissions, missing endpoint).
