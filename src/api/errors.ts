@@ -1,5 +1,5 @@
 /**
- * The client's one error hierarchy (spec: Errors; issue #2 "Errors", issue #6).
+ * The client's one error hierarchy (spec: Errors; README › Troubleshooting).
  *
  * PlatformError
  * ├─ ConfigurationError            bad or missing client configuration (e.g. no API key)
@@ -55,7 +55,7 @@ export class PlatformError extends Error {
   readonly operation?: string;
   /**
    * True when the request may have taken effect (connection dropped after sending, timeout, 5xx).
-   * A caller that created something must look for it before trying again (issue #6).
+   * A caller that created something must look for it before trying again (docs/operations.md).
    */
   readonly outcomeUnknown: boolean;
 

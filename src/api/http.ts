@@ -11,7 +11,7 @@ import { parseRateLimitHeaders, parseRetryAfter, type RateLimitTracker } from ".
 import { redactValue, type Redactor } from "./redact";
 import { parseResponse, problemDetailsSchema } from "./schemas";
 
-/** Counters a client keeps, for reports (issue #6 summary line). */
+/** Counters a client keeps, for reports (the reliability suite's summary line). */
 export interface ClientStats {
   /** Requests put on the wire, including retries and stream reconnects. */
   requests: number;

@@ -1,5 +1,5 @@
 /**
- * The `Endpoint` dynamic provider's operations (issue #4; create/delete guarantees of issue #6) on a
+ * The `Endpoint` dynamic provider's operations (docs/endpoint.md; create/delete guarantees: docs/operations.md) on a
  * {@link PlatformSession}. The engine reaches them through the serialized stub and the provider
  * runtime (runtime.ts); tests may construct one directly.
  */

@@ -1,5 +1,5 @@
 /**
- * The `ContainerRegistryAuth` dynamic provider's operations on a {@link PlatformSession} (issue #14):
+ * The `ContainerRegistryAuth` dynamic provider's operations on a {@link PlatformSession} (docs/template.md):
  * `saveRegistryAuth` creates, `updateRegistryAuth` changes username and password in place,
  * `deleteRegistryAuth` deletes (retried while a template still names the credentials). The platform
  * reports only `{ id, name }`, so the username and password are carried from the inputs; the password

@@ -1,5 +1,5 @@
 /**
- * The `Template` dynamic provider's operations on a {@link PlatformSession} (issue #14). Create and
+ * The `Template` dynamic provider's operations on a {@link PlatformSession} (docs/template.md). Create and
  * modify with `saveTemplate` (a modify carries every managed field), delete by name with
  * `deleteTemplate`, reads from the shared template listing. Env values are secrets: they are removed
  * from every error this provider throws.
