@@ -26,10 +26,10 @@ afterAll(async () => {
 });
 
 /** A stack of `examples/<name>` in a copy outside the repository (TypeScript resolves from the repository). */
-async function stackOf(name: string): Promise<LocalStack> {
-  const programDir = copyProgram(path.join(EXAMPLES, name), path.join(work, name));
+async function stackOf(name: string, copy = name): Promise<LocalStack> {
+  const programDir = copyProgram(path.join(EXAMPLES, name), path.join(work, copy));
   fs.symlinkSync(path.join(repoRoot(), "node_modules", "typescript"), path.join(programDir, "node_modules", "typescript"), "dir");
-  const stack = await LocalStack.create({ programDir, stackName: `ex-${name}`, stateDir: path.join(work, `${name}-state`) });
+  const stack = await LocalStack.create({ programDir, stackName: `ex-${copy}`, stateDir: path.join(work, `${copy}-state`) });
   await stack.usePlatform(emu.urls, emu.apiKey);
   return stack;
 }
@@ -90,5 +90,25 @@ test("examples/javascript: the volume lookup feeds the endpoint; up, destroy", a
   expect(endpoint.networkVolumeId).toBe("nv_models01");
   await stack.run(["destroy", "--yes"]);
   expect(emu.endpoints().some((e) => e.id === out.endpointId)).toBe(false);
+  await stack.remove();
+});
+
+test("through `pulumi preview`: a misspelled runpod:* key and a failed lookup each stop the program with one clean line; nothing is sent", async () => {
+  const stack = await stackOf("javascript", "javascript-errors");
+  await stack.setConfig("volume", "no-such-volume");
+  emu.resetStats();
+  const lookup = await stack.run(["preview"], { expectFailure: true });
+  const lookupText = lookup.stdout + lookup.stderr;
+  expect(lookupText).toMatch(/No network volume with name "no-such-volume"; yours: nv_models01 \("models"/);
+  expect(lookupText).not.toMatch(/PromiseRejectionHandledWarning|Promise \{|\n\s+at [\w.<]+ \(/);
+
+  await stack.setConfig("volume", "models");
+  await stack.setConfig("runpod:graphQLUrl", "https://api.runpod.io/graphql");
+  emu.resetStats();
+  const typo = await stack.run(["preview"], { expectFailure: true });
+  const typoText = typo.stdout + typo.stderr;
+  expect(typoText).toContain("Unknown configuration key runpod:graphQLUrl (did you mean runpod:graphqlUrl?)");
+  expect(typoText).not.toMatch(/\n\s+at [\w.<]+ \(/);
+  expect(emu.stats().requests).toBe(0);
   await stack.remove();
 });
