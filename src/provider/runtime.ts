@@ -15,7 +15,7 @@
 import { createHash } from "crypto";
 import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
-import { apiPathFromConfig, clientInputFromConfig, type ConfigSource } from "./providerConfig";
+import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
 
 export class ProviderRuntime {
@@ -28,9 +28,7 @@ export class ProviderRuntime {
     this.session = ProviderRuntime.sessionFor({});
   }
 
-  private static sessionFor(input: ClientConfigInput, api?: string): PlatformSession {
-    // The client is built, and the path resolved, at first use (after `configure`), reading the environment then.
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)), { api });
+import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */

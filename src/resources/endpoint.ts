@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
-import { registeredProperties } from "./registration";
+import { checkedOptions, registeredProperties } from "./registration";
 
 /**
  * Arguments of an {@link Endpoint}. Give exactly one of `gpuIds` and `gpuTypeIds`. Unset optional
@@ -125,7 +125,7 @@ export interface EndpointArgs {
  *
  * Adopting an existing endpoint: `pulumi import` and the `import` resource option do not work with
  * dynamic providers (the engine reads the resource without its serialized provider, pulumi/pulumi#3550);
- * use `pulumi-runpod import <resource name> <id>` instead (README: "Adopting an existing endpoint (import)").
+ * use `pulumi-runpod import <resource name> <id>` instead (docs/operations.md › Import).
  *
  * The API key comes from the stack config `runpod:apiKey` (secret) or `RUNPOD_API_KEY`; it is never an
  * input or output. Errors name the field or say what to fix (key, permissions, missing endpoint).
@@ -183,6 +183,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = ENDPOINT_MODEL;
+    opts = checkedOptions(type, name, opts);
     super(providerStub(kind), name, registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name), opts, module, type);
   }
 

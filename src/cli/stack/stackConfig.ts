@@ -3,15 +3,20 @@
  * stack configuration (the API key decrypted in this process only, never printed), each falling
  * back to its environment variable when unset (`resolveClientConfig`).
  */
-import { PULUMI_CONFIG_KEYS, type ClientConfigInput } from "../../api";
+import { ConfigurationError, type ClientConfigInput } from "../../api";
+import { PULUMI_CONFIG_KEYS, unknownConfigKeys } from "../../provider/providerConfig";
 import type { PulumiRunner } from "./pulumiCommand";
 
 /**
  * The `runpod:*` settings of the stack (`pulumi config --json --show-secrets`); unset keys stay unset.
- * @throws PulumiCommandError when the configuration cannot be read (e.g. wrong passphrase).
+ * @throws PulumiCommandError when the configuration cannot be read (e.g. wrong passphrase);
+ *   ConfigurationError for a `runpod:*` key the provider does not read.
  */
 export async function stackClientConfig(pulumi: PulumiRunner): Promise<ClientConfigInput> {
   const config = JSON.parse(await pulumi(["config", "--json", "--show-secrets"])) as Record<string, { value?: unknown } | undefined>;
+  // A misspelled key would silently fall back to the environment or production, as in the provider.
+  const problem = unknownConfigKeys(Object.keys(config));
+  if (problem) throw new ConfigurationError(problem);
   const out: Record<string, unknown> = {};
   for (const [field, key] of Object.entries(PULUMI_CONFIG_KEYS)) {
     const value = config[key]?.value;

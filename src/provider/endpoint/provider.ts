@@ -1,5 +1,5 @@
 /**
- * The `Endpoint` dynamic provider's operations (issue #4; create/delete guarantees of issue #6) on a
+ * The `Endpoint` dynamic provider's operations (docs/endpoint.md; create/delete guarantees: docs/operations.md) on a
  * {@link PlatformSession}: the shared skeleton (recordProvider.ts) over the path the session uses
  * (`paths/*.ts`), plus what only endpoints have: the create settlement of unknown outcomes
  * (createOnce.ts), the readiness wait, and the GPU type names the platform does not report. The
