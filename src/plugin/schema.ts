@@ -8,7 +8,7 @@
  * place, e.g. `gpuTypeIds` → `gpuIds`) and `default`s (`check` fills them in, and "unset" means the
  * platform's value for some fields): change policy and defaults stay in the provider's check and diff.
  */
-import { PULUMI_CONFIG_KEYS } from "../api/config";
+import { PULUMI_CONFIG_KEYS } from "../provider/providerConfig";
 import { RESOURCE_KINDS, type ResourceModel } from "../provider";
 import { CONFIG_DOCS, FUNCTIONS, TYPES, type FunctionSpec } from "./functions";
 import { PACKAGE, tokenOf } from "./tokens";

@@ -28,7 +28,9 @@ export class ProviderRuntime {
     this.session = ProviderRuntime.sessionFor({});
   }
 
-import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
+  private static sessionFor(input: ClientConfigInput, api?: string): PlatformSession {
+    // The client is built, and the path resolved, at first use (after `configure`), reading the environment then.
+    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)), { api });
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */
