@@ -15,6 +15,7 @@
 import { createHash } from "crypto";
 import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
+import { catalogSettingsInput } from "./catalog/settings";
 import { clientInputFromConfig, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
 
@@ -28,9 +29,9 @@ export class ProviderRuntime {
     this.session = ProviderRuntime.sessionFor({});
   }
 
-  private static sessionFor(input: ClientConfigInput): PlatformSession {
+  private static sessionFor(input: ClientConfigInput, catalogSettings: Record<string, string> = {}): PlatformSession {
     // The client is built at first use (after `configure`), reading the environment then.
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)));
+    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)), { catalogSettings });
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */
@@ -52,12 +53,15 @@ export class ProviderRuntime {
       }
     };
     const input = clientInputFromConfig({ get });
+    const catalogSettings = catalogSettingsInput({ get });
     // A digest, so the key is not kept a second time in this process.
-    const fingerprint = createHash("sha256").update(JSON.stringify(input)).digest("hex");
+    const fingerprint = createHash("sha256")
+      .update(JSON.stringify([input, catalogSettings]))
+      .digest("hex");
     if (fingerprint === this.fingerprint) return;
     this.fingerprint = fingerprint;
     this.configurations += 1;
-    this.session = ProviderRuntime.sessionFor(input);
+    this.session = ProviderRuntime.sessionFor(input, catalogSettings);
     this.providers = new Map();
   }
 

@@ -4,6 +4,10 @@
  * answered from one shared listing cost one request per burst instead of one each (endpoint/directory.ts).
  */
 import type { NetworkVolume, PlatformClient, RegistryAuthRecord, TemplateRecord } from "../api";
+import { StackLedger } from "./catalog/budget";
+import type { Catalog } from "./catalog/catalog";
+import { fetchCatalog, type CatalogSource } from "./catalog/fetch";
+import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
 import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
@@ -11,6 +15,10 @@ import { SharedListing } from "./listing";
 export interface SessionOptions {
   /** Largest gap between lookups that share one listing (default {@link LOOKUP_WINDOW_MS}). */
   lookupWindowMs?: number;
+  /** `runpod:requireAvailability` / `runpod:maxHourlyCost` as configured (catalog/settings.ts). */
+  catalogSettings?: Record<string, string>;
+  /** Where notices of a preview go (scarce availability); default: the provider's stderr, which the engine shows. */
+  warn?: (message: string) => void;
 }
 
 export class PlatformSession {
@@ -19,6 +27,10 @@ export class PlatformSession {
   private volumes?: CoalescedCall<NetworkVolume[]>;
   private templateListing?: SharedListing<TemplateRecord>;
   private registryAuthListing?: SharedListing<RegistryAuthRecord>;
+  private catalogRead?: Promise<Catalog>;
+  private catalogReads = 0;
+  /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
+  readonly ledger = new StackLedger();
 
   /**
    * @param getClient returns the client (throws ConfigurationError when the key or an address is
@@ -54,6 +66,34 @@ export class PlatformSession {
   get registryAuths(): SharedListing<RegistryAuthRecord> {
     this.registryAuthListing ??= new SharedListing(() => this.client.listRegistryAuths(), this.windowMs);
     return this.registryAuthListing;
+  }
+
+  /**
+   * The serverless catalog, read once per session (one provider process serves a whole preview or
+   * up, so: once per deployment, whatever the number of endpoints); concurrent callers share the read,
+   * and a failed read is not repeated for the next endpoint.
+   */
+  catalog(): Promise<Catalog> {
+    this.catalogRead ??= (async () => {
+      this.catalogReads += 1;
+      return fetchCatalog((this.client as unknown as { v2: CatalogSource }).v2);
+    })();
+    return this.catalogRead;
+  }
+
+  /** How many catalog reads this session started (at most 1). */
+  get catalogReadCount(): number {
+    return this.catalogReads;
+  }
+
+  /** @throws ConfigurationError naming the key of a malformed setting. */
+  get catalogSettings(): CatalogSettings {
+    return resolveCatalogSettings(this.options.catalogSettings ?? {});
+  }
+
+  /** A notice for the user (e.g. scarce availability), shown by the engine with the preview. */
+  warn(message: string): void {
+    (this.options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`)))(message);
   }
 
   /** The caller's network volumes (`GET /v2/network-volumes`), one listing per burst of checks. */

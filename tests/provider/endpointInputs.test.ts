@@ -37,8 +37,9 @@ describe("checkEndpointInputs: valid inputs", () => {
       networkVolumeId: null,
       waitForWorkers: false,
       workersReadyTimeout: 600,
+      maxHourlyCostLimit: null,
     });
-    expect(ENDPOINT_SETTING_DEFAULTS).toEqual({ waitForWorkers: false, workersReadyTimeout: 600 });
+    expect(ENDPOINT_SETTING_DEFAULTS).toEqual({ waitForWorkers: false, workersReadyTimeout: 600, maxHourlyCostLimit: null });
     expect(r.inputs).not.toHaveProperty("__provider");
     expect(isComplete(r.inputs)).toBe(true);
   });
@@ -73,6 +74,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       networkVolumeId: "nv_models01",
       waitForWorkers: true,
       workersReadyTimeout: 3600,
+      maxHourlyCostLimit: 12.5,
     };
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
@@ -95,6 +97,7 @@ describe("checkEndpointInputs: valid inputs", () => {
     expect(checkEndpointInputs({ ...base, waitForWorkers: null, workersReadyTimeout: null }).inputs).toMatchObject({
       waitForWorkers: false,
       workersReadyTimeout: 600,
+      maxHourlyCostLimit: null,
     });
   });
 

@@ -8,9 +8,10 @@ import type { EndpointRecord, PlatformClient } from "../../api";
 import { isFailedPrecondition, isNotFound, messageOf } from "../errorKinds";
 import { isStringArray, joinList, splitList } from "../model/state";
 import { withAutoName } from "../naming";
-import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY } from "../reserved";
+import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
 import { PlatformSession } from "../session";
 import { isUnknown } from "../unknown";
+import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs, isComplete } from "./check";
 import { CreateOnce } from "./createOnce";
 import { diffEndpoint, type EndpointDiff } from "./diff";
@@ -60,7 +61,9 @@ export class EndpointProvider {
    * the caller's volumes (`GET /v2/network-volumes`), so an unknown id fails at preview rather than at
    * create; so is a new or changed `templateId` among the caller's templates (`myself { podTemplates }`;
    * a public template of the platform, which that listing leaves out, fails there). The client configuration is resolved here too (no request), so a missing API key or a
-   * malformed address stops `pulumi preview` instead of the first create.
+   * malformed address stops `pulumi preview` instead of the first create. Then the catalog review and
+   * the cost estimate (catalogReview.ts; docs/cost.md): one catalog read per session, none when no
+   * input it judges changed.
    * @throws ConfigurationError (names `runpod:apiKey` / RUNPOD_API_KEY or the bad setting), or the
    *   volume lookup's error (e.g. 401 for an invalid key; the message says what to fix).
    */
@@ -98,6 +101,8 @@ export class EndpointProvider {
         });
       }
     }
+    const prefix = news?.[NAME_PREFIX_PROPERTY];
+    await reviewEndpoint(this.session, olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
     return { inputs, failures };
   }
 

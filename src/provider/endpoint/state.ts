@@ -5,6 +5,8 @@
  */
 import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../api";
 import { apiInput, inputsFromOutputs as inputsFromModelOutputs, joinList, outputsFromRecord as modelOutputs } from "../model/state";
+import { costOutputs } from "./catalogReview";
+import { COST_OUTPUTS } from "./costFields";
 import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
 
 /**
@@ -26,6 +28,7 @@ export function outputsFromRecord(
     ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
     workersStandby: record.workersStandby ?? null,
     jobUrl,
+    ...costOutputs(record, previous ?? (settings as Record<string, unknown> | undefined)),
   } as EndpointOutputs;
   if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;
   return outs;
@@ -39,6 +42,8 @@ export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
   const inputs = inputsFromModelOutputs(ENDPOINT_MODEL, outs) as EndpointInputs;
   if (outs.gpuTypeIds && outs.gpuTypeIds.length > 0) delete inputs.gpuIds;
   else delete inputs.gpuTypeIds;
+  // The estimate rides with the inputs (check writes it there), so an unchanged endpoint keeps it after a refresh without a catalog read.
+  for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") (inputs as Record<string, unknown>)[f] = outs[f];
   return inputs;
 }
 
