@@ -1,6 +1,6 @@
 /**
  * Emulator-only routes under `/_emulator` (no auth, not counted in stats, never faulted):
- * GET|POST /faults, GET /stats, POST /stats/reset, GET /state[?user=USER_ID], GET /health. The server lets
+ * GET|POST /faults, GET|POST /clock (billing clock), GET /workers?endpoint=ID, GET /stats, POST /stats/reset, GET /state[?user=USER_ID], GET /health. The server lets
  * only loopback, same-origin JSON requests reach them (server.ts `refuseForeign`).
  */
 import type { IncomingMessage } from "http";
@@ -28,6 +28,23 @@ export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: un
         return problem(400, "The fault configuration is invalid.", [(e as Error).message]);
       }
       return json(core.faults.get());
+    case "GET /workers": {
+      // The simulator's own view (INITIALIZING/READY/DRAINING, template version, jobs), beside REST v2's listing.
+      const endpointId = url.searchParams.get("endpoint") ?? "";
+      if (!core.store.getEndpoint(endpointId)) return problem(404, `No endpoint "${endpointId}" (give ?endpoint=ENDPOINT_ID).`);
+      return json(core.workers.list(endpointId).map((w) => w.toJSON()));
+    }
+    case "GET /clock":
+      return json({ now: new Date(core.clock.now()).toISOString(), offsetMs: core.clock.offset() });
+    case "POST /clock": {
+      const advance = (body as { advanceMs?: unknown } | undefined)?.advanceMs;
+      try {
+        core.clock.advance(advance as number);
+      } catch (e) {
+        return problem(400, "The clock change is invalid.", [(e as Error).message]);
+      }
+      return json({ now: new Date(core.clock.now()).toISOString(), offsetMs: core.clock.offset() });
+    }
     case "GET /stats":
       return json(core.stats.snapshot());
     case "POST /stats/reset":

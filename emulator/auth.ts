@@ -12,7 +12,8 @@ export interface Principal {
   scopes: Scope[];
 }
 
-export type AuthResult = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; detail: string };
+/** On 403 the key is valid: `userId` names its user (answers still carry that user's rate-limit state). */
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; detail: string; userId?: string };
 
 /** The bearer token of a request: undefined when absent, null when the header is malformed. */
 export function bearerToken(req: IncomingMessage): string | null | undefined {
@@ -35,7 +36,7 @@ export function authenticate(seed: Seed, key: string | null | undefined, needed:
   if (entry.expiresAt !== undefined && Date.parse(entry.expiresAt) <= now) return { ok: false, status: 401, detail: "The API key has expired." };
   const user = seed.users.find((u) => u.id === entry.userId)!;
   if (!entry.scopes.includes(needed)) {
-    return { ok: false, status: 403, detail: `The API key lacks the '${needed}' permission required by this operation.` };
+    return { ok: false, status: 403, detail: `The API key lacks the '${needed}' permission required by this operation.`, userId: user.id };
   }
   return { ok: true, principal: { user, scopes: entry.scopes } };
 }

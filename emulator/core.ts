@@ -1,6 +1,9 @@
 /** Everything a route handler may use, assembled once by startEmulator. */
 import type { IncomingMessage } from "http";
 import type { Principal, Scope } from "./auth";
+import type { Billing } from "./billing";
+import type { Catalog } from "./catalog";
+import type { Clock } from "./clock";
 import type { Faults } from "./faults";
 import type { Jobs } from "./jobs";
 import type { Platform } from "./platform";
@@ -11,6 +14,7 @@ import type { Seed } from "./seed";
 import type { Stats } from "./stats";
 import type { Store } from "./store";
 import type { Templates } from "./templates";
+import type { TrafficRecorder } from "./traffic";
 import type { EmulatorUrls } from "./types";
 import type { WorkerPool } from "./workers";
 
@@ -25,6 +29,11 @@ export interface Core {
   faults: Faults;
   stats: Stats;
   rateLimiter: RateLimiter;
+  catalog: Catalog;
+  billing: Billing;
+  clock: Clock;
+  /** Set when REST v2 exchanges are recorded (RUNPOD_EMULATOR_V2_TRAFFIC). */
+  traffic?: TrafficRecorder;
   urls: () => EmulatorUrls;
   log: (message: string) => void;
 }
@@ -49,7 +58,7 @@ export interface Classification {
 }
 
 export interface Route {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Path pattern with `:name` segments, e.g. `/api/v2/serverless/:id/workers`. */
   path: string;
   /** Error format: problem+json (`rest`) or GraphQL `errors` (`graphql`). */

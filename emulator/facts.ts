@@ -80,3 +80,11 @@ export const TEMPLATE_FACTS = {
 
 /** Registry credentials (platform-clients.md): names unique per user; the password is write-only. */
 export const REGISTRY_AUTH_FACTS = { name: { maxLength: 255 } } as const;
+
+/** REST v2 catalog stock levels (docs/spec/rest-v2-openapi.json, AvailabilityLevel), lowest first. */
+export const AVAILABILITY_LEVELS = ["NONE", "LOW", "MEDIUM", "HIGH"] as const;
+export type AvailabilityLevel = (typeof AVAILABILITY_LEVELS)[number];
+
+/** Network volume storage tiers (docs/spec/rest-v2-openapi.json, VolumeType). */
+export const VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
+export type VolumeType = (typeof VOLUME_TYPES)[number];

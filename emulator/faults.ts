@@ -5,6 +5,8 @@
  */
 import prand from "pure-rand";
 import { z } from "zod";
+import type { AvailabilityOverrides } from "./catalog";
+import { AVAILABILITY_LEVELS } from "./facts";
 import type { EchoMode } from "./echo";
 import { issueList } from "./problem";
 import type { Stats } from "./stats";
@@ -27,6 +29,7 @@ const faultFields = z
     singleMutationField: z.boolean().optional(),
     dropStreamAfterEvents: z.number().int().min(0).optional(),
     seed: z.number().int().optional(),
+    availability: z.record(z.string().min(1), z.record(z.string().min(1), z.enum(AVAILABILITY_LEVELS))).optional(),
   })
   .strict();
 
@@ -70,6 +73,11 @@ export class Faults {
   /** The active configuration, with `force429` showing how many forced 429s are left. */
   get(): FaultConfig {
     return { ...this.config, force429: this.remaining429 };
+  }
+
+  /** Catalog stock overrides (`availability`): catalog id → data center id or `*` → level; not limited by `match`. */
+  availability(): AvailabilityOverrides {
+    return this.config.availability ?? {};
   }
 
   private matches(operations: string[]): boolean {

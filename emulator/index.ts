@@ -7,6 +7,9 @@
  */
 import type { AddressInfo } from "net";
 import { resolveUserId } from "./auth";
+import { Billing } from "./billing";
+import { Catalog } from "./catalog";
+import { Clock } from "./clock";
 import type { Core } from "./core";
 import { Faults } from "./faults";
 import { Jobs, type JobRetention } from "./jobs";
@@ -19,6 +22,7 @@ import { SqliteStore } from "./sqliteStore";
 import { Stats } from "./stats";
 import { MemoryStore, type Store } from "./store";
 import { Templates } from "./templates";
+import { trafficRecorderFromEnv } from "./traffic";
 import { SAVE_SEMANTICS, type EmulatorOptions, type EmulatorUrls, type RunningEmulator, type SaveSemantics } from "./types";
 import { WorkerPool } from "./workers";
 
@@ -67,14 +71,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const seed = loadSeed(options.seed);
   const store: Store = options.dataFile ? new SqliteStore(options.dataFile) : new MemoryStore();
   const stats = new Stats();
-  const workers = new WorkerPool({ logIntervalMs: options.logIntervalMs ?? 1000, workerStartMs: options.workerStartMs ?? 500 });
+  const clock = new Clock();
+  const billing = new Billing(clock);
+  const faults = new Faults(stats, options.faults);
+  const catalog = new Catalog(seed, () => faults.availability());
+  // The meter reads `platform` only when a worker starts, after it is initialised.
+  const workers = new WorkerPool(
+    { logIntervalMs: options.logIntervalMs ?? 1000, workerStartMs: options.workerStartMs ?? 500 },
+    {
+      started: (w) => {
+        const row = store.getEndpoint(w.endpointId);
+        if (row) billing.workerStarted(row.userId, w.endpointId, w.id, platform.rateOf(w));
+      },
+      stopped: (w) => billing.workerStopped(w.id),
+    },
+  );
   const saveSemantics = saveSemanticsFrom(options.saveSemantics);
   const releaseMs = options.templateReleaseMs ?? 0;
   if (!Number.isInteger(releaseMs) || releaseMs < 0) throw new Error(`templateReleaseMs must be a non-negative integer (milliseconds); got ${releaseMs}`);
   // The callback runs only on template modifies, long after `platform` is initialised.
-  const templates = new Templates(store, saveSemantics, releaseMs, (templateId) => platform.rollTemplate(templateId));
+  const templates = new Templates(store, saveSemantics, releaseMs, (templateId, diff) => platform.rollTemplate(templateId, diff));
   templates.applySeed(seed.templates);
-  const platform = new Platform(seed, store, workers, templates, saveSemantics);
+  const platform = new Platform(seed, store, workers, templates, catalog, saveSemantics);
   // Assigned once the server listens; closures above read it later (prefer-const cannot see that).
   let urls: EmulatorUrls | undefined;
   const core: Core = {
@@ -89,8 +107,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       retention: retentionFrom(options.resultRetentionMs),
       jobDurationMs: options.jobDurationMs ?? 1000,
       imageBaseUrl: () => `${urls!.inference}/images`,
+      // Jobs keep wall time; billing keeps the billing clock (which tests may advance).
+      charge: (userId, endpointId, amount, atMs) => billing.charge(userId, endpointId, amount, clock.now() + (atMs - Date.now())),
     }),
-    faults: new Faults(stats, options.faults),
+    faults,
+    catalog,
+    billing,
+    clock,
+    traffic: trafficRecorderFromEnv(),
     rateLimiter: new RateLimiter(store, (userId) => quotasOf(seed, userId)),
     urls: () => urls!,
     log: (message) => {
@@ -117,6 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...pickKeys(seed),
     setFaults: (f) => core.faults.set(f),
     stats: () => stats.snapshot(),
+    advanceClock: (ms) => clock.advance(ms),
     resetStats: () => stats.reset(),
     endpoints(userKeyOrId) {
       const userId = userKeyOrId === undefined ? undefined : resolveUserId(seed, userKeyOrId);

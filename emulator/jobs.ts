@@ -32,6 +32,8 @@ export interface JobOptions {
   retention: JobRetention;
   /** Base of generated image URLs, e.g. `http://127.0.0.1:P/inference/images`. */
   imageBaseUrl: () => string;
+  /** Bills a public model job's output cost (USD) when it finishes (billing.ts). */
+  charge?: (userId: string, endpointId: string, amount: number, atMs: number) => void;
 }
 
 export class Jobs {
@@ -74,6 +76,8 @@ export class Jobs {
     const row: JobRow = { id, endpointId, userId, input, createdAt: Date.now(), ...this.plan(id, target, input, 0) };
     this.store.putJob(row);
     if (target.kind === "endpoint") this.scheduleStart(row);
+    const cost = (row.outcome.output as { cost?: unknown } | undefined)?.cost;
+    if (target.kind === "model" && typeof cost === "number") this.options.charge?.(userId, endpointId, cost, row.createdAt + row.durationMs);
     return row;
   }
 

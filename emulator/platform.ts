@@ -3,15 +3,17 @@
  * `myself`) and REST v1 (`POST /v1/endpoints`): validation against the spec's value sets, defaults, ownership, the
  * deletion precondition, and keeping simulated workers in step with `workersMin` and the template version.
  */
+import type { WorkerRate } from "./billing";
+import type { Catalog } from "./catalog";
 import { DomainError } from "./domainError";
 import { ENDPOINT_FACTS as F } from "./facts";
 import { randomId } from "./ids";
 import type { EndpointMeta, EndpointRecord, NetworkVolume, SaveEndpointInput } from "./records";
 import type { Seed, SeedGpuType } from "./seed";
-import type { EndpointRow, Store } from "./store";
-import type { Templates } from "./templates";
+import type { EndpointRow, EndpointV2State, Store } from "./store";
+import type { DiffEntry, Templates } from "./templates";
 import type { SaveSemantics } from "./types";
-import type { WorkerPool, WorkerSpec } from "./workers";
+import type { SimWorker, WorkerPool, WorkerSpec } from "./workers";
 
 /** Fields that fall back to their default (facts.ts) when omitted or null. */
 type Defaulted = { [K in keyof typeof F]: (typeof F)[K] extends { default: unknown } ? K : never }[keyof typeof F];
@@ -84,8 +86,40 @@ export class Platform {
     private store: Store,
     private workers: WorkerPool,
     private templates: Templates,
+    private catalog: Catalog,
     private saveSemantics: SaveSemantics = "replace",
   ) {}
+
+  /** The REST v2 state of a row, with the initial release synthesized for rows no v2 call has touched. */
+  v2State(row: EndpointRow): EndpointV2State {
+    return row.v2 ?? { version: 1, releases: [{ id: `rel_${row.id}_1`, version: 1, createdAt: row.createdAt, createdByUserId: row.userId, diff: [] }] };
+  }
+
+  /** Record a release (a new configuration version) on the row; the caller stores the row and syncs its workers. */
+  addRelease(row: EndpointRow, diff: DiffEntry[], userId: string | null): void {
+    const state = this.v2State(row);
+    state.version++;
+    state.releases.push({ id: `rel_${randomId(10)}`, version: state.version, createdAt: Date.now(), createdByUserId: userId, diff });
+    row.v2 = state;
+  }
+
+  /** Store a row changed outside saveEndpoint (REST v2) and bring its workers in step. */
+  putEndpoint(row: EndpointRow): void {
+    this.store.putEndpoint(row);
+    this.syncWorkers(row);
+  }
+
+  /** USD per hour a worker costs (billing.ts): per-GPU pool price × GPUs, or per-vCPU flavor price × vCPUs. */
+  rateOf(worker: SimWorker): WorkerRate {
+    const row = this.store.getEndpoint(worker.endpointId);
+    if (worker.spec.cpu) {
+      const flavor = this.catalog.cpuFlavor(worker.gpuTypeId);
+      const vcpus = row?.v2?.cpu?.find((c) => c.id === worker.gpuTypeId)?.vcpuCount ?? flavor?.vcpu.min ?? 0;
+      return { gpuPerHour: 0, cpuPerHour: (flavor?.price.serverlessPerVcpu ?? 0) * vcpus };
+    }
+    const pool = this.catalog.pool(this.catalog.gpuType(worker.gpuTypeId)?.tier ?? "");
+    return { gpuPerHour: (pool?.serverlessPricePerGpuHour ?? 0) * (worker.spec.gpuCount ?? 1), cpuPerHour: 0 };
+  }
 
   /** The platform record of a stored endpoint; `pods` mirrors its running workers. Rows from older data files get defaults. */
   record(row: EndpointRow): EndpointRecord {
@@ -197,6 +231,10 @@ export class Platform {
       version: existing ? (existing.version ?? 0) + 1 : 0,
       aiKey: existing?.aiKey ?? `ai_${randomId(24)}`,
     };
+    // What only REST v2 shows survives a GraphQL save; a template switch is a release.
+    if (existing?.v2) row.v2 = existing.v2;
+    if (existing && existing.templateId !== row.templateId)
+      this.addRelease(row, [{ field: "templateId", old: existing.templateId, new: row.templateId }], userId);
     if (row.workersMin > row.workersMax) {
       throw new DomainError("BAD_USER_INPUT", `workersMin (${row.workersMin}) must not exceed workersMax (${row.workersMax}).`, "workersMin");
     }
@@ -218,6 +256,7 @@ export class Platform {
     const template = this.templates.usableForEndpoint(userId, input!.templateId as string);
     const previous = row.templateId;
     row.templateId = template.id;
+    if (previous !== row.templateId) this.addRelease(row, [{ field: "templateId", old: previous, new: row.templateId }], userId);
     this.store.putEndpoint(row);
     if (previous !== row.templateId) {
       this.templates.release(previous);
@@ -227,9 +266,14 @@ export class Platform {
     return this.record(row);
   }
 
-  /** A template's image or env changed: roll the workers of every endpoint using it. */
-  rollTemplate(templateId: string): void {
-    for (const row of this.store.listEndpoints()) if (row.templateId === templateId) this.syncWorkers(row);
+  /** A template's image or env changed: a release of every endpoint using it, whose workers roll. */
+  rollTemplate(templateId: string, diff: DiffEntry[] = []): void {
+    for (const row of this.store.listEndpoints()) {
+      if (row.templateId !== templateId) continue;
+      this.addRelease(row, diff, row.userId);
+      this.store.putEndpoint(row);
+      this.syncWorkers(row);
+    }
   }
 
   /** Delete the caller's endpoint; FAILED_PRECONDITION while workersMin or workersMax is nonzero (spec: Endpoints). */
@@ -257,13 +301,25 @@ export class Platform {
     this.workers.reconcile(row.id, row.workersMin, this.workerSpec(row));
   }
 
+  /** What new workers run and where they land: the catalog places them by stock (catalog.ts). */
   private workerSpec(row: EndpointRow): WorkerSpec {
     const template = this.store.getTemplate(row.templateId);
+    const v2 = this.v2State(row);
+    const dataCenterIds = v2.dataCenterIds ?? [];
+    const base = { templateId: row.templateId, imageName: template?.imageName ?? "", templateVersion: template?.version ?? 0, releaseVersion: v2.version };
+    if (v2.cpu && v2.cpu.length > 0) {
+      const spot = this.catalog.placeCpu(
+        v2.cpu.map((c) => c.id),
+        dataCenterIds,
+      );
+      return { ...base, gpuTypeId: spot?.flavorId ?? v2.cpu[0].id, cpu: true, gpuCount: 0, dataCenterId: spot?.dataCenterId ?? null };
+    }
+    const spot = this.catalog.placeGpu(splitList(row.gpuIds), v2.excludedGpuTypes ?? [], dataCenterIds);
     return {
-      gpuTypeId: this.gpuTypeFor(row.gpuIds),
-      templateId: row.templateId,
-      imageName: template?.imageName ?? "",
-      templateVersion: template?.version ?? 0,
+      ...base,
+      gpuTypeId: spot?.gpuTypeId ?? this.gpuTypeFor(row.gpuIds),
+      gpuCount: row.gpuCount ?? F.gpuCount.default,
+      dataCenterId: spot?.dataCenterId ?? null,
     };
   }
 

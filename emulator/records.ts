@@ -162,4 +162,6 @@ export interface TemplateState extends TemplateRecord {
   userId: string | null;
   /** Increased on each image or env change; workers show it as `templateVersion`. */
   templateVersion: number;
+  /** Set on a template REST v2 made for one endpoint's container settings: that endpoint's id. */
+  boundToEndpoint?: string;
 }

@@ -47,13 +47,13 @@ export function refuseForeign(req: IncomingMessage): Refusal | undefined {
   if (origin !== undefined && !isLoopbackOrigin(origin)) {
     return { status: 403, detail: `Cross-origin requests are refused; Origin was ${JSON.stringify(origin)}.`, code: "FORBIDDEN" };
   }
-  if (req.method === "POST") {
+  if (req.method === "POST" || req.method === "PATCH") {
     const contentType = req.headers["content-type"];
     const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
     if (contentType !== undefined ? !isJson(contentType) : hasBody) {
       return {
         status: 415,
-        detail: `A POST body must be JSON with Content-Type: application/json; got ${contentType === undefined ? "no Content-Type" : JSON.stringify(contentType)}.`,
+        detail: `A ${req.method} body must be JSON with Content-Type: application/json; got ${contentType === undefined ? "no Content-Type" : JSON.stringify(contentType)}.`,
         code: "BAD_REQUEST",
       };
     }

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "fs";
 import { z } from "zod";
-import { ENDPOINT_FACTS } from "./facts";
+import { ENDPOINT_FACTS, VOLUME_TYPES } from "./facts";
 import { issueList } from "./problem";
 
 const quotasSchema = z.object({
@@ -52,7 +52,8 @@ const seedSchema = z
           /** GB. */
           size: z.number().int().positive(),
           dataCenter: z.string(),
-          type: z.string().default("NETWORK"),
+          /** Storage tier (REST v2 VolumeType). */
+          type: z.enum(VOLUME_TYPES).default("STANDARD"),
         }),
       )
       .default([]),
@@ -182,9 +183,9 @@ export const DEFAULT_SEED: SeedInput = {
     { key: DEFAULT_KEYS.expired, userId: "user_1", scopes: ["read", "write"], expiresAt: "2020-01-01T00:00:00Z", label: "expired" },
   ],
   networkVolumes: [
-    { id: "nv_models01", userId: "user_1", name: "models", size: 100, dataCenter: "EU-RO-1", type: "NETWORK" },
-    { id: "nv_cache01", userId: "user_1", name: "cache", size: 50, dataCenter: "US-TX-3", type: "NETWORK" },
-    { id: "nv_other01", userId: "user_2", name: "other-data", size: 20, dataCenter: "EU-CZ-1", type: "NETWORK" },
+    { id: "nv_models01", userId: "user_1", name: "models", size: 100, dataCenter: "EU-RO-1", type: "HIGH_PERFORMANCE" },
+    { id: "nv_cache01", userId: "user_1", name: "cache", size: 50, dataCenter: "US-TX-3", type: "STANDARD" },
+    { id: "nv_other01", userId: "user_2", name: "other-data", size: 20, dataCenter: "EU-CZ-1", type: "STANDARD" },
   ],
   templates: [
     { id: "tpl_vllm", userId: "user_1", name: "vllm-worker", imageName: "runpod/worker-v1-vllm:stable-cuda12.1.0" },

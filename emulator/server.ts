@@ -20,10 +20,13 @@ import { refuseForeign } from "./requestGuard";
 import { inferenceRoutes } from "./rest/inference";
 import { workerLogsRoute } from "./rest/logs";
 import { restCreateEndpointRoute } from "./rest/v1";
-import { listNetworkVolumesRoute, listWorkersRoute } from "./rest/v2";
+import { v2Routes } from "./rest/v2";
 import { findRoute } from "./router";
 
-export const ROUTES: Route[] = [graphqlRoute, restCreateEndpointRoute, listNetworkVolumesRoute, listWorkersRoute, workerLogsRoute, ...inferenceRoutes];
+/** Paths of REST v2 (`{base_url}/v2/...`): their exchanges are recorded when traffic recording is on (traffic.ts). */
+const V2_PREFIX = "/api/v2/";
+
+export const ROUTES: Route[] = [graphqlRoute, restCreateEndpointRoute, ...v2Routes, workerLogsRoute, ...inferenceRoutes];
 
 /** Request bodies above this size are refused with 413 (the spec does not show a limit). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -108,11 +111,30 @@ export function createEmulatorServer(core: Core): Server {
 
     // Every answer below goes through `send`, so an `echoRequest` fault reaches all error answers.
     let operations: string[] = [];
+    let requestBody: unknown;
+    let authenticated = false;
+    let faulted = false;
     const send = (reply: BodyReply, extraHeaders?: Record<string, string>) => {
       const mode = core.faults.echoFor(operations);
       const echoed = mode && withEcho(reply, req, mode);
       if (echoed) core.faults.echoed();
-      sendBody(res, echoed || reply, extraHeaders);
+      const sent = echoed || reply;
+      sendBody(res, sent, extraHeaders);
+      if (core.traffic && url.pathname.startsWith(V2_PREFIX)) {
+        const headers = { ...(extraHeaders ?? {}), ...(sent.headers ?? {}) };
+        core.traffic.record({
+          method,
+          path: url.pathname.slice("/api".length),
+          query: url.search.replace(/^\?/, ""),
+          status: sent.status,
+          contentType: sent.body === undefined ? null : (sent.contentType ?? "application/json"),
+          authenticated,
+          fault: faulted || Boolean(echoed),
+          requestBody,
+          responseBody: Buffer.isBuffer(sent.body) ? sent.body.toString("utf8") : sent.body,
+          headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+        });
+      }
     };
 
     const found = findRoute(ROUTES, method, url.pathname);
@@ -129,7 +151,8 @@ export function createEmulatorServer(core: Core): Server {
 
     let body: unknown;
     try {
-      body = method === "POST" ? await readJson(req) : undefined;
+      body = method === "POST" || method === "PATCH" ? await readJson(req) : undefined;
+      requestBody = body;
     } catch (e) {
       core.stats.request([]);
       const err = e as BodyError;
@@ -152,11 +175,18 @@ export function createEmulatorServer(core: Core): Server {
     if (route.auth !== "none") {
       const key = route.auth === "apiKeyParam" ? (url.searchParams.get("api_key") ?? bearerToken(req)) : bearerToken(req);
       const auth = authenticate(core.seed, key, scope);
-      if (!auth.ok) return send(errorReply(route.style, auth.status, auth.detail, AUTH_CODES[auth.status]));
+      if (!auth.ok) {
+        // A valid key without the scope is still an authenticated caller: its answer shows the quota, uncounted.
+        const headers = auth.userId === undefined ? undefined : rateLimitHeaders(core.rateLimiter.take(auth.userId, 0).windows);
+        authenticated = headers !== undefined;
+        return send(errorReply(route.style, auth.status, auth.detail, AUTH_CODES[auth.status], undefined, headers));
+      }
       principal = auth.principal;
+      authenticated = true;
     }
 
     const fault = core.faults.before(operations);
+    faulted = fault !== null;
     if (fault?.kind === "dropBefore") return void req.socket.destroy();
     if (fault?.kind === "error5xx") {
       return send(problem(fault.status, `Injected fault: the emulator answered ${fault.status} before taking effect.`));

@@ -17,6 +17,36 @@ export interface EndpointRow extends Omit<EndpointRecord, "pods"> {
   /** 0 at creation, increased by every modify. */
   version?: number;
   aiKey?: string;
+  /** What only REST v2 expresses, plus the release history (absent on rows no v2 call has touched). */
+  v2?: EndpointV2State;
+}
+
+/** One release: a configuration version and what changed (REST v2 `Release`). */
+export interface ReleaseRow {
+  id: string;
+  version: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  createdByUserId: string | null;
+  diff: { field: string; old: unknown; new: unknown }[];
+}
+
+/** REST v2 state of an endpoint that the GraphQL record has no field for. */
+export interface EndpointV2State {
+  /** Configuration version (`endpointVersion`); 1 at creation, increased by every release. */
+  version: number;
+  /** Newest last. */
+  releases: ReleaseRow[];
+  excludedGpuTypes?: string[];
+  /** CPU endpoints: the eligible flavors; such an endpoint has `gpuIds` "". */
+  cpu?: { id: string; vcpuCount: number }[];
+  dataCenterIds?: string[];
+  /** All attached volumes; the first is the record's `networkVolumeId`. */
+  networkVolumeIds?: string[];
+  /** Set only for PRIORITY_FLASHBOOT, which GraphQL's `fastBootType` cannot show (it shows FASTBOOT). */
+  flashboot?: "PRIORITY_FLASHBOOT";
+  /** The exact `queueDelay` when it is fractional (GraphQL's `scalerValue` is an integer). */
+  queueDelay?: number;
 }
 
 /** A template as stored: the platform record plus owner, rollout version and the last release instant. */
@@ -29,6 +59,12 @@ export interface TemplateRow extends TemplateRecord {
   version: number;
   /** Epoch milliseconds when an endpoint last stopped using the template (deletion release window). */
   releasedAt?: number;
+  /** REST v2 fields GraphQL does not show (defaults: NVIDIA, true, []). */
+  category?: "NVIDIA" | "AMD" | "CPU";
+  startJupyter?: boolean;
+  allowedCudaVersions?: string[];
+  /** Set on a template REST v2 made to hold one endpoint's container settings (its bound template). */
+  boundTo?: string;
 }
 
 /** Registry credentials as stored: the password only as a salted SHA-256 digest, never in clear. */

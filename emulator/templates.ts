@@ -74,6 +74,9 @@ function checkEnv(value: unknown): EnvVar[] {
   });
 }
 
+/** Env keys only: a release diff never carries env values (they are secrets). */
+const envKeys = (env: EnvVar[]): string[] => env.map((e) => e.key).sort();
+
 function sameEnv(a: EnvVar[], b: EnvVar[]): boolean {
   const norm = (e: EnvVar[]) => JSON.stringify([...e].sort((x, y) => x.key.localeCompare(y.key)));
   return norm(a) === norm(b);
@@ -81,8 +84,15 @@ function sameEnv(a: EnvVar[], b: EnvVar[]): boolean {
 
 /** The platform record of a stored template. */
 export function templateRecord(row: TemplateRow): TemplateRecord {
-  const { userId: _u, createdAt: _c, version: _v, releasedAt: _r, ...record } = row;
+  const { userId: _u, createdAt: _c, version: _v, releasedAt: _r, category: _k, startJupyter: _j, allowedCudaVersions: _a, boundTo: _b, ...record } = row;
   return record;
+}
+
+/** A change a release records (REST v2 `ReleaseDiffEntry`). */
+export interface DiffEntry {
+  field: string;
+  old: unknown;
+  new: unknown;
 }
 
 export class Templates {
@@ -92,7 +102,7 @@ export class Templates {
     /** Milliseconds after an endpoint last stopped using a template during which deleting it is still refused. */
     private releaseMs: number,
     /** Called after a template's image or env changed: roll the workers of the endpoints that use it. */
-    private onRollout: (templateId: string) => void,
+    private onRollout: (templateId: string, diff: DiffEntry[]) => void,
   ) {}
 
   /** Copy seeded templates into the store once; from then on they are ordinary state (deleting one is final). */
@@ -140,13 +150,21 @@ export class Templates {
     return this.store.getTemplate(id);
   }
 
+  /** The user's templates as GraphQL lists them: bound templates (one endpoint's settings) are not listed. */
   list(userId?: string): TemplateRecord[] {
-    return this.rows(userId).map(templateRecord);
+    return this.rows(userId)
+      .filter((r) => r.boundTo === undefined)
+      .map(templateRecord);
   }
 
   /** What the admin state and the running handle show: the record plus owner and version. */
   states(userId?: string): TemplateState[] {
-    return this.rows(userId).map((r) => ({ ...templateRecord(r), userId: r.userId, templateVersion: r.version }));
+    return this.rows(userId).map((r) => ({
+      ...templateRecord(r),
+      userId: r.userId,
+      templateVersion: r.version,
+      ...(r.boundTo === undefined ? {} : { boundToEndpoint: r.boundTo }),
+    }));
   }
 
   /** The caller's own template by id, or NOT_FOUND (another user's template is indistinguishable from a missing one). */
@@ -227,10 +245,16 @@ export class Templates {
       readme: String(pick("readme")),
     };
     if (existing?.releasedAt !== undefined) row.releasedAt = existing.releasedAt;
-    const rolled = existing !== undefined && (existing.imageName !== row.imageName || !sameEnv(existing.env, row.env));
-    if (rolled) row.version++;
+    // Fields only REST v2 shows survive a GraphQL save.
+    for (const key of ["category", "startJupyter", "allowedCudaVersions", "boundTo"] as const) {
+      if (existing?.[key] !== undefined) (row as unknown as Record<string, unknown>)[key] = existing[key];
+    }
+    const diff: DiffEntry[] = [];
+    if (existing && existing.imageName !== row.imageName) diff.push({ field: "template.imageName", old: existing.imageName, new: row.imageName });
+    if (existing && !sameEnv(existing.env, row.env)) diff.push({ field: "template.env", old: envKeys(existing.env), new: envKeys(row.env) });
+    if (diff.length > 0) row.version++;
     this.store.putTemplate(row);
-    if (rolled) this.onRollout(row.id);
+    if (diff.length > 0) this.onRollout(row.id, diff);
     return templateRecord(row);
   }
 
@@ -242,20 +266,32 @@ export class Templates {
     if (typeof templateName !== "string" || templateName === "") throw bad("templateName", `Field "templateName" is required and must be a non-empty string.`);
     const row = this.store.listTemplates(userId).find((t) => t.name === templateName);
     if (!row) throw new DomainError("NOT_FOUND", `Template named "${templateName}" not found.`, "templateName");
+    this.deleteRow(userId, row, "templateName");
+  }
+
+  /**
+   * Delete the caller's template by id (REST v2). NOT_FOUND unless the caller owns it; FAILED_PRECONDITION while an
+   * endpoint uses it, as for the GraphQL delete.
+   */
+  deleteById(userId: string, id: string): void {
+    this.deleteRow(userId, this.owned(userId, id), "id");
+  }
+
+  private deleteRow(userId: string, row: TemplateRow, field: string): void {
     const users = this.store.listEndpoints(userId).filter((e) => e.templateId === row.id);
     if (users.length > 0) {
       throw new DomainError(
         "FAILED_PRECONDITION",
-        `Template "${templateName}" is in use by endpoint${users.length > 1 ? "s" : ""} ${users.map((e) => e.id).join(", ")}; point ${users.length > 1 ? "them" : "it"} at another template or delete ${users.length > 1 ? "them" : "it"} first.`,
-        "templateName",
+        `Template "${row.name}" is in use by endpoint${users.length > 1 ? "s" : ""} ${users.map((e) => e.id).join(", ")}; point ${users.length > 1 ? "them" : "it"} at another template or delete ${users.length > 1 ? "them" : "it"} first.`,
+        field,
       );
     }
     const since = row.releasedAt === undefined ? Infinity : Date.now() - row.releasedAt;
     if (since < this.releaseMs) {
       throw new DomainError(
         "FAILED_PRECONDITION",
-        `Template "${templateName}" is still in use: an endpoint stopped using it ${since} ms ago, and a template can be deleted ${this.releaseMs} ms after its last use; retry in ${this.releaseMs - since} ms.`,
-        "templateName",
+        `Template "${row.name}" is still in use: an endpoint stopped using it ${since} ms ago, and a template can be deleted ${this.releaseMs} ms after its last use; retry in ${this.releaseMs - since} ms.`,
+        field,
       );
     }
     this.store.deleteTemplate(row.id);
@@ -265,6 +301,8 @@ export class Templates {
   release(templateId: string): void {
     const row = this.store.getTemplate(templateId);
     if (!row) return;
+    // A bound template held one endpoint's settings; nothing else may use it (REST v2 deleteEndpoint deletes it).
+    if (row.boundTo !== undefined) return this.store.deleteTemplate(row.id);
     row.releasedAt = Date.now();
     this.store.putTemplate(row);
   }

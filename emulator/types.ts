@@ -75,6 +75,11 @@ export interface RunningEmulator {
   setFaults(f: FaultConfig): void;
   /** Request statistics since start or the last reset (also `GET {admin}/stats`). */
   stats(): EmulatorStats;
+  /**
+   * Move the billing clock forward by `ms` milliseconds (also `POST {admin}/clock` with `{ "advanceMs": ms }`):
+   * running workers accrue that much more time in REST v2 billing. Returns the clock's new time (epoch ms).
+   */
+  advanceClock(ms: number): number;
   /** Zero the statistics (also `POST {admin}/stats/reset`). */
   resetStats(): void;
   /** Endpoint records of one user (by API key or user id) or of all users when omitted (also `GET {admin}/state`). */
@@ -127,6 +132,13 @@ export interface FaultConfig {
   dropStreamAfterEvents?: number;
   /** PRNG seed so fault patterns are reproducible (default 1). */
   seed?: number;
+  /**
+   * Catalog stock overrides: catalog id (serverless pool such as `ADA_24`, GPU type id, or CPU flavor id) → data
+   * center id (or `*` for every data center hosting it) → `NONE` | `LOW` | `MEDIUM` | `HIGH`. REST v2
+   * `listGpuTypes`/`listCpuTypes`/`listDataCenters` answer these levels and new workers are placed by them.
+   * Not limited by `match`. Example: `{ "ADA_24": { "EU-RO-1": "NONE", "*": "LOW" } }`.
+   */
+  availability?: Record<string, Record<string, "NONE" | "LOW" | "MEDIUM" | "HIGH">>;
 }
 
 /** Request statistics; admin routes are not counted. */

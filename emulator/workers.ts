@@ -28,6 +28,20 @@ export interface WorkerSpec {
   templateId: string;
   imageName: string;
   templateVersion: number;
+  /** The endpoint's release (configuration version, REST v2 `endpointVersion`) the worker was started for. */
+  releaseVersion?: number;
+  /** GPUs per worker (0 for a CPU worker). */
+  gpuCount?: number;
+  /** Data center the worker was placed in, if known. */
+  dataCenterId?: string | null;
+  /** Whether `gpuTypeId` names a CPU flavor (CPU endpoint). */
+  cpu?: boolean;
+}
+
+/** Metering of worker lifetimes (billing.ts): called when a worker is created and when it stops. */
+export interface WorkerMeter {
+  started(worker: SimWorker): void;
+  stopped(worker: SimWorker): void;
 }
 
 /** Lines kept per worker; the stream's largest `tail` is 5000, so history always covers it. */
@@ -45,6 +59,8 @@ type Listener = { onEntry(entry: LogEntry): void; onStop(): void };
 export class SimWorker {
   readonly id = randomId();
   readonly createdAt = new Date().toISOString();
+  /** Epoch ms when it became READY. */
+  readyAt?: number;
   status: WorkerStatus = "INITIALIZING";
   /** Ids of the jobs it is running. */
   readonly jobs = new Set<string>();
@@ -59,12 +75,14 @@ export class SimWorker {
     readonly spec: WorkerSpec,
     private timing: WorkerTiming,
     onReady: () => void = () => {},
+    private onStop: () => void = () => {},
   ) {
     this.log("system", `worker ${this.id} created for endpoint ${endpointId} on ${spec.gpuTypeId}`);
     this.log("system", `pulling image ${spec.imageName} (template ${spec.templateId} version ${spec.templateVersion}) and starting container`);
     const ready = setTimeout(() => {
       if (this.status !== "INITIALIZING") return;
       this.status = "READY";
+      this.readyAt = Date.now();
       this.log("system", "worker is ready");
       this.log("container", "handler started, waiting for jobs");
       const tick = setInterval(() => this.tick(), timing.logIntervalMs);
@@ -111,6 +129,7 @@ export class SimWorker {
     this.timers = [];
     for (const l of [...this.listeners]) l.onStop();
     this.listeners.clear();
+    this.onStop();
   }
 
   get gpuTypeId(): string {
@@ -147,10 +166,26 @@ export class WorkerPool {
   private targets = new Map<string, { count: number; spec: WorkerSpec }>();
   private jobTimers = new Map<string, { worker: SimWorker; timer: NodeJS.Timeout }>();
 
-  constructor(private timing: WorkerTiming) {}
+  constructor(
+    private timing: WorkerTiming,
+    private meter?: WorkerMeter,
+  ) {}
 
   private static current(w: SimWorker, spec: WorkerSpec): boolean {
-    return w.spec.templateId === spec.templateId && w.spec.templateVersion === spec.templateVersion;
+    return (
+      w.spec.templateId === spec.templateId && w.spec.templateVersion === spec.templateVersion && (w.spec.releaseVersion ?? 1) === (spec.releaseVersion ?? 1)
+    );
+  }
+
+  /** Whether a running worker runs an older configuration than its endpoint's current one (REST v2 `isStale`). */
+  isStale(w: SimWorker): boolean {
+    const target = this.targets.get(w.endpointId);
+    return target !== undefined && !WorkerPool.current(w, target.spec);
+  }
+
+  /** The spec new workers of an endpoint get. */
+  targetSpec(endpointId: string): WorkerSpec | undefined {
+    return this.targets.get(endpointId)?.spec;
   }
 
   /**
@@ -163,7 +198,15 @@ export class WorkerPool {
     this.running.set(endpointId, list);
     const fresh = list.filter((w) => w.status !== "DRAINING" && WorkerPool.current(w, spec));
     for (let n = fresh.length; n < workersMin; n++) {
-      list.push(new SimWorker(endpointId, spec, this.timing, () => this.settle(endpointId)));
+      const worker: SimWorker = new SimWorker(
+        endpointId,
+        spec,
+        this.timing,
+        () => this.settle(endpointId),
+        () => this.meter?.stopped(worker),
+      );
+      list.push(worker);
+      this.meter?.started(worker);
     }
     for (const w of fresh.slice(workersMin).reverse()) w.drain("workersMin lowered");
     this.settle(endpointId);

@@ -1,26 +1,94 @@
-/** REST v2 resource routes: network volumes and the worker listing (spec: Endpoints). */
-import type { Route } from "../core";
-import { json } from "../reply";
+/**
+ * REST v2 routes under `{base_url}/v2` (docs/spec/rest-v2-openapi.json). Operation names (stats, fault `match`)
+ * are the document's operationIds, except `listWorkers` (listEndpointWorkers), kept from the first emulator release.
+ */
+import type { Classification, Route, RouteContext } from "../core";
+import { ProblemError } from "../problem";
+import { json, type BodyReply } from "../reply";
+import { resolveWindow, BillingError } from "../billing";
+import { CatalogAnswers } from "../v2/catalogAnswers";
+import { ResourcesV2 } from "../v2/resources";
+import { ServerlessV2 } from "../v2/serverless";
 
-/** `GET {base_url}/v2/network-volumes` → `{ networkVolumes: [...] }`, the caller's volumes only. */
-export const listNetworkVolumesRoute: Route = {
-  method: "GET",
-  path: "/api/v2/network-volumes",
-  style: "rest",
-  auth: "bearer",
-  classify: { operations: ["listNetworkVolumes"], scope: "read" },
-  handle: ({ principal, core }) => json({ networkVolumes: core.platform.networkVolumes(principal.user.id) }),
-};
+const PREFIX = "/api/v2";
 
-/** `GET {base_url}/v2/serverless/{id}/workers` → JSON array of running workers (shape not shown by the spec). */
-export const listWorkersRoute: Route = {
-  method: "GET",
-  path: "/api/v2/serverless/:id/workers",
-  style: "rest",
-  auth: "bearer",
-  classify: { operations: ["listWorkers"], scope: "read" },
-  handle({ params, principal, core }) {
-    const endpoint = core.platform.ownedEndpoint(principal.user.id, params.id);
-    return json(core.workers.list(endpoint.id).map((w) => w.toJSON()));
-  },
-};
+const noContent = (): BodyReply => ({ kind: "body", status: 204 });
+
+/** Domain errors of the shared platform answer as the v2 document says: missing = 404, refused = 400. */
+function v2Errors(handle: (ctx: RouteContext) => BodyReply): (ctx: RouteContext) => BodyReply {
+  return (ctx) => {
+    try {
+      return handle(ctx);
+    } catch (e) {
+      if (e instanceof ProblemError) throw e;
+      const code = (e as { code?: string }).code;
+      if (code === "NOT_FOUND") throw new ProblemError(404, (e as Error).message);
+      if (code === "BAD_USER_INPUT" || code === "FAILED_PRECONDITION") throw new ProblemError(400, (e as Error).message, [(e as Error).message]);
+      throw e;
+    }
+  };
+}
+
+function route(method: Route["method"], path: string, operation: string, handle: (ctx: RouteContext) => BodyReply): Route {
+  const classify: Classification = { operations: [operation], scope: method === "GET" ? "read" : "write" };
+  return { method, path: `${PREFIX}${path}`, style: "rest", auth: "bearer", classify, handle: v2Errors(handle) };
+}
+
+const serverless = (ctx: RouteContext) => new ServerlessV2(ctx.core);
+const resources = (ctx: RouteContext) => new ResourcesV2(ctx.core);
+const catalog = (ctx: RouteContext) => new CatalogAnswers(ctx.core.catalog);
+const user = (ctx: RouteContext) => ctx.principal.user.id;
+
+function billingWindow(ctx: RouteContext) {
+  try {
+    return resolveWindow(ctx.url.searchParams, ctx.core.clock.now());
+  } catch (e) {
+    if (e instanceof BillingError) throw new ProblemError(400, e.message, [e.message]);
+    throw e;
+  }
+}
+
+export const v2Routes: Route[] = [
+  route("GET", "/serverless", "listEndpoints", (ctx) => json(serverless(ctx).list(user(ctx)))),
+  route("POST", "/serverless", "createEndpoint", (ctx) => json(serverless(ctx).create(user(ctx), ctx.body), 201)),
+  route("GET", "/serverless/:id", "getEndpoint", (ctx) => json(serverless(ctx).get(user(ctx), ctx.params.id))),
+  route("PATCH", "/serverless/:id", "updateEndpoint", (ctx) => json(serverless(ctx).update(user(ctx), ctx.params.id, ctx.body))),
+  route("DELETE", "/serverless/:id", "deleteEndpoint", (ctx) => {
+    serverless(ctx).delete(user(ctx), ctx.params.id);
+    return noContent();
+  }),
+  route("GET", "/serverless/:id/workers", "listWorkers", (ctx) => json(serverless(ctx).workers(user(ctx), ctx.params.id))),
+  route("GET", "/serverless/:id/releases", "listEndpointReleases", (ctx) => json(serverless(ctx).releases(user(ctx), ctx.params.id))),
+
+  route("GET", "/templates", "listTemplates", (ctx) => json(resources(ctx).listTemplates(user(ctx)))),
+  route("POST", "/templates", "createTemplate", (ctx) => json(resources(ctx).createTemplate(user(ctx), ctx.body), 201)),
+  route("GET", "/templates/:id", "getTemplate", (ctx) => json(resources(ctx).getTemplate(user(ctx), ctx.params.id))),
+  route("PATCH", "/templates/:id", "updateTemplate", (ctx) => json(resources(ctx).updateTemplate(user(ctx), ctx.params.id, ctx.body))),
+  route("DELETE", "/templates/:id", "deleteTemplate", (ctx) => {
+    resources(ctx).deleteTemplate(user(ctx), ctx.params.id);
+    return noContent();
+  }),
+
+  route("GET", "/registries", "listRegistries", (ctx) => json(resources(ctx).listRegistries(user(ctx)))),
+  route("POST", "/registries", "createRegistry", (ctx) => json(resources(ctx).createRegistry(user(ctx), ctx.body), 201)),
+  route("GET", "/registries/:id", "getRegistry", (ctx) => json(resources(ctx).getRegistry(user(ctx), ctx.params.id))),
+  route("DELETE", "/registries/:id", "deleteRegistry", (ctx) => {
+    resources(ctx).deleteRegistry(user(ctx), ctx.params.id);
+    return noContent();
+  }),
+
+  route("GET", "/network-volumes", "listNetworkVolumes", (ctx) => json(resources(ctx).listNetworkVolumes(user(ctx)))),
+  route("GET", "/network-volumes/:id", "getNetworkVolume", (ctx) => json(resources(ctx).getNetworkVolume(user(ctx), ctx.params.id))),
+
+  route("GET", "/catalog/gpus", "listGpuTypes", (ctx) => json(catalog(ctx).listGpus(ctx.url.searchParams))),
+  route("GET", "/catalog/gpus/:id", "getGpuType", (ctx) => json(catalog(ctx).getGpu(ctx.params.id, ctx.url.searchParams))),
+  route("GET", "/catalog/cpus", "listCpuTypes", (ctx) => json(catalog(ctx).listCpus(ctx.url.searchParams))),
+  route("GET", "/catalog/cpus/:id", "getCpuType", (ctx) => json(catalog(ctx).getCpu(ctx.params.id, ctx.url.searchParams))),
+  route("GET", "/catalog/datacenters", "listDataCenters", (ctx) => json(catalog(ctx).listDataCenters(ctx.url.searchParams))),
+  route("GET", "/catalog/datacenters/:id", "getDataCenter", (ctx) => json(catalog(ctx).getDataCenter(ctx.params.id, ctx.url.searchParams))),
+
+  route("GET", "/billing/serverless", "listServerlessBilling", (ctx) =>
+    json(ctx.core.billing.serverless(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("serverlessId") ?? undefined)),
+  ),
+  route("GET", "/billing/endpoints", "listEndpointBilling", (ctx) => json(ctx.core.billing.publicEndpoints(user(ctx), billingWindow(ctx)))),
+];

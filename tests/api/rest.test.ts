@@ -69,7 +69,7 @@ describe("REST v2", () => {
     const volumes = await client.listNetworkVolumes();
     expect(volumes.map((v) => v.id).sort()).toEqual(["nv_cache01", "nv_models01"]);
     const models = volumes.find((v) => v.id === "nv_models01")!;
-    expect(models).toMatchObject({ name: "models", size: 100, dataCenter: "EU-RO-1", type: "NETWORK" });
+    expect(models).toMatchObject({ name: "models", size: 100, dataCenter: "EU-RO-1", type: "HIGH_PERFORMANCE" });
     const other = await clientFor(emu, { apiKey: emu.otherUserApiKey }).listNetworkVolumes();
     expect(other.map((v) => v.id)).not.toContain("nv_models01");
   });

@@ -89,7 +89,7 @@ describe("endpoint fields the clients send and select", () => {
       return ids.length === 1 && ids;
     });
     const workers = await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey);
-    expect(instanceIds).toEqual(workers.body.map((w: any) => w.id));
+    expect(instanceIds).toEqual(workers.body.workers.map((w: any) => w.id));
   });
 
   test("settable fields are stored, read back, and counted by version", async () => {

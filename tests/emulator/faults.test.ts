@@ -187,7 +187,7 @@ describe("fault injection", () => {
     const ep = await createEndpoint(emu, { workersMin: 1 });
     const workers = await until(async () => {
       const r = await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey);
-      return r.body.length > 0 && r.body;
+      return r.body.workers.length > 0 && r.body.workers;
     });
     const url = `${emu.urls.restV2}/v2/serverless/${ep.id}/workers/${workers[0].id}/logs?tail=2`;
     emu.setFaults({ dropStreamAfterEvents: 5 });

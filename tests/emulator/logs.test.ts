@@ -10,7 +10,7 @@ let live: { url: string };
 async function firstWorker(endpointId: string): Promise<string> {
   const list = await until(async () => {
     const res = await rest("GET", `${emu.urls.restV2}/v2/serverless/${endpointId}/workers`, emu.apiKey);
-    return res.body.length > 0 && res.body;
+    return res.body.workers.length > 0 && res.body.workers;
   });
   return list[0].id;
 }
@@ -155,7 +155,7 @@ describe("live streaming", () => {
     const res = await reading;
     expect(res.ended).toBe("end");
     expect(res.events[res.events.length - 1]).toMatchObject({ source: "system", line: expect.stringMatching(/stopping/) });
-    expect((await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey)).body).toEqual([]);
+    expect((await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey)).body.workers).toEqual([]);
   });
 });
 

@@ -31,9 +31,9 @@ test("with a data file, endpoints, jobs, workers and rate-limit counters survive
     expect(status.body).toMatchObject({ id: job.body.id, status: "COMPLETED", output: { echo: { keep: true } } });
     const workers = await until(async () => {
       const r = await rest("GET", `${second.urls.restV2}/v2/serverless/${ep.id}/workers`, second.apiKey);
-      return r.body.length === 1 && r.body;
+      return r.body.workers.length === 1 && r.body.workers;
     });
-    expect(workers[0].endpointId).toBe(ep.id);
+    expect(workers[0]).toMatchObject({ isStale: false, version: 1 });
     const after = await rest("GET", `${second.urls.restV2}/v2/network-volumes`, second.apiKey);
     // Requests in between: the GraphQL query above, the status poll and the worker polls all counted.
     expect(minuteRemaining(after.headers)).toBeLessThan(minuteRemaining(before.headers) - 2);
@@ -79,7 +79,7 @@ test("a JSON seed file is loaded and validated", async () => {
     const me = await gql(emu, `{ myself { id email serverlessDiscount { type } } }`);
     expect(me.body.data.myself).toEqual({ id: "alice", email: "alice@example.com", serverlessDiscount: null });
     const vols = await rest("GET", `${emu.urls.restV2}/v2/network-volumes`, emu.apiKey);
-    expect(vols.body.networkVolumes).toEqual([{ id: "nv_a", name: "a", size: 10, dataCenter: "EU-RO-1", type: "NETWORK" }]);
+    expect(vols.body.networkVolumes).toEqual([{ id: "nv_a", name: "a", size: 10, dataCenter: "EU-RO-1", type: "STANDARD" }]);
     // A template without owner is public: both users may use it.
     expect((await createEndpoint(emu, { templateId: "tpl_a" }, emu.otherUserApiKey)).templateId).toBe("tpl_a");
   } finally {

@@ -70,8 +70,8 @@ describe("REST v2 GET /v2/network-volumes", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       networkVolumes: [
-        { id: "nv_models01", name: "models", size: 100, dataCenter: "EU-RO-1", type: "NETWORK" },
-        { id: "nv_cache01", name: "cache", size: 50, dataCenter: "US-TX-3", type: "NETWORK" },
+        { id: "nv_models01", name: "models", size: 100, dataCenter: "EU-RO-1", type: "HIGH_PERFORMANCE" },
+        { id: "nv_cache01", name: "cache", size: 50, dataCenter: "US-TX-3", type: "STANDARD" },
       ],
     });
   });
@@ -97,23 +97,28 @@ describe("REST v2 GET /v2/network-volumes", () => {
 });
 
 describe("REST v2 GET /v2/serverless/{id}/workers", () => {
-  test("lists one entry per running worker; they become READY", async () => {
+  test("lists one entry per running worker; they become IDLE (ready, no job)", async () => {
     const ep = await createEndpoint(emu, { workersMin: 2 });
     const url = `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`;
     const res = await rest("GET", url, emu.apiKey);
     expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(2);
-    for (const w of res.body) {
-      expect(w).toMatchObject({ id: expect.stringMatching(/^[a-z0-9]{14}$/), status: expect.stringMatching(/^(INITIALIZING|READY)$/), endpointId: ep.id });
-      expect(Number.isNaN(Date.parse(w.createdAt))).toBe(false);
-      expect(w.gpuId).toBe("NVIDIA RTX A5000");
+    expect(res.body.workers).toHaveLength(2);
+    expect(res.body.summary.total).toBe(2);
+    for (const w of res.body.workers) {
+      expect(w).toMatchObject({
+        id: expect.stringMatching(/^[a-z0-9]{14}$/),
+        status: expect.stringMatching(/^(INITIALIZING|IDLE)$/),
+        isStale: false,
+        gpuCount: 1,
+      });
+      expect(w.gpuTypeId).toBe("NVIDIA RTX A5000");
     }
-    await until(async () => (await rest("GET", url, emu.apiKey)).body.every((w: any) => w.status === "READY"));
+    await until(async () => (await rest("GET", url, emu.apiKey)).body.workers.every((w: any) => w.status === "IDLE" && !Number.isNaN(Date.parse(w.startedAt))));
   });
 
   test("an endpoint without workersMin has none", async () => {
     const ep = await createEndpoint(emu);
-    expect((await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey)).body).toEqual([]);
+    expect((await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey)).body).toMatchObject({ workers: [], summary: { total: 0 } });
   });
 
   test("another user's endpoint is 404", async () => {

@@ -26,7 +26,8 @@ interface Worker {
 }
 
 const listWorkers = async (endpointId: string): Promise<Worker[]> =>
-  (await rest("GET", `${emu.urls.restV2}/v2/serverless/${endpointId}/workers`, emu.apiKey)).body;
+  // The simulator's own view (READY/DRAINING, template version); REST v2's listing is tested in v2Endpoints.test.ts.
+  (await rest("GET", `${emu.urls.admin}/workers?endpoint=${endpointId}`, undefined)).body;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Poll the worker listing until stopped; every snapshot keeps its time. */

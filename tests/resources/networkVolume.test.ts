@@ -10,7 +10,10 @@ import { emulatorAddresses, startTestEmulator } from "../provider/harness";
 /** The seed with a second volume named "models", so a name can be ambiguous. */
 const seed = {
   ...DEFAULT_SEED,
-  networkVolumes: [...DEFAULT_SEED.networkVolumes!, { id: "nv_models02", userId: "user_1", name: "models", size: 10, dataCenter: "US-KS-2", type: "NETWORK" }],
+  networkVolumes: [
+    ...DEFAULT_SEED.networkVolumes!,
+    { id: "nv_models02", userId: "user_1", name: "models", size: 10, dataCenter: "US-KS-2", type: "STANDARD" as const },
+  ],
 };
 const mine = seed.networkVolumes.filter((v) => v.userId === "user_1").map(({ userId: _u, ...v }) => v);
 

@@ -1,0 +1,218 @@
+/**
+ * Billing from what the simulated workers did (REST v2 `listServerlessBilling`, `listEndpointBilling`;
+ * docs/spec/rest-v2-openapi.json, ServerlessBillingRecord, BillingBucketSize, parameters BillingStartTime …
+ * BillingLastN). Every worker is metered from its creation to its stop at its endpoint's rate (per-GPU pool price
+ * × GPU count, or per-vCPU flavor price × vCPU count); a bucket's amount is the overlap of each metered interval
+ * with the bucket times the rate. Public model jobs are charged their output `cost` when they finish. Times come
+ * from the billing clock (clock.ts). The ledger lives in memory: it does not survive a restart.
+ */
+import type { Clock } from "./clock";
+
+export const BUCKET_SIZES = ["hour", "day", "week", "month", "year"] as const;
+export type BucketSize = (typeof BUCKET_SIZES)[number];
+
+/** Rate of one worker, USD per hour, split as the record splits it. */
+export interface WorkerRate {
+  gpuPerHour: number;
+  cpuPerHour: number;
+}
+
+interface Interval extends WorkerRate {
+  userId: string;
+  endpointId: string;
+  workerId: string;
+  startMs: number;
+  stopMs?: number;
+}
+
+interface Charge {
+  userId: string;
+  endpointId: string;
+  atMs: number;
+  amount: number;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** Amounts keep 10 decimals: exact enough that N × T × price survives, free of float noise. */
+const usd = (v: number): number => Math.round(v * 1e10) / 1e10;
+
+/** Start of the bucket holding `t` (UTC; weeks start on Monday). */
+export function bucketFloor(t: number, size: BucketSize): number {
+  const d = new Date(t);
+  switch (size) {
+    case "hour":
+      return Math.floor(t / HOUR_MS) * HOUR_MS;
+    case "day":
+      return Math.floor(t / DAY_MS) * DAY_MS;
+    case "week": {
+      const day = Math.floor(t / DAY_MS) * DAY_MS;
+      return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
+    }
+    case "month":
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    case "year":
+      return Date.UTC(d.getUTCFullYear(), 0, 1);
+  }
+}
+
+/** Start of the bucket after the one starting at `start`. */
+export function bucketNext(start: number, size: BucketSize): number {
+  const d = new Date(start);
+  switch (size) {
+    case "hour":
+      return start + HOUR_MS;
+    case "day":
+      return start + DAY_MS;
+    case "week":
+      return start + 7 * DAY_MS;
+    case "month":
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    case "year":
+      return Date.UTC(d.getUTCFullYear() + 1, 0, 1);
+  }
+}
+
+export interface BillingWindow {
+  startMs: number;
+  endMs: number;
+  bucketSize: BucketSize;
+}
+
+/** The most buckets one answer spans; a wider window is refused (400). */
+export const MAX_BUCKETS = 10_000;
+
+export class BillingError extends Error {}
+
+/**
+ * Resolve the query window as the document describes: `startTime` snapped down and `endTime` snapped up to bucket
+ * boundaries (defaults: 30 days ago and now), or `lastN` buckets ending with the current one; not both.
+ */
+export function resolveWindow(query: URLSearchParams, now: number): BillingWindow {
+  const sizeText = query.get("bucketSize") ?? "day";
+  if (!(BUCKET_SIZES as readonly string[]).includes(sizeText)) {
+    throw new BillingError(`bucketSize: must be one of ${BUCKET_SIZES.join(", ")}; got "${sizeText}"`);
+  }
+  const bucketSize = sizeText as BucketSize;
+  const time = (name: string): number | undefined => {
+    const text = query.get(name);
+    if (text === null) return undefined;
+    const ms = Date.parse(text);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(ms)) throw new BillingError(`${name}: must be an RFC 3339 date-time; got "${text}"`);
+    return ms;
+  };
+  const start = time("startTime");
+  const end = time("endTime");
+  const lastNText = query.get("lastN");
+  let window: BillingWindow;
+  if (lastNText !== null) {
+    if (start !== undefined || end !== undefined) throw new BillingError("lastN is mutually exclusive with startTime/endTime; give one or the other.");
+    const n = Number(lastNText);
+    if (!/^\d+$/.test(lastNText) || n < 1) throw new BillingError(`lastN: must be an integer of at least 1; got "${lastNText}"`);
+    if (n > MAX_BUCKETS) throw new BillingError(`lastN: at most ${MAX_BUCKETS} buckets per answer; got ${n}`);
+    let startMs = bucketFloor(now, bucketSize);
+    const endMs = bucketNext(startMs, bucketSize);
+    for (let i = 1; i < n; i++) startMs = bucketFloor(startMs - 1, bucketSize);
+    window = { startMs, endMs, bucketSize };
+  } else {
+    const startMs = bucketFloor(start ?? now - 30 * DAY_MS, bucketSize);
+    const endAt = end ?? now;
+    const floored = bucketFloor(endAt, bucketSize);
+    const endMs = floored === endAt ? endAt : bucketNext(floored, bucketSize);
+    if (endMs <= startMs) throw new BillingError("endTime must be after startTime.");
+    window = { startMs, endMs, bucketSize };
+  }
+  let count = 0;
+  for (let t = window.startMs; t < window.endMs; t = bucketNext(t, bucketSize)) {
+    if (++count > MAX_BUCKETS) throw new BillingError(`The window spans more than ${MAX_BUCKETS} ${bucketSize} buckets; narrow it or use a larger bucketSize.`);
+  }
+  return window;
+}
+
+export interface ServerlessAmounts {
+  totalAmount: number;
+  gpuAmount: number;
+  cpuAmount: number;
+  diskAmount: number;
+  feeAmount: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
+
+export class Billing {
+  private intervals = new Map<string, Interval>();
+  private charges: Charge[] = [];
+
+  constructor(private clock: Clock) {}
+
+  /** A worker started: meter it from now at `rate`. */
+  workerStarted(userId: string, endpointId: string, workerId: string, rate: WorkerRate): void {
+    this.intervals.set(workerId, { userId, endpointId, workerId, startMs: this.clock.now(), ...rate });
+  }
+
+  /** A worker stopped: close its interval. */
+  workerStopped(workerId: string): void {
+    const interval = this.intervals.get(workerId);
+    if (interval && interval.stopMs === undefined) interval.stopMs = this.clock.now();
+  }
+
+  /** A public model job finished with this cost (USD). */
+  charge(userId: string, endpointId: string, amount: number, atMs = this.clock.now()): void {
+    if (amount > 0) this.charges.push({ userId, endpointId, atMs, amount });
+  }
+
+  /** `GET /v2/billing/serverless`: records per endpoint per bucket with a nonzero amount, oldest bucket first. */
+  serverless(userId: string, window: BillingWindow, serverlessId?: string) {
+    const now = this.clock.now();
+    const mine = [...this.intervals.values()].filter((i) => i.userId === userId && (serverlessId === undefined || i.endpointId === serverlessId));
+    const endpoints = [...new Set(mine.map((i) => i.endpointId))];
+    const records: (ServerlessAmounts & { startTime: string; endTime: string; serverlessId: string })[] = [];
+    for (let b = window.startMs; b < window.endMs; b = bucketNext(b, window.bucketSize)) {
+      const e = bucketNext(b, window.bucketSize);
+      for (const endpointId of endpoints) {
+        let gpu = 0;
+        let cpu = 0;
+        for (const i of mine) {
+          if (i.endpointId !== endpointId) continue;
+          const ms = Math.max(0, Math.min(e, i.stopMs ?? now) - Math.max(b, i.startMs));
+          gpu += (ms / HOUR_MS) * i.gpuPerHour;
+          cpu += (ms / HOUR_MS) * i.cpuPerHour;
+        }
+        if (gpu + cpu <= 0) continue;
+        records.push({ startTime: iso(b), endTime: iso(e), serverlessId: endpointId, ...amounts(gpu, cpu) });
+      }
+    }
+    const totals = records.reduce((t, r) => amounts(t.gpuAmount + r.gpuAmount, t.cpuAmount + r.cpuAmount), amounts(0, 0));
+    return {
+      records,
+      metadata: {
+        query: { startTime: iso(window.startMs), endTime: iso(window.endMs), bucketSize: window.bucketSize, serverlessId: serverlessId ?? null },
+        recordCount: records.length,
+        uniqueServerlessCount: new Set(records.map((r) => r.serverlessId)).size,
+        totals,
+      },
+    };
+  }
+
+  /** `GET /v2/billing/endpoints`: public model endpoint spend per bucket with a nonzero amount. */
+  publicEndpoints(userId: string, window: BillingWindow) {
+    const records: { startTime: string; endTime: string; totalAmount: number }[] = [];
+    for (let b = window.startMs; b < window.endMs; b = bucketNext(b, window.bucketSize)) {
+      const e = bucketNext(b, window.bucketSize);
+      const total = this.charges.filter((c) => c.userId === userId && c.atMs >= b && c.atMs < e).reduce((s, c) => s + c.amount, 0);
+      if (total > 0) records.push({ startTime: iso(b), endTime: iso(e), totalAmount: usd(total) });
+    }
+    return {
+      records,
+      metadata: {
+        query: { startTime: iso(window.startMs), endTime: iso(window.endMs), bucketSize: window.bucketSize },
+        recordCount: records.length,
+        totals: { totalAmount: usd(records.reduce((s, r) => s + r.totalAmount, 0)) },
+      },
+    };
+  }
+}
+
+function amounts(gpu: number, cpu: number): ServerlessAmounts {
+  return { totalAmount: usd(gpu + cpu), gpuAmount: usd(gpu), cpuAmount: usd(cpu), diskAmount: 0, feeAmount: 0 };
+}
