@@ -7,7 +7,7 @@ import { resolveClientConfig, type ClientConfig, type ClientConfigInput } from "
 import type { ClientContext } from "./context";
 import type { Transport } from "./http";
 import { jobUrl } from "./jobs";
-import { bindOperations } from "./clientOperations";
+import { bindOperations, bindV2Operations } from "./clientOperations";
 import { RateLimitTracker } from "./ratelimit";
 import { createRedactor } from "./redact";
 import type { PlatformClient } from "./types";
@@ -25,6 +25,7 @@ function buildClient(config: ClientConfig): PlatformClient {
   const ctx: ClientContext = { transport, config: Object.freeze({ ...rest, retry: Object.freeze({ ...config.retry }) }) };
   const client: PlatformClient & { toJSON(): Record<string, unknown> } = {
     ...bindOperations(ctx),
+    v2: Object.freeze(bindV2Operations(ctx)),
     get config() {
       return ctx.config;
     },

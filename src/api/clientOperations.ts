@@ -7,17 +7,36 @@ import type { ClientContext } from "./context";
 import { endpointOperations } from "./endpoints";
 import { jobOperations } from "./jobs";
 import { logOperations } from "./logs";
-import { bind, type MethodsOf } from "./operation";
+import { bind, type MethodsOf, type Operation } from "./operation";
 import { restV1Operations } from "./restV1";
 import { restV2Operations } from "./restV2";
 import { templateOperations } from "./templates";
+import { restV2ApiOperations } from "./v2/operations";
 
 export const OPERATIONS = { ...endpointOperations, ...restV1Operations, ...restV2Operations, ...templateOperations, ...logOperations, ...jobOperations };
 
 /** The client's operation methods, as declared in {@link OPERATIONS}. */
 export type ClientOperations = MethodsOf<typeof OPERATIONS>;
 
+/**
+ * The REST v2 operations, named by the document's operationIds and bound as the client's `v2`
+ * namespace: several of those ids already name methods above (see v2/operations.ts).
+ */
+export const V2_OPERATIONS = restV2ApiOperations;
+
+/** The methods of `client.v2`, as declared in {@link V2_OPERATIONS}. */
+export type V2ClientOperations = MethodsOf<typeof V2_OPERATIONS>;
+
+function bindTable<T extends Record<string, Operation>>(ctx: ClientContext, table: T): MethodsOf<T> {
+  return Object.fromEntries(Object.entries(table).map(([name, op]) => [name, bind(ctx, op)])) as MethodsOf<T>;
+}
+
 /** Every operation method, bound to the client of `ctx`. */
 export function bindOperations(ctx: ClientContext): ClientOperations {
-  return Object.fromEntries(Object.entries(OPERATIONS).map(([name, op]) => [name, bind(ctx, op)])) as ClientOperations;
+  return bindTable(ctx, OPERATIONS);
+}
+
+/** The `v2` namespace's methods, bound to the client of `ctx`. */
+export function bindV2Operations(ctx: ClientContext): V2ClientOperations {
+  return bindTable(ctx, V2_OPERATIONS);
 }

@@ -109,6 +109,8 @@ export interface ApiHttpErrorDetails extends PlatformErrorOptions {
   rateLimit?: RateLimitState;
   /** Extra sentence telling the user what to do. */
   hint?: string;
+  /** Id the platform gave the request (a request-id header of the answer), for support requests. */
+  requestId?: string;
 }
 
 function describeProblem(d: ApiHttpErrorDetails): string {
@@ -132,17 +134,21 @@ export class ApiHttpError extends PlatformError {
   readonly body?: string;
   readonly graphqlErrors?: GraphQLErrorEntry[];
   readonly rateLimit?: RateLimitState;
+  /** Id the platform gave the request, when the answer named one. */
+  readonly requestId?: string;
 
   constructor(d: ApiHttpErrorDetails) {
     const what = describeProblem(d);
     const head = `${d.operation ?? "request"} failed with HTTP ${d.httpStatus ?? d.status}`;
-    super([head + (what ? `: ${what}` : ""), d.hint].filter(Boolean).join(". "), d);
+    const id = d.requestId ? ` (request id ${d.requestId})` : "";
+    super([head + (what ? `: ${what}` : "") + id, d.hint].filter(Boolean).join(". "), d);
     this.status = d.status;
     this.httpStatus = d.httpStatus ?? d.status;
     this.problem = d.problem;
     this.body = d.body;
     this.graphqlErrors = d.graphqlErrors;
     this.rateLimit = d.rateLimit;
+    this.requestId = d.requestId;
   }
 }
 

@@ -7,7 +7,7 @@
 import fetch, { Headers, Response, type RequestInit } from "node-fetch";
 import type { z } from "zod";
 import { AbortedError, NetworkError, ResponseValidationError, TimeoutError, errorForStatus, type ApiHttpError, type ProblemDetails } from "./errors";
-import { parseRateLimitHeaders, parseRetryAfter, type RateLimitTracker } from "./ratelimit";
+import { parseRateLimitHeaders, parseRetryAfter, type HeaderSource, type RateLimitTracker } from "./ratelimit";
 import { redactValue, type Redactor } from "./redact";
 import { parseResponse, problemDetailsSchema } from "./schemas";
 
@@ -192,6 +192,7 @@ export async function openStream(t: Transport, url: string, init: RequestInit, o
  * rate-limit windows and `Retry-After` attached, every string redacted (spec: Errors).
  */
 export function httpError(t: Transport, status: number, headers: Headers, text: string, operation: string): ApiHttpError {
+  const requestId = requestIdOf(headers, t.redact);
   let problem: ProblemDetails | undefined;
   let body: string | undefined;
   try {
@@ -209,7 +210,23 @@ export function httpError(t: Transport, status: number, headers: Headers, text: 
     body,
     rateLimit: parseRateLimitHeaders(headers),
     retryAfterSeconds: parseRetryAfter(headers.get("retry-after")),
+    requestId,
   });
+}
+
+/**
+ * Headers that may carry the id the platform gives a request. The REST v2 document names none, so the
+ * conventional names are read, in this order; the first present one is kept for support requests.
+ */
+export const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-correlation-id"] as const;
+
+/** The request id an answer carries (see {@link REQUEST_ID_HEADERS}), redacted and cut to 200 characters. */
+export function requestIdOf(headers: HeaderSource, redact: Redactor): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name)?.trim();
+    if (value) return redact(value.slice(0, 200));
+  }
+  return undefined;
 }
 
 export interface JsonRequest extends SendOptions {
@@ -265,6 +282,27 @@ export function joinUrl(base: string, ...segments: string[]): string {
   const bad = segments.find((s) => s === "" || /^\.+$/.test(s));
   if (bad !== undefined) throw new Error(`joinUrl: path segment ${JSON.stringify(bad)} would change the path`);
   return `${base.replace(/\/+$/, "")}/${segments.map((s) => encodeURIComponent(s)).join("/")}`;
+}
+
+/** Query parameter values an operation may send; `undefined` leaves the parameter out. */
+export type QueryParameters = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+
+/**
+ * Appends `query` to `url`. Arrays are sent comma-separated in one parameter, the REST v2 document's
+ * `style: form, explode: false`; undefined values and empty arrays are left out.
+ */
+export function withQuery(url: string, query: QueryParameters | undefined): string {
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) params.append(name, value.join(","));
+    } else params.append(name, String(value));
+  }
+  // A comma is allowed in a query (RFC 3986 sub-delims) and is the list separator: keep it readable.
+  const text = params.toString().replace(/%2C/gi, ",");
+  return text ? `${url}?${text}` : url;
 }
 
 export { Headers };

@@ -40,4 +40,7 @@ export { isRfc3339DateTime, isPlatformId } from "./arguments";
 export { TERMINAL_JOB_STATUSES, DEFAULT_POLL_INTERVAL_MS, DEFAULT_JOB_TIMEOUT_MS } from "./jobs";
 export { waitForWorkers, isWorkerReady, WorkersNotReadyError, type WaitForWorkersOptions } from "./readiness";
 export * from "./types";
+/** REST v2 shapes, generated from the platform's OpenAPI document: `V2.Endpoint`, `V2.CreateEndpointRequest`, … */
+export type * as V2 from "./v2/types";
+export { REQUEST_ID_HEADERS } from "./http";
 export * from "./spec";

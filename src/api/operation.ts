@@ -11,7 +11,7 @@ import { checkArguments, type ArgumentRules } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
 import { NotFoundError } from "./errors";
 import { executeGraphQL } from "./graphql";
-import { joinUrl, requestParsed, type JsonRequest } from "./http";
+import { joinUrl, requestParsed, withQuery, type JsonRequest, type QueryParameters } from "./http";
 
 /** The configured address an HTTP operation goes to: the spec's `{rest_url}`, `{base_url}` or `{inference_url}`. */
 export type BaseUrl = "restV1Url" | "restV2Url" | "inferenceUrl";
@@ -24,6 +24,8 @@ export interface HttpRequestSpec {
   path: string[];
   /** JSON body. */
   body?: unknown;
+  /** Query parameters; arrays go comma-separated (OpenAPI `style: form, explode: false`), undefined ones are left out. */
+  query?: QueryParameters;
 }
 
 /** Per-call settings a composite operation may give a request. */
@@ -147,13 +149,14 @@ export function composite<F>(build: (ctx: ClientContext) => F): CompositeOperati
 }
 
 /**
- * A table of operations keyed by client method name; each request operation is named after its key.
+ * A table of operations keyed by client method name; each request operation is named after its key
+ * (after `prefix`, e.g. `v2.` for the operations of `client.v2`).
  * `T` is checked in the result type, not bounded: a bound would give each entry a contextual result
  * type of `unknown` and override the answer's type.
  */
-export function operationTable<T>(table: T): T extends { [K in keyof T]: Operation } ? T : never {
+export function operationTable<T>(table: T, prefix = ""): T extends { [K in keyof T]: Operation } ? T : never {
   const entries = Object.entries(table as Record<string, Operation>);
-  return Object.fromEntries(entries.map(([name, op]) => [name, op.kind === "composite" ? op : { ...op, name }])) as never;
+  return Object.fromEntries(entries.map(([name, op]) => [name, op.kind === "composite" ? op : { ...op, name: prefix + name }])) as never;
 }
 
 /**
@@ -171,8 +174,15 @@ export async function perform<A extends unknown[], R>(ctx: ClientContext, op: Re
     const request = { operation, document: op.document, variables: op.variables(...args), schema: op.response, signal: call.signal };
     send = () => executeGraphQL(ctx.transport, ctx.config.graphqlUrl, request);
   } else {
-    const { method, base, path, body } = op.request(...args);
-    const request: JsonRequest = { method, url: joinUrl(ctx.config[base], ...path), body, operation, signal: call.signal, timeoutMs: call.timeoutMs };
+    const { method, base, path, body, query } = op.request(...args);
+    const request: JsonRequest = {
+      method,
+      url: withQuery(joinUrl(ctx.config[base], ...path), query),
+      body,
+      operation,
+      signal: call.signal,
+      timeoutMs: call.timeoutMs,
+    };
     send = () => requestParsed(ctx.transport, request, op.response);
   }
   return callWithRetry(

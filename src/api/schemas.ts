@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { nonEmptyArgument } from "./arguments";
 import { ResponseValidationError } from "./errors";
+import { zErrorResponse } from "./generated/zod.gen";
 import { ENDPOINT_TYPES, FAST_BOOT_TYPES, LOG_SOURCES, SCALER_TYPES } from "./spec";
 
 const int = z.number().int();
@@ -28,8 +29,8 @@ type Unindexed<T> = T extends readonly (infer E)[]
  */
 export type Listed<S extends z.ZodTypeAny> = Unindexed<z.output<S>>;
 
-/** spec: Resources › Error response. */
-export const problemDetailsSchema = z.object({ title: z.string(), status: int, detail: z.string(), errors: z.array(z.string()).optional() }).passthrough();
+/** spec: Resources › Error response; the REST v2 document's `ErrorResponse` (RFC 9457), extension members kept. */
+export const problemDetailsSchema = zErrorResponse.passthrough();
 
 /** spec: Resources › Serverless endpoint (GraphQL record; also the REST v1 answer, whose shape is "not shown"). */
 export const endpointRecordSchema = z

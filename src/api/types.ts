@@ -5,10 +5,11 @@
  */
 import type { ClientConfig } from "./config";
 import type { ClientStats } from "./http";
-import type { ClientOperations } from "./clientOperations";
+import type { ClientOperations, V2ClientOperations } from "./clientOperations";
 import type { RateLimitState } from "./ratelimit";
 
 export type { ClientConfig, RetryPolicy } from "./config";
+export type { V2ClientOperations } from "./clientOperations";
 export type { ClientStats } from "./http";
 export type { WaitForJobOptions } from "./jobs";
 export type { LogEvent, LogStreamOptions } from "./logs";
@@ -42,4 +43,9 @@ export interface PlatformClient extends ClientOperations {
   readonly stats: Readonly<ClientStats>;
   /** `{inferenceUrl}/v2/{id}/` */
   jobUrl(endpointId: string): string;
+  /**
+   * The REST v2 operations (docs/spec/rest-v2-openapi.json), named by the document's operationIds:
+   * `client.v2.createEndpoint(...)`. Shapes are the `V2` types; see docs/api-paths.md "REST v2 client".
+   */
+  readonly v2: V2ClientOperations;
 }
