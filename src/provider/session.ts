@@ -6,7 +6,7 @@
 import type { NetworkVolume, PlatformClient, RegistryAuthRecord, TemplateRecord } from "../api";
 import { StackLedger } from "./catalog/budget";
 import type { Catalog } from "./catalog/catalog";
-import { fetchCatalog, type CatalogSource } from "./catalog/fetch";
+import { fetchCatalog } from "./catalog/fetch";
 import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
 import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpoint/directory";
@@ -76,7 +76,7 @@ export class PlatformSession {
   catalog(): Promise<Catalog> {
     this.catalogRead ??= (async () => {
       this.catalogReads += 1;
-      return fetchCatalog((this.client as unknown as { v2: CatalogSource }).v2);
+      return fetchCatalog(this.client.v2);
     })();
     return this.catalogRead;
   }

@@ -3,9 +3,14 @@
  * `include=AVAILABILITY&product=SERVERLESS`, `listCpuTypes` likewise, `listDataCenters`), indexed
  * for the Endpoint's preview checks and its cost estimate. Spec: rest-v2-openapi.json › Catalog.
  */
-import type { AvailabilityLevel, CpuType, DataCenter, DataCenterAvailability, GpuType } from "./shapes";
+import type { V2 } from "../../api";
 
-export type { AvailabilityLevel, CpuType, DataCenter, GpuType } from "./shapes";
+/** The document's records (generated types, src/api/generated). */
+export type GpuType = V2.GpuType;
+export type CpuType = V2.CpuType;
+export type DataCenter = V2.DataCenter;
+export type AvailabilityLevel = V2.AvailabilityLevel;
+type DataCenterAvailability = NonNullable<GpuType["dataCenters"]>[number];
 
 /** What one catalog read returns. */
 export interface CatalogData {

@@ -2,22 +2,19 @@
  * One read of the serverless catalog: GPU types with their serverless availability and prices, CPU
  * flavors likewise, data centers — three requests, in parallel (rest-v2-openapi.json › Catalog).
  */
-import { Catalog, type CpuType, type DataCenter, type GpuType } from "./catalog";
+import type { PlatformClient } from "../../api";
+import { Catalog } from "./catalog";
 
-/** The client operations a catalog read needs (REST v2). */
-export interface CatalogSource {
-  listGpuTypes(query: { include: ["AVAILABILITY"]; product: ["SERVERLESS"] }): Promise<GpuType[]>;
-  listCpuTypes(query: { include: ["AVAILABILITY"]; product: ["SERVERLESS"] }): Promise<CpuType[]>;
-  listDataCenters(query?: object): Promise<DataCenter[]>;
-}
+/** The client operations a catalog read needs (REST v2, `client.v2`). */
+export type CatalogSource = Pick<PlatformClient["v2"], "listGpuTypes" | "listCpuTypes" | "listDataCenters">;
 
 /** Availability is product-specific: the serverless context, stated as the document requires. */
-const SERVERLESS_AVAILABILITY = { include: ["AVAILABILITY"], product: ["SERVERLESS"] } as { include: ["AVAILABILITY"]; product: ["SERVERLESS"] };
+const SERVERLESS_AVAILABILITY = { include: ["AVAILABILITY" as const], product: ["SERVERLESS" as const] };
 
 export async function fetchCatalog(source: CatalogSource): Promise<Catalog> {
   const [gpus, cpus, dataCenters] = await Promise.all([
     source.listGpuTypes(SERVERLESS_AVAILABILITY),
-    source.listCpuTypes(SERVERLESS_AVAILABILITY),
+    source.listCpuTypes({ include: ["AVAILABILITY"], product: ["SERVERLESS"] }),
     source.listDataCenters(),
   ]);
   return new Catalog({ gpus, cpus, dataCenters });
