@@ -81,6 +81,7 @@ export async function reviewEndpoint(
 ): Promise<void> {
   if (failures.length > 0) return;
   const settings = session.catalogSettings;
+  const who = `endpoint ${key}${inputs.name !== key ? ` (${String(inputs.name)})` : ""}`;
   if (CATALOG_INPUTS.some((f) => containsUnknown(inputs[f]))) {
     for (const f of COST_OUTPUTS) inputs[f] = UNKNOWN;
     return;
@@ -99,20 +100,20 @@ export async function reviewEndpoint(
       if (inputs.maxHourlyCostLimit !== null && inputs.maxHourlyCostLimit !== undefined)
         failures.push({ property: "maxHourlyCostLimit", reason: `cannot check maxHourlyCostLimit: ${why}` });
       else if (settings.maxHourlyCost !== undefined) failures.push({ property: "maxHourlyCost", reason: `cannot check runpod:maxHourlyCost: ${why}` });
-      else session.warn(`endpoint ${String(inputs.name)}: ${why}; its GPU selection was not checked and no cost was estimated`);
+      else session.warn(`${who}: ${why}; its GPU selection was not checked and no cost was estimated`);
       return;
     }
     const selection = selectionOf(inputs);
     const volumes = selection.networkVolumeIds.length > 0 && selection.dataCenterIds.length > 0 ? await session.networkVolumes() : [];
     const review = reviewSelection(selection, catalog, volumes, { requireAvailability: settings.requireAvailability });
     failures.push(...review.failures);
-    for (const w of review.warnings) session.warn(`endpoint ${String(inputs.name)}: ${w}`);
+    for (const w of review.warnings) session.warn(`${who}: ${w}`);
     if (review.failures.length > 0) return;
     const cost = hourlyCost(selection, workersOf(inputs, olds?.workersStandby), catalog);
     inputs.maxHourlyCost = cost?.maxHourlyCost ?? null;
     inputs.idleHourlyCost = cost?.idleHourlyCost ?? null;
     inputs.workerHourlyCost = cost?.workerHourlyCost ?? null;
-    if (!cost) session.warn(`endpoint ${String(inputs.name)}: the catalog has no serverless price for its GPU selection; no cost was estimated`);
+    if (!cost) session.warn(`${who}: the catalog has no serverless price for its GPU selection; no cost was estimated`);
   }
   guardBudget(session, inputs, failures, key, settings.maxHourlyCost);
 }
