@@ -58,15 +58,92 @@ afterAll(async () => {
 
 test("a new endpoint's preview shows maxHourlyCost and idleHourlyCost as known values", async () => {
   await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24", "ADA_80_PRO"], workersMin: 1, workersMax: 2 } });
-  const text = await stack.run(["preview", "--diff"]);
-  console.log(text.stdout, text.stderr);
-  emu.setFaults({ availability: { ADA_80_PRO: { "*": "LOW" } } });
-  const warned = await stack.run(["preview"]);
-  console.log(warned.stdout, "STDERR", warned.stderr);
-  emu.setFaults({});
   const worker = Math.max(price.ADA_24, price.ADA_80_PRO);
+  const text = await stack.run(["preview", "--diff"]);
+  expect(text.stdout).toMatch(new RegExp(`maxHourlyCost\\s*: ${usd(2 * worker)}\\b`));
+  expect(text.stdout).toMatch(new RegExp(`idleHourlyCost\\s*: ${usd(worker)}\\b`));
   const [step] = await previewSteps();
   expect(step.op).toBe("create");
   expect(step.newState?.inputs).toMatchObject({ maxHourlyCost: usd(2 * worker), idleHourlyCost: usd(worker), workerHourlyCost: worker });
   expect(emu.endpoints(emu.apiKey)).toEqual([]);
+});
+
+test("an unknown pool or GPU type fails the preview naming the field and the valid or nearest values", async () => {
+  await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_42"] } });
+  const pool = await stack.run(["preview"], { expectFailure: true });
+  expect(pool.stdout + pool.stderr).toMatch(/gpuIds must be a non-empty list of distinct GPU tiers in priority order, each one of AMPERE_16, .*ADA_24/);
+  await declare({ llm: { templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA GeForce RTX 4091"] } });
+  const type = await stack.run(["preview"], { expectFailure: true });
+  expect(type.stdout + type.stderr).toContain('"NVIDIA GeForce RTX 4091" is not a GPU type of a serverless pool; nearest: "NVIDIA GeForce RTX 4090"');
+  expect(emu.endpoints(emu.apiKey)).toEqual([]);
+});
+
+test("low availability warns naming pool and data center; runpod:requireAvailability makes it fail", async () => {
+  await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_80_PRO"] } });
+  emu.setFaults({ availability: { ADA_80_PRO: { "*": "LOW" } } });
+  try {
+    const warned = await stack.run(["preview"]);
+    expect(warned.stdout).toMatch(
+      /warning: endpoint llm \(llm-[0-9a-f]{7}\): GPU pool ADA_80_PRO has LOW availability in every data center \(best: [A-Z]{2}-[A-Z]{2}-\d LOW\)/,
+    );
+    await stack.setConfig("runpod:requireAvailability", "true");
+    const failed = await stack.run(["preview"], { expectFailure: true });
+    expect(failed.stdout + failed.stderr).toMatch(/GPU pool ADA_80_PRO has LOW availability in every data center .*runpod:requireAvailability is set/);
+  } finally {
+    emu.setFaults({});
+    await stack.removeConfig("runpod:requireAvailability");
+  }
+  expect(emu.endpoints(emu.apiKey)).toEqual([]);
+});
+
+test("a workersMax change shows both new estimates at preview", async () => {
+  await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 } });
+  await stack.run(["up", "--yes"]);
+  const outputs = (await stack.endpoint("llm"))?.outputs;
+  expect(outputs).toMatchObject({ maxHourlyCost: usd(2 * price.ADA_24), idleHourlyCost: price.ADA_24, workerHourlyCost: price.ADA_24 });
+  await stack.run(["preview", "--expect-no-changes"]);
+
+  await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 5 } });
+  const text = await stack.run(["preview", "--diff"]);
+  expect(text.stdout).toMatch(new RegExp(`maxHourlyCost\\s*: ${usd(2 * price.ADA_24)} => ${usd(5 * price.ADA_24)}`));
+  const [step] = await previewSteps();
+  expect(step.op).toBe("update");
+  expect(step.newState?.inputs).toMatchObject({ maxHourlyCost: usd(5 * price.ADA_24), idleHourlyCost: price.ADA_24 });
+});
+
+test("maxHourlyCostLimit fails the preview when the change would exceed it; nothing changes on the platform", async () => {
+  const before = emu.endpoints(emu.apiKey);
+  emu.resetStats();
+  await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 5, maxHourlyCostLimit: 4 } });
+  const r = await stack.run(["preview"], { expectFailure: true });
+  expect(r.stdout + r.stderr).toContain(
+    `maxHourlyCost $${(5 * price.ADA_24).toFixed(2)}/h (5 workers × $${price.ADA_24}/h) exceeds maxHourlyCostLimit $4.00/h`,
+  );
+  const up = await stack.run(["up", "--yes"], { expectFailure: true });
+  expect(up.stdout + up.stderr).toContain("exceeds maxHourlyCostLimit");
+  expect(platformWrites()).toBe(0);
+  expect(emu.endpoints(emu.apiKey)).toEqual(before);
+});
+
+test("runpod:maxHourlyCost fails the preview when the stack's sum would exceed it, naming the endpoints and shares", async () => {
+  const before = emu.endpoints(emu.apiKey);
+  emu.resetStats();
+  await declare({
+    llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 },
+    embed: { templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMax: 2 },
+  });
+  await stack.setConfig("runpod:maxHourlyCost", "3");
+  try {
+    const r = await stack.run(["preview"], { expectFailure: true });
+    const total = usd(2 * price.ADA_24 + 2 * price.AMPERE_16);
+    expect(r.stdout + r.stderr).toContain(
+      `the stack's endpoints would cost up to $${total.toFixed(2)}/h with all workers busy, over runpod:maxHourlyCost $3.00/h`,
+    );
+    expect(r.stdout + r.stderr).toMatch(/llm \(llm-[0-9a-f]{7}\) \$\d+\.\d\d\/h = \d+%/);
+    expect(r.stdout + r.stderr).toMatch(/embed \(embed-[0-9a-f]{7}\) \$\d+\.\d\d\/h = \d+%/);
+    expect(platformWrites()).toBe(0);
+    expect(emu.endpoints(emu.apiKey)).toEqual(before);
+  } finally {
+    await stack.removeConfig("runpod:maxHourlyCost");
+  }
 });
