@@ -9,6 +9,9 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { createClient, resolveClientConfig } from "../../src/api";
+import type { CostReport } from "../../src/cli/cost/report";
+import { runBin } from "../cli/harness";
 
 jest.setTimeout(300_000);
 
@@ -146,4 +149,51 @@ test("runpod:maxHourlyCost fails the preview when the stack's sum would exceed i
   } finally {
     await stack.removeConfig("runpod:maxHourlyCost");
   }
+});
+
+test("`pulumi-runpod cost --since` shows each endpoint's estimates and the spend the emulator billed, per bucket", async () => {
+  await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 } });
+  await stack.run(["up", "--yes"]);
+  const id = (await stack.endpoint("llm"))!.id!;
+  // Let the endpoint's one minimum worker run two hours on the billing clock.
+  const hours = 2;
+  emu.advanceClock(hours * 3_600_000);
+
+  const cli = (args: string[]) => runBin(["cost", ...args, "--stack", stack.name], stack.env, { cwd: stack.programDir });
+  const r = await cli(["--since", "1d", "--bucket", "hour", "--json"]);
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout) as CostReport;
+  expect(report.source).toBe("preview");
+  const [llm] = report.endpoints;
+  expect(llm).toMatchObject({ resource: "llm", endpointId: id, maxHourlyCost: usd(2 * price.ADA_24), idleHourlyCost: price.ADA_24, idleBilled: true });
+
+  // The same window, asked of the emulator directly: the CLI shows exactly its records.
+  const client = createClient(resolveClientConfig({ apiKey: emu.apiKey, restV2Url: emu.urls.restV2, graphqlUrl: emu.urls.graphql }, {}));
+  const billed = await client.v2.listServerlessBilling({
+    startTime: report.window!.startTime,
+    endTime: report.window!.endTime,
+    bucketSize: "hour",
+    serverlessId: id,
+  });
+  const billedTotal = billed.records.reduce((sum, rec) => sum + rec.totalAmount, 0);
+  expect(llm.spend!.totalAmount).toBeCloseTo(billedTotal, 4);
+  expect(llm.spend!.perBucket.filter((v) => v > 0).length).toBe(billed.records.filter((rec) => rec.totalAmount > 0).length);
+  // N × T × price: one worker for the two hours (and the real seconds since the up), within a bucket's rounding.
+  expect(llm.spend!.totalAmount).toBeGreaterThanOrEqual(hours * price.ADA_24 - 0.01);
+  expect(llm.spend!.totalAmount).toBeLessThan((hours + 0.1) * price.ADA_24);
+
+  const text = await cli(["--since", "1d", "--bucket", "hour", "--max-hourly", "1"]);
+  expect(text.code).toBe(1);
+  expect(text.stdout).toMatch(/^RESOURCE\s+ENDPOINT\s+MAX \$\/H\s+IDLE \$\/H\s+SPENT\s+PER HOUR$/m);
+  expect(text.stdout).toMatch(
+    new RegExp(`^llm\\s+${id}\\s+\\$${(2 * price.ADA_24).toFixed(2)}\\s+\\$${price.ADA_24.toFixed(2)} !\\s+\\$\\d+\\.\\d\\d\\s+[ ▁▂▃▄▅▆▇█]+$`, "m"),
+  );
+  expect(text.stdout).toContain("! llm costs money while idle: workersMin 1, standby 0");
+  expect(text.stdout).toContain(`over budget: $${(2 * price.ADA_24).toFixed(2)}/h with all workers busy exceeds --max-hourly $1.00/h`);
+
+  const csv = await cli(["--since", "1d", "--bucket", "hour", "--csv"]);
+  expect(csv.code).toBe(0);
+  expect(csv.stdout.split("\n")[0]).toBe(
+    "resource,endpointId,startTime,endTime,totalAmount,gpuAmount,cpuAmount,diskAmount,feeAmount,maxHourlyCost,idleHourlyCost",
+  );
 });

@@ -1,7 +1,8 @@
 /**
  * `cost`: the stack's endpoints with their two estimates (`maxHourlyCost`, `idleHourlyCost`; docs/cost.md)
- * and the totals, taken from `pulumi preview --json` — the program as `pulumi up` would deploy it, so a
- * pipeline can gate on `--max-hourly` before the deploy — or, when the preview fails (e.g. a budget
+ * and the totals: the stack's state with what `pulumi preview --json` would change (new, changed and
+ * removed endpoints) — the program as `pulumi up` would deploy it, so a pipeline can gate on
+ * `--max-hourly` before the deploy — or, when the preview fails (e.g. a budget
  * refusal) or with `--no-preview`, from the stack's state. `--since` adds what each endpoint actually
  * cost per bucket (REST v2 `listServerlessBilling`), with a sparkline in a terminal and the records
  * with `--json` / `--csv`. Endpoints billed while idle (minimum or standby workers above 0) are flagged.
@@ -34,6 +35,7 @@ interface PreviewStep {
   urn: string;
   type?: string;
   newState?: { type?: string; inputs?: Record<string, unknown> };
+  oldState?: { type?: string };
 }
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
@@ -66,12 +68,15 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
   if (opts.preview !== false) {
     try {
       const preview = JSON.parse(await session.pulumi(["preview", "--json"])) as { steps?: PreviewStep[] };
-      const steps = (preview.steps ?? []).filter(
-        (s) => (s.newState?.type ?? s.type) === ENDPOINT_TYPE && s.newState !== undefined && !/delete|discard|read/.test(s.op),
-      );
-      const seen = new Map<string, EndpointEstimate>();
-      for (const s of steps) seen.set(s.urn, estimateOf(s.urn, s.newState?.inputs, byUrn.get(s.urn)));
-      estimates = [...seen.values()];
+      // The preview lists only what changes: an unchanged endpoint keeps its estimate from the state.
+      const planned = new Map(estimates.map((e, i) => [deployed[i].urn, e]));
+      for (const step of preview.steps ?? []) {
+        if ((step.newState?.type ?? step.oldState?.type) !== ENDPOINT_TYPE) continue;
+        if (step.op === "delete") planned.delete(step.urn);
+        else if (step.newState?.inputs && !/delete|discard|read/.test(step.op))
+          planned.set(step.urn, estimateOf(step.urn, step.newState.inputs, byUrn.get(step.urn)));
+      }
+      estimates = [...planned.values()];
       source = "preview";
     } catch (err) {
       const why = err instanceof Error ? err.message.split("\n").slice(-3).join(" ") : String(err);
@@ -83,7 +88,8 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
   if (opts.since !== undefined) {
     const bucketSize = opts.bucket ?? "day";
     const { client } = await session.connect();
-    const answer = await client.v2.listServerlessBilling({ startTime: opts.since, endTime: new Date().toISOString(), bucketSize });
+    // No endTime: the platform's "now" ends the window (its default), so the current bucket is in.
+    const answer = await client.v2.listServerlessBilling({ startTime: opts.since, bucketSize });
     const { startTime, endTime } = answer.metadata.query;
     spend = { window: { startTime, endTime, bucketSize, buckets: bucketStarts(startTime, endTime, bucketSize) }, records: answer.records };
   }
