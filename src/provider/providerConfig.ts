@@ -6,6 +6,7 @@
  * `resolveClientConfig` (RUNPOD_API_KEY, RUNPOD_GRAPHQL_URL, ...).
  */
 import { PULUMI_CONFIG_KEYS, type ClientConfigInput } from "../api/config";
+import { API_PATH_CONFIG_KEY } from "./apiPath";
 
 /** Anything that answers a full config key (`runpod:apiKey`) with its value or undefined. */
 export interface ConfigSource {
@@ -24,4 +25,13 @@ export function clientInputFromConfig(source: ConfigSource): ClientConfigInput {
     if (value !== undefined && value !== "") out[field] = value;
   }
   return out as ClientConfigInput;
+}
+
+/**
+ * The API path set in `source` (`runpod:api`), unvalidated; unset when absent or empty. The session
+ * validates it at first use (apiPath.ts `resolveApiPath`), falling back to `RUNPOD_API`, then the default.
+ */
+export function apiPathFromConfig(source: ConfigSource): string | undefined {
+  const value = source.get(API_PATH_CONFIG_KEY);
+  return value === undefined || value === "" ? undefined : value;
 }

@@ -9,14 +9,14 @@
  *   the create-once guarantee rests on (claimed endpoints, the pre-create listing, the directory)
  *   survives a second stub being used mid-deployment (another resource kind, or a stack's old stub);
  * - a `configure` with a different configuration (another key or address: another account or platform,
- *   which the old bookkeeping does not describe) gets a new client and fresh bookkeeping; operations
- *   already running finish on the old ones.
+ *   which the old bookkeeping does not describe; another API path, `runpod:api`) gets a new client and
+ *   fresh bookkeeping; operations already running finish on the old ones.
  */
 import { createHash } from "crypto";
 import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { catalogSettingsInput } from "./catalog/settings";
-import { clientInputFromConfig, type ConfigSource } from "./providerConfig";
+import { apiPathFromConfig, clientInputFromConfig, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
 
 export class ProviderRuntime {
@@ -29,9 +29,9 @@ export class ProviderRuntime {
     this.session = ProviderRuntime.sessionFor({});
   }
 
-  private static sessionFor(input: ClientConfigInput, catalogSettings: Record<string, string> = {}): PlatformSession {
-    // The client is built at first use (after `configure`), reading the environment then.
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)), { catalogSettings });
+  private static sessionFor(input: ClientConfigInput, api?: string, catalogSettings: Record<string, string> = {}): PlatformSession {
+    // The client is built, and the path resolved, at first use (after `configure`), reading the environment then.
+    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)), { api, catalogSettings });
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */
@@ -41,7 +41,7 @@ export class ProviderRuntime {
 
   /**
    * The dynamic provider's `configure` hook: keeps the `runpod:*` stack configuration (the API key
-   * included) in this process only; it never reaches inputs, outputs or the serialized provider.
+   * included, and the API path `runpod:api`) in this process only; it never reaches inputs, outputs or the serialized provider.
    */
   configure(req: { config?: ConfigSource } | undefined): void {
     // A host that was given no configuration at all cannot look keys up; that means "nothing set".
@@ -53,15 +53,16 @@ export class ProviderRuntime {
       }
     };
     const input = clientInputFromConfig({ get });
+    const api = apiPathFromConfig({ get });
     const catalogSettings = catalogSettingsInput({ get });
     // A digest, so the key is not kept a second time in this process.
     const fingerprint = createHash("sha256")
-      .update(JSON.stringify([input, catalogSettings]))
+      .update(JSON.stringify([input, api ?? null, catalogSettings]))
       .digest("hex");
     if (fingerprint === this.fingerprint) return;
     this.fingerprint = fingerprint;
     this.configurations += 1;
-    this.session = ProviderRuntime.sessionFor(input, catalogSettings);
+    this.session = ProviderRuntime.sessionFor(input, api, catalogSettings);
     this.providers = new Map();
   }
 

@@ -1,9 +1,11 @@
 /**
- * What every resource kind of one dynamic-provider process shares: one api client and the listings
- * built on it. The platform has no "get one" calls for these, only listings, so resources of all kinds
- * answered from one shared listing cost one request per burst instead of one each (endpoint/directory.ts).
+ * What every resource kind of one dynamic-provider process shares: one api client, the API path it
+ * manages resources through (`runpod:api`, apiPath.ts), and the listings built on them. The design's
+ * interfaces have no "get one" calls for these, only listings, so resources of all kinds answered from
+ * one shared listing cost one request per burst instead of one each (endpoint/directory.ts).
  */
-import type { NetworkVolume, PlatformClient, RegistryAuthRecord, TemplateRecord } from "../api";
+import type { NetworkVolume, PlatformClient } from "../api";
+import { portOf, resolveApiPath, type ApiPath } from "./apiPath";
 import { StackLedger } from "./catalog/budget";
 import type { Catalog } from "./catalog/catalog";
 import { fetchCatalog } from "./catalog/fetch";
@@ -11,10 +13,14 @@ import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings
 import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
+import { LISTINGS, type Listings } from "./paths/listings";
+import type { RegistryAuthState, TemplateState } from "./paths/records";
 
 export interface SessionOptions {
   /** Largest gap between lookups that share one listing (default {@link LOOKUP_WINDOW_MS}). */
   lookupWindowMs?: number;
+  /** The configured `runpod:api` (validated at first use; unset: `RUNPOD_API`, then the default). */
+  api?: string;
   /** `runpod:requireAvailability` / `runpod:maxHourlyCost` as configured (catalog/settings.ts). */
   catalogSettings?: Record<string, string>;
   /** Where notices of a preview go (scarce availability); default: the provider's stderr, which the engine shows. */
@@ -23,10 +29,13 @@ export interface SessionOptions {
 
 export class PlatformSession {
   private clientInstance?: PlatformClient;
+  private apiPath?: ApiPath;
   private endpointDirectory?: EndpointDirectory;
   private volumes?: CoalescedCall<NetworkVolume[]>;
-  private templateListing?: SharedListing<TemplateRecord>;
-  private registryAuthListing?: SharedListing<RegistryAuthRecord>;
+  private templateListing?: SharedListing<TemplateState>;
+  private registryAuthListing?: SharedListing<RegistryAuthState>;
+  /** Templates whose container settings (image, env, …) this process changed. */
+  private readonly changedTemplates = new Set<string>();
   private catalogRead?: Promise<Catalog>;
   private catalogReads = 0;
   /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
@@ -46,25 +55,41 @@ export class PlatformSession {
     return this.clientInstance;
   }
 
+  /**
+   * The path every kind of this session uses, resolved once.
+   * @throws ConfigurationError naming `runpod:api` (or `RUNPOD_API`) and its values.
+   */
+  get api(): ApiPath {
+    this.apiPath ??= resolveApiPath(this.options.api);
+    return this.apiPath;
+  }
+
   private get windowMs(): number {
     return this.options.lookupWindowMs ?? LOOKUP_WINDOW_MS;
   }
 
+  private get listings(): Listings {
+    return portOf(LISTINGS, this.api);
+  }
+
   /** The caller's endpoints, from a shared listing (reads, create's duplicate check, a refused delete). */
   get endpoints(): EndpointDirectory {
-    this.endpointDirectory ??= new EndpointDirectory(this.client, this.windowMs);
+    const { endpoints } = this.listings;
+    this.endpointDirectory ??= new EndpointDirectory(() => endpoints(this.client), this.windowMs);
     return this.endpointDirectory;
   }
 
-  /** The caller's templates (`myself { podTemplates }`): template reads and deletes, Endpoint's `templateId` check. */
-  get templates(): SharedListing<TemplateRecord> {
-    this.templateListing ??= new SharedListing(() => this.client.listTemplates(), this.windowMs);
+  /** The caller's templates: template reads and deletes, Endpoint's `templateId` check. */
+  get templates(): SharedListing<TemplateState> {
+    const { templates } = this.listings;
+    this.templateListing ??= new SharedListing(() => templates(this.client), this.windowMs);
     return this.templateListing;
   }
 
-  /** The caller's registry credentials (`myself { containerRegistryCreds }`). */
-  get registryAuths(): SharedListing<RegistryAuthRecord> {
-    this.registryAuthListing ??= new SharedListing(() => this.client.listRegistryAuths(), this.windowMs);
+  /** The caller's registry credentials. */
+  get registryAuths(): SharedListing<RegistryAuthState> {
+    const { registryAuths } = this.listings;
+    this.registryAuthListing ??= new SharedListing(() => registryAuths(this.client), this.windowMs);
     return this.registryAuthListing;
   }
 
@@ -96,7 +121,17 @@ export class PlatformSession {
     (this.options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`)))(message);
   }
 
-  /** The caller's network volumes (`GET /v2/network-volumes`), one listing per burst of checks. */
+  /** Reports that this process changed the container settings of template `id` (endpoints re-apply it where the path copies templates). */
+  templateChanged(id: string): void {
+    this.changedTemplates.add(id);
+  }
+
+  /** Whether this process changed the container settings of template `id`. */
+  hasTemplateChanged(id: string): boolean {
+    return this.changedTemplates.has(id);
+  }
+
+  /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */
   networkVolumes(): Promise<NetworkVolume[]> {
     this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs);
     return this.volumes.get();

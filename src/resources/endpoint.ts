@@ -37,6 +37,19 @@ export interface EndpointArgs {
    * them, so any change replaces the endpoint.
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * GPU type names (each at most 100 characters, no repeats) left out of the `gpuIds` tiers, e.g.
+   * `["NVIDIA L40"]` (REST v2 `gpu.excludedTypes`; each must be a type of one of the tiers); empty or
+   * unset = none. Order does not matter; changes update in place (the whole GPU selection is sent).
+   * `runpod:api v2` only: set on `graphql`, preview fails naming the field and the path.
+   */
+  excludedGpuTypes?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Data center ids the workers may run in, e.g. `["EU-RO-1"]` (each at most 64 characters, no
+   * repeats); empty or unset = any data center. Order does not matter; changes update in place.
+   * `runpod:api v2` only: set on `graphql`, preview fails naming the field and the path.
+   */
+  dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** `QB` queue-based (default) or `LB` load balancing. Changing it replaces the endpoint. */
   type?: pulumi.Input<EndpointType>;
   /** Seconds before idle workers shut down, 0 to 3600. Default 5. */
@@ -134,6 +147,10 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly gpuIds: pulumi.Output<GpuTier[]>;
   /** The GPU type names the endpoint was created with; absent when created with tiers (the platform does not report them). */
   declare public readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
+  /** GPU type names left out of the tiers (REST v2; empty on GraphQL). */
+  declare public readonly excludedGpuTypes: pulumi.Output<string[]>;
+  /** Data centers the workers may run in (REST v2; empty = any, and on GraphQL). */
+  declare public readonly dataCenterIds: pulumi.Output<string[]>;
   declare public readonly type: pulumi.Output<EndpointType>;
   /** Seconds. */
   declare public readonly idleTimeout: pulumi.Output<number>;

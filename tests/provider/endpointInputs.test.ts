@@ -26,6 +26,8 @@ describe("checkEndpointInputs: valid inputs", () => {
       name: "my-endpoint",
       templateId: "tpl_vllm",
       gpuIds: ["ADA_24"],
+      excludedGpuTypes: [],
+      dataCenterIds: [],
       type: ENDPOINT_DEFAULTS.type,
       idleTimeout: ENDPOINT_DEFAULTS.idleTimeout,
       locations: [],
@@ -46,6 +48,8 @@ describe("checkEndpointInputs: valid inputs", () => {
 
   it("the defaults are the platform's: QB, 5 s idle, QUEUE_DELAY 4, 0..3 workers, any region, no fast boot, no volume", () => {
     expect(ENDPOINT_DEFAULTS).toEqual({
+      excludedGpuTypes: [],
+      dataCenterIds: [],
       type: "QB",
       idleTimeout: 5,
       locations: [],
@@ -78,7 +82,8 @@ describe("checkEndpointInputs: valid inputs", () => {
     };
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
-    expect(r.inputs).toEqual(given);
+    // The REST v2-only selections default to none.
+    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [] });
   });
 
   it("accepts every GPU tier, region, type and scaler type of the spec", () => {

@@ -8,7 +8,7 @@ import { changedKeys, diffModel } from "../../src/provider/model/compare";
 import { apiInput, outputsFromRecord } from "../../src/provider/model/state";
 import { REGISTRY_AUTH_INPUT_FIELDS, REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
 import { TEMPLATE_INPUT_FIELDS, TEMPLATE_MODEL, TEMPLATE_SECRET_FIELDS } from "../../src/provider/template/model";
-import { saveTemplateInput } from "../../src/provider/template/state";
+import { saveTemplateInput } from "../../src/provider/template/paths/graphql";
 import { UNKNOWN } from "../../src/provider/unknown";
 
 const base = { name: "llm", imageName: "acme/llm:1" };

@@ -49,12 +49,12 @@ export function selectionOf(inputs: Record<string, unknown>): ComputeSelection {
   return {
     gpu: {
       pools: list(inputs.gpuIds),
-      excludedTypes: [],
+      excludedTypes: list(inputs.excludedGpuTypes),
       typeIds: list(inputs.gpuTypeIds),
       count: typeof inputs.gpuCount === "number" ? inputs.gpuCount : 1,
       allowedCudaVersions: list(inputs.allowedCudaVersions),
     },
-    dataCenterIds: [],
+    dataCenterIds: list(inputs.dataCenterIds),
     networkVolumeIds: typeof inputs.networkVolumeId === "string" ? [inputs.networkVolumeId] : [],
     fields: SELECTION_FIELDS,
   };

@@ -9,9 +9,9 @@
  * listing and the claimed ids are per-process bookkeeping: the provider runtime keeps one instance for
  * every resource kind and stub of the process (runtime.ts).
  */
-import type { EndpointRecord } from "../../api";
 import { isOutcomeUnknown, isTimeout, messageOf } from "../errorKinds";
 import { KeyedSerial } from "../keyedSerial";
+import type { EndpointState } from "../paths/records";
 import type { PlatformSession } from "../session";
 
 /** Shortest time a timed-out create is given to land before it is tried again, in milliseconds. */
@@ -45,9 +45,10 @@ export class CreateOnce {
    * @throws the create's error when it is not an unknown outcome, or when the second try fails too;
    *   an Error saying what to do when several candidates exist or the listing that decides fails.
    */
-  run(identity: CreateIdentity, send: () => Promise<EndpointRecord>): Promise<EndpointRecord> {
+  run(identity: CreateIdentity, send: () => Promise<EndpointState>): Promise<EndpointState> {
     const { name, templateId } = identity;
-    const sameIdentity = (e: EndpointRecord) => e.name === name && e.templateId === templateId;
+    // A path that keeps no link to the template (REST v2) reports none: the name decides then.
+    const sameIdentity = (e: EndpointState) => e.name === name && (e.templateId === undefined || e.templateId === templateId);
     // One at a time per name and template: a create settling an unknown outcome then never meets a
     // sibling's endpoint that is not claimed yet.
     return this.byIdentity.run(JSON.stringify([name, templateId]), async () => {
@@ -85,7 +86,7 @@ export class CreateOnce {
   }
 
   /** Records an endpoint this process created or adopted. */
-  private claim(record: EndpointRecord): EndpointRecord {
+  private claim(record: EndpointState): EndpointState {
     this.claimed.add(record.id);
     this.session.endpoints.changed(record.id);
     return record;
@@ -99,7 +100,7 @@ export class CreateOnce {
    * time — the client's request timeout, at least {@link SETTLE_MIN_MS} — has passed. After a dropped
    * connection or a 5xx the platform is done with the request, so one listing decides.
    */
-  private async findUnansweredCreate(name: string, createError: unknown, matches: (e: EndpointRecord) => boolean): Promise<EndpointRecord[]> {
+  private async findUnansweredCreate(name: string, createError: unknown, matches: (e: EndpointState) => boolean): Promise<EndpointState[]> {
     const settleUntil = isTimeout(createError) ? Date.now() + Math.max(this.session.client.config.timeoutMs, SETTLE_MIN_MS) : 0;
     for (let pause = SETTLE_FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, SETTLE_MAX_PAUSE_MS)) {
       this.session.endpoints.invalidate();
@@ -110,7 +111,7 @@ export class CreateOnce {
   }
 
   /** The listing that decides whether an unanswered create took effect; its failure says what is at stake. */
-  private async listAfterUnknownCreate(name: string, createError: unknown): Promise<EndpointRecord[]> {
+  private async listAfterUnknownCreate(name: string, createError: unknown): Promise<EndpointState[]> {
     try {
       return await this.session.endpoints.list();
     } catch (err) {

@@ -11,8 +11,8 @@
  * new listing, so nobody is answered from a listing that predates this process's own change to what
  * they ask about. Other endpoints' records in the listing stay valid.
  */
-import type { EndpointRecord, PlatformClient } from "../../api";
 import { CoalescedCall } from "../coalesce";
+import type { EndpointState } from "../paths/records";
 
 /** Largest gap between two lookups of one burst that still share a listing, in milliseconds. */
 export const LOOKUP_WINDOW_MS = 1000;
@@ -21,19 +21,20 @@ export const LOOKUP_MAX_AGE_MS = 30_000;
 
 /** A coalescing view of the caller's endpoints for one client. */
 export class EndpointDirectory {
-  private readonly listing: CoalescedCall<EndpointRecord[]>;
+  private readonly listing: CoalescedCall<EndpointState[]>;
   /** Endpoints this process changed since the shared listing was started. */
   private readonly changedIds = new Set<string>();
 
   /**
+   * @param list the path's listing of the caller's endpoints.
    * @param windowMs largest gap between lookups sharing one listing (default {@link LOOKUP_WINDOW_MS}).
    * @param maxAgeMs oldest listing that may answer (default {@link LOOKUP_MAX_AGE_MS}, never below `windowMs`).
    */
-  constructor(client: Pick<PlatformClient, "listEndpoints">, windowMs: number = LOOKUP_WINDOW_MS, maxAgeMs: number = LOOKUP_MAX_AGE_MS) {
-    this.listing = new CoalescedCall(() => client.listEndpoints(), windowMs, Math.max(windowMs, maxAgeMs));
+  constructor(list: () => Promise<EndpointState[]>, windowMs: number = LOOKUP_WINDOW_MS, maxAgeMs: number = LOOKUP_MAX_AGE_MS) {
+    this.listing = new CoalescedCall(list, windowMs, Math.max(windowMs, maxAgeMs));
   }
 
-  /** Number of `listEndpoints` calls made so far. */
+  /** Number of listings made so far. */
   get listingCount(): number {
     return this.listing.callCount;
   }
@@ -41,9 +42,9 @@ export class EndpointDirectory {
   /**
    * All of the caller's endpoints, from a shared listing when one is fresh and no endpoint changed
    * by this process since it was started.
-   * @throws whatever `client.listEndpoints` throws.
+   * @throws whatever the listing throws.
    */
-  list(): Promise<EndpointRecord[]> {
+  list(): Promise<EndpointState[]> {
     if (this.changedIds.size > 0) this.invalidate();
     return this.listing.get();
   }
@@ -53,7 +54,7 @@ export class EndpointDirectory {
    * existed). Answered from the shared listing unless this process changed `id` since it was started.
    * @throws listing errors (authentication, network, ...), never for a missing endpoint.
    */
-  async findEndpoint(id: string): Promise<EndpointRecord | undefined> {
+  async findEndpoint(id: string): Promise<EndpointState | undefined> {
     if (this.changedIds.has(id)) this.invalidate();
     return (await this.listing.get()).find((e) => e.id === id);
   }

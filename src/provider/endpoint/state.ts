@@ -3,7 +3,8 @@
  * (model/state.ts) plus what the record lacks: the id, the job URL and the GPU type names, which the
  * platform does not report and the outputs carry.
  */
-import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../api";
+import type { RestCreateEndpointInput, SaveEndpointInput } from "../../api";
+import type { EndpointState } from "../paths/records";
 import { apiInput, inputsFromOutputs as inputsFromModelOutputs, joinList, outputsFromRecord as modelOutputs } from "../model/state";
 import { costOutputs } from "./catalogReview";
 import { COST_OUTPUTS } from "./costFields";
@@ -17,7 +18,7 @@ import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./mod
  * @param previous the declared or stored values: `locations` keeps their order when it holds the same regions.
  */
 export function outputsFromRecord(
-  record: EndpointRecord,
+  record: EndpointState,
   gpuTypeIds: string[] | null | undefined,
   jobUrl: string,
   settings?: object,

@@ -4,6 +4,7 @@
  * `diff`, the state mapping and the README tables are derived from it (check.ts, compare.ts, state.ts,
  * tables.ts in this folder); each resource folder holds one model (e.g. endpoint/model.ts).
  */
+import type { ApiPath } from "../apiPath";
 import { RESERVED_PROPERTIES } from "../reserved";
 import type { DisplayType, Rule } from "./rules";
 
@@ -75,6 +76,11 @@ export interface InputField<T = unknown> extends Argument<T> {
    * Such a field has no `default`.
    */
   unset?: "platform";
+  /**
+   * The API paths (`runpod:api`) that can express the field; unset: every path. On another path a value
+   * other than the default fails `check`, naming the field and the path (pathSupport.ts).
+   */
+  paths?: readonly ApiPath[];
   /**
    * The value is a secret: the resource registers the output as a Pulumi secret (additionalSecretOutputs)
    * and wraps each given value in `pulumi.secret`, so no value reaches plain state; the provider removes

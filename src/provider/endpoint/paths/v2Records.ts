@@ -1,0 +1,101 @@
+/**
+ * Endpoints as REST v2 writes them (docs/spec/rest-v2-openapi.json: Endpoint, CreateEndpointRequest,
+ * UpdateEndpointRequest) ↔ the model's {@link EndpointState}. v2 nests what GraphQL keeps flat
+ * (`gpu { pools, count, allowedCudaVersions }`, `workers { min, max, idleTimeout }`, `scaling`), names
+ * the type `QUEUE` / `LOAD_BALANCER`, and keeps no link to a template (`templateId` is a snapshot).
+ */
+import type { V2 } from "../../../api";
+import { changedFields } from "../../model/compare";
+import { joinList } from "../../model/state";
+import type { EndpointState } from "../../paths/records";
+import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs } from "../model";
+
+const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
+const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
+
+/** The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`. */
+export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
+  const scaling = e.scaling;
+  const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : Math.max(1, Math.round(scaling.queueDelay));
+  const cuda = e.gpu?.allowedCudaVersions ?? [];
+  return {
+    id: e.id,
+    name: e.name,
+    gpuIds: joinList(e.gpu?.pools ?? []),
+    type: TYPE_FROM_V2[e.type ?? "QUEUE"],
+    idleTimeout: e.workers.idleTimeout,
+    locations: null,
+    fastBootType: e.flashboot === "OFF" ? null : "FASTBOOT",
+    scalerType: scaling.type,
+    scalerValue,
+    workersMin: e.workers.min ?? 0,
+    workersMax: e.workers.max ?? 0,
+    networkVolumeId: e.networkVolumes[0] ?? null,
+    gpuCount: e.gpu?.count ?? null,
+    allowedCudaVersions: cuda.length > 0 ? joinList(cuda) : null,
+    executionTimeoutMs: e.timeout,
+    excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
+    dataCenterIds: [...e.dataCenterIds],
+  };
+}
+
+type Scaling = V2.EndpointScaling;
+const scalingOf = (inputs: EndpointInputs): Scaling =>
+  inputs.scalerType === "REQUEST_COUNT" ? { type: "REQUEST_COUNT", requestCount: inputs.scalerValue } : { type: "QUEUE_DELAY", queueDelay: inputs.scalerValue };
+
+/** `workers`: `idleTimeout` is not applicable to a queue-based endpoint scaling on request count (the document rejects it there). */
+function workersOf(inputs: EndpointInputs): V2.EndpointWorkers {
+  const workers: V2.EndpointWorkers = { min: inputs.workersMin, max: inputs.workersMax };
+  if (!(inputs.type === "QB" && inputs.scalerType === "REQUEST_COUNT")) workers.idleTimeout = inputs.idleTimeout;
+  return workers;
+}
+
+/** The whole GPU selection: pools with their exclusions, count and CUDA set (a PATCH carrying `gpu` without `excludedTypes` would clear them). */
+function gpuOf(inputs: EndpointInputs): V2.CreateEndpointGpuConfig {
+  const gpu: V2.CreateEndpointGpuConfig = { pools: [...(inputs.gpuIds ?? [])], excludedTypes: [...inputs.excludedGpuTypes] };
+  if (inputs.gpuCount !== undefined) gpu.count = inputs.gpuCount;
+  if (inputs.allowedCudaVersions !== undefined) gpu.allowedCudaVersions = [...inputs.allowedCudaVersions];
+  return gpu;
+}
+
+/** The `createEndpoint` body for complete inputs; every managed field, so v2's own defaults never apply. */
+export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
+  const body: V2.CreateEndpointRequest = {
+    name: inputs.name,
+    type: TYPE_TO_V2[inputs.type],
+    templateId: inputs.templateId,
+    gpu: gpuOf(inputs),
+    workers: workersOf(inputs),
+    scaling: scalingOf(inputs),
+    networkVolumes: inputs.networkVolumeId ? [inputs.networkVolumeId] : [],
+    flashboot: inputs.fastBootType ? "FLASHBOOT" : "OFF",
+    dataCenterIds: [...inputs.dataCenterIds],
+  };
+  if (inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
+  return body;
+}
+
+const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions"];
+const WORKER_FIELDS: readonly EndpointInputField[] = ["workersMin", "workersMax", "idleTimeout"];
+const SCALING_FIELDS: readonly EndpointInputField[] = ["scalerType", "scalerValue"];
+
+/**
+ * The `updateEndpoint` body: only what changed between the stored outputs `olds` and `inputs`, each
+ * change as the whole v2 sub-document it belongs to (`gpu`, `workers`, `scaling`), since a `gpu`
+ * without its exclusions would clear them. `templateId` re-applies the template (a release).
+ * Undefined when nothing the platform stores changed.
+ */
+export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>, reapplyTemplate = false): V2.UpdateEndpointRequest | undefined {
+  const changed = new Set(changedFields(ENDPOINT_MODEL, ENDPOINT_INPUT_FIELDS, olds, { ...inputs }));
+  const body: V2.UpdateEndpointRequest = {};
+  if (changed.has("name")) body.name = inputs.name;
+  if (changed.has("templateId") || reapplyTemplate) body.templateId = inputs.templateId;
+  if (GPU_FIELDS.some((f) => changed.has(f))) body.gpu = gpuOf(inputs);
+  if (WORKER_FIELDS.some((f) => changed.has(f)) || SCALING_FIELDS.some((f) => changed.has(f))) body.workers = workersOf(inputs);
+  if (SCALING_FIELDS.some((f) => changed.has(f))) body.scaling = scalingOf(inputs);
+  if (changed.has("dataCenterIds")) body.dataCenterIds = [...inputs.dataCenterIds];
+  if (changed.has("networkVolumeId")) body.networkVolumes = inputs.networkVolumeId ? [inputs.networkVolumeId] : [];
+  if (changed.has("fastBootType")) body.flashboot = inputs.fastBootType ? "FLASHBOOT" : "OFF";
+  if (changed.has("executionTimeoutMs") && inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
+  return Object.keys(body).length > 0 ? body : undefined;
+}

@@ -1,0 +1,25 @@
+/**
+ * Inputs the session's API path cannot express (a model field's `paths`): one failure per such field
+ * holding anything but its default, at `check`, so `pulumi preview` stops before a path would drop or
+ * refuse the value.
+ */
+import { API_PATH_CONFIG_KEY, type ApiPath } from "./apiPath";
+import type { InputFailure } from "./model/check";
+import type { Fields, InputField, ResourceModel } from "./model/fields";
+import { containsUnknown } from "./unknown";
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+export function pathFailures(model: ResourceModel, inputs: Record<string, unknown>, path: ApiPath): InputFailure[] {
+  const failures: InputFailure[] = [];
+  for (const [name, field] of Object.entries(model.fields as Fields)) {
+    if (field.kind !== "input" || !field.paths || field.paths.includes(path)) continue;
+    const value = inputs[name];
+    if (value === undefined || containsUnknown(value) || same(value, (field as InputField).default)) continue;
+    failures.push({
+      property: name,
+      reason: `${model.type}.${name} cannot be expressed on API path ${path} (${API_PATH_CONFIG_KEY}); only on ${field.paths.join(", ")}: unset it, or set ${API_PATH_CONFIG_KEY} to ${field.paths[0]}`,
+    });
+  }
+  return failures;
+}

@@ -1,0 +1,17 @@
+/**
+ * The records every path hands the providers: what the platform reports of a resource, in the model's
+ * field names (model/state.ts reads lists as arrays or in the GraphQL comma-separated form). A path
+ * maps its own answers onto these, so the providers above the ports never see a path's shapes.
+ */
+import type { EndpointRecord, RegistryAuthRecord, TemplateRecord } from "../../api";
+
+/** An endpoint; `templateId` is absent on a path that keeps no link to the template (REST v2: a snapshot). */
+export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> & {
+  templateId?: string;
+  idleTimeout?: number | null;
+  /** REST v2 only (GraphQL reports none: the model's default). */
+  excludedGpuTypes?: string[];
+  dataCenterIds?: string[];
+};
+export type TemplateState = TemplateRecord;
+export type RegistryAuthState = RegistryAuthRecord;

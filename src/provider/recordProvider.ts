@@ -1,0 +1,175 @@
+/**
+ * The skeleton every resource kind's provider shares, above its path port: the session and the port
+ * the session's API path picks (apiPath.ts), `check`'s preamble (auto-naming, the model's validation,
+ * secrets kept out of failures), the model's `diff`, typed checked inputs for create and update, reads
+ * that drop a resource gone from the platform (an error for `get`), and updates of a resource gone
+ * from the platform that say what to do. A kind adds its own steps (create settlement, deletes, waits)
+ * in its provider; how a path says each step is its port's (`<kind>/paths/*.ts`).
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { PlatformClient } from "../api";
+import { portOf, type PerPath } from "./apiPath";
+import { isNotFound } from "./errorKinds";
+import { checkFields, isComplete, type InputFailure } from "./model/check";
+import { diffModel } from "./model/compare";
+import { inputNames, secretNames, type ResourceModel } from "./model/fields";
+import { withAutoName } from "./naming";
+import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY } from "./reserved";
+import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
+import { pathFailures } from "./pathSupport";
+import { PlatformSession, type SessionOptions } from "./session";
+import { containsUnknown } from "./unknown";
+
+type Props = Record<string, unknown>;
+
+/** How a kind names itself in messages. */
+export interface KindWords {
+  /** Lower case, e.g. "template", "registry credentials". */
+  noun: string;
+  /** The noun is plural ("registry credentials … exist"). */
+  plural?: boolean;
+}
+
+/** A provider's source: the process's session, or a function returning the client (a session of its own). */
+export type SessionSource = PlatformSession | (() => PlatformClient);
+
+export abstract class RecordProvider<I extends object, O extends object, R extends { id: string }, P> {
+  protected readonly session: PlatformSession;
+  private portInstance?: P;
+  private readonly secretFields: readonly string[];
+
+  constructor(
+    source: SessionSource,
+    protected readonly model: ResourceModel,
+    private readonly ports: PerPath<(session: PlatformSession) => P>,
+    protected readonly words: KindWords,
+    sessionOptions: SessionOptions = {},
+  ) {
+    this.session = source instanceof PlatformSession ? source : new PlatformSession(source, sessionOptions);
+    this.secretFields = secretNames(model);
+  }
+
+  protected get client(): PlatformClient {
+    return this.session.client;
+  }
+
+  /** This kind's operations on the session's path, built at first use. */
+  protected get port(): P {
+    this.portInstance ??= portOf(this.ports, this.session.api)(this.session);
+    return this.portInstance;
+  }
+
+  /** The secret values among `sources`' secret fields, longest first. */
+  protected secretsOf(...sources: (Props | undefined)[]): string[] {
+    return sources.flatMap((s) => secretValues(s, this.secretFields));
+  }
+
+  /**
+   * Validates and completes inputs: an unset `name` is auto-named (naming.ts), the model's rules and
+   * the kind's cross-field rules ({@link validate}), then the lookups of referenced platform objects
+   * ({@link checkReferences}). The client configuration and the API path are resolved here too (no
+   * request), so a missing key or a bad setting stops `pulumi preview`. Failures never quote a secret.
+   */
+  async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
+    void this.client;
+    void this.port;
+    const named = withAutoName(olds, news ?? {});
+    const { inputs, failures } = this.validate(named.news);
+    failures.push(...pathFailures(this.model, inputs, this.session.api));
+    if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
+    const secrets = this.secretsOf(news);
+    await withoutSecrets(secrets, () => this.checkReferences(olds, inputs, failures));
+    return { inputs, failures: failures.map((f) => ({ property: f.property, reason: redactSecrets(f.reason, secrets) })) };
+  }
+
+  /** The model's validation and defaults; a kind adds its cross-field rules. Never throws. */
+  protected validate(news: Props): { inputs: Props; failures: InputFailure[] } {
+    return checkFields(this.model, news);
+  }
+
+  /** Looks referenced platform objects up (a new or changed id only), adding a failure for each unknown one. */
+  protected async checkReferences(_olds: Props | undefined, _inputs: Props, _failures: InputFailure[]): Promise<void> {}
+
+  /** Field-by-field diff of stored outputs against checked inputs; provider settings alone are no diff. */
+  async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
+    const d = diffModel(this.model, inputNames(this.model), olds ?? {}, news ?? {});
+    const onPath = this.pathReplaces().filter((f) => (d.changed as string[]).includes(f) && !(d.replaces as string[]).includes(f));
+    if (onPath.length === 0) return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+    const keepsName = !containsUnknown(news?.name) && olds?.name === news?.name;
+    return { changes: true, replaces: [...d.replaces, ...onPath], deleteBeforeReplace: this.model.uniqueName === true && keepsName, changed: d.changed };
+  }
+
+  /** Inputs the session's path cannot change in place (its port says), replacing on change. */
+  protected pathReplaces(): readonly string[] {
+    return [];
+  }
+
+  /**
+   * The checked inputs, typed, once none is unknown any more.
+   * @throws when a value is still unknown (the engine never creates or updates with unknowns).
+   */
+  protected checked(news: Props, verb: "create" | "update"): I {
+    if (!isCompleteInputs<I>(news)) throw new Error(`${this.model.type} inputs are not all known; cannot ${verb} the ${this.words.noun} yet`);
+    return news;
+  }
+
+  /** The kind's record with `id`, or undefined when the caller has none (from the path's shared listing). */
+  protected abstract find(id: string): Promise<R | undefined>;
+  /** Outputs of `record`; `carried` (checked inputs or stored outputs) gives what the platform does not report. */
+  protected abstract outputs(record: R, carried: Props | undefined): O;
+  /** Inputs equivalent to outputs (refresh, import, `get`). */
+  protected abstract inputsOf(outs: O): Props;
+
+  /**
+   * Reads the live record from the shared listing: refresh (drift shows on the next preview), `get`,
+   * import. One deleted outside Pulumi returns no id and leaves the stack — except for `get` (props
+   * hold {@link LOOKUP_PROPERTY}), where that is an error. Inputs are returned too, so `preview --diff`
+   * after a refresh shows the drift.
+   */
+  async read(id: string, props?: Props): Promise<dynamic.ReadResult<O | Props>> {
+    const record = await withoutSecrets(this.secretsOf(props), () => this.find(id));
+    if (!record) {
+      if (props?.[LOOKUP_PROPERTY] === true) {
+        const exists = this.words.plural ? "exist" : "exists";
+        throw new Error(`${this.model.type}.get: no ${this.words.noun} with id "${id}" ${exists} for the configured API key`);
+      }
+      return {};
+    }
+    const outs = this.readOutputs(record, props);
+    return { id: record.id, props: outs, inputs: this.inputsOf(outs) };
+  }
+
+  /** Outputs of a read; by default {@link outputs} carrying from the stored outputs. */
+  protected readOutputs(record: R, props: Props | undefined): O {
+    return this.outputs(record, props);
+  }
+
+  /**
+   * Runs a write of record `id` (an update, a follow-up of a create), turning "not found" into what to
+   * do, keeping secrets out of its errors, and reporting the change to the shared listing (`changed`).
+   */
+  protected async writing<T>(id: string, secrets: string[], write: () => Promise<T>, changed: (id: string) => void): Promise<T> {
+    return withoutSecrets(secrets, async () => {
+      try {
+        return await write();
+      } catch (err) {
+        if (isNotFound(err)) {
+          const noun = this.words.noun.charAt(0).toUpperCase() + this.words.noun.slice(1);
+          const [exists, it, them] = this.words.plural ? ["exist", "them", "them"] : ["exists", "it", "it"];
+          throw new Error(
+            `${noun} ${id} no longer ${exists} on the platform; run \`pulumi refresh\` to drop ${it} from the stack, then \`pulumi up\` to create ${them} again`,
+            { cause: err },
+          );
+        }
+        throw err;
+      } finally {
+        changed(id);
+      }
+    });
+  }
+}
+
+/** True when no value of `inputs` is unknown: they are the kind's complete checked inputs. */
+function isCompleteInputs<I>(inputs: Props): inputs is Props & I {
+  return isComplete(inputs);
+}

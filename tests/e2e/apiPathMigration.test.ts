@@ -1,0 +1,109 @@
+/**
+ * Moving a stack between API paths through the real Pulumi CLI: registry credentials → template →
+ * endpoint deployed with `runpod:api graphql`, then `pulumi config set runpod:api v2` and `pulumi up`:
+ * nothing is created, replaced or deleted (same ids), and a `pulumi preview --refresh
+ * --expect-no-changes` on v2 passes (the v2 reads see what GraphQL made). Then the other direction for
+ * a stack made on v2 (credentials and template). The emulator serves both paths over one state.
+ * Needs `npm run setup` (Pulumi CLI) and a build (dist/).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import type { RunPulumiResult } from "../../scripts/pulumiCli";
+
+jest.setTimeout(600_000);
+
+const FIXTURE = path.join(__dirname, "templatesFixture");
+const PASSWORD = "ghp_e2e-migration-password-7";
+const ENV_SECRET = "hf_e2e-migration-secret-11";
+
+let emu: RunningEmulator;
+let work: string;
+const stacks: LocalStack[] = [];
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  work = tempDir("pulumi-runpod-e2e-paths-");
+});
+
+afterAll(async () => {
+  for (const stack of stacks) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+async function stackOn(name: string, api: "graphql" | "v2", declared: Record<string, unknown>): Promise<LocalStack> {
+  const programDir = copyProgram(FIXTURE, path.join(work, name));
+  const stack = await LocalStack.create({ programDir, stackName: name, stateDir: path.join(work, `${name}-state`) });
+  stacks.push(stack);
+  await stack.usePlatform(emu.urls, emu.apiKey);
+  await stack.setConfig("runpod:api", api);
+  await stack.setConfig("registryPassword", PASSWORD, { secret: true });
+  await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
+  for (const [key, value] of Object.entries(declared)) await stack.setConfig(key, JSON.stringify(value));
+  return stack;
+}
+
+const ids = async (stack: LocalStack) =>
+  (await stack.resources())
+    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/runpod:"))
+    .map((r) => `${r.type}:${r.id}`)
+    .sort();
+
+/** The step summary of `pulumi up` must hold no create, replace or delete. */
+function expectNothingRecreated(r: RunPulumiResult): void {
+  expect(r.stdout).not.toMatch(/\d+ (created|replaced|deleted)/);
+  expect(r.stdout).not.toMatch(/\+\+|\+-|-\+/);
+}
+
+const TEMPLATE = {
+  name: "mig-llm",
+  imageName: "ghcr.io/acme/llm-worker:1.0",
+  containerDiskInGb: 20,
+  ports: ["8000/http"],
+  env: { MODEL: "m" },
+  secretEnv: ["HF_TOKEN"],
+  registry: "ghcr",
+};
+
+test("graphql → v2: `pulumi config set runpod:api v2` and `pulumi up` recreate nothing; preview --refresh --expect-no-changes passes", async () => {
+  const stack = await stackOn("mig-fwd", "graphql", {
+    registries: { ghcr: { name: "mig-ghcr", username: "bot" } },
+    templates: { llm: TEMPLATE },
+    endpoints: { llm: { name: "mig-llm-ep", template: "llm", gpuIds: ["ADA_24", "AMPERE_24"], workersMax: 2, idleTimeout: 20 } },
+  });
+  const created = await stack.run(["up", "--yes"]);
+  expect(created.stdout).toMatch(/\+ 4 created/);
+  const before = await ids(stack);
+  expect(before).toHaveLength(3);
+
+  await stack.setConfig("runpod:api", "v2");
+  emu.resetStats();
+  const up = await stack.run(["up", "--yes"]);
+  expectNothingRecreated(up);
+  expect(await ids(stack)).toEqual(before);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+  // The refresh read through v2, not GraphQL.
+  const ops = emu.stats().byOperation;
+  expect(ops.listEndpoints ?? 0).toBeGreaterThan(0);
+  expect(ops.listTemplates ?? 0).toBeGreaterThan(0);
+  expect(ops.myself ?? 0).toBe(0);
+});
+
+test("v2 → graphql for credentials and a template made on v2: nothing recreated; preview --refresh --expect-no-changes passes", async () => {
+  const stack = await stackOn("mig-back", "v2", {
+    registries: { ghcr: { name: "mig-back-ghcr", username: "bot" } },
+    templates: { llm: { ...TEMPLATE, name: "mig-back-llm" } },
+    endpoints: {},
+  });
+  const created = await stack.run(["up", "--yes"]);
+  expect(created.stdout).toMatch(/\+ 3 created/);
+  const before = await ids(stack);
+
+  await stack.setConfig("runpod:api", "graphql");
+  const up = await stack.run(["up", "--yes"]);
+  expectNothingRecreated(up);
+  expect(await ids(stack)).toEqual(before);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+});

@@ -1,0 +1,237 @@
+/**
+ * The providers on REST v2 (`runpod:api v2`) against the emulator over HTTP: each kind's lifecycle
+ * through its v2 port, PATCH bodies carrying only what changed, inputs the path cannot express failing
+ * at `check` (naming field and path), and resources made on one path read on the other without a diff
+ * (the emulator serves both over one state).
+ */
+import type { RunningEmulator } from "../../emulator";
+import type { PlatformClient } from "../../src/api";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
+import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
+import { PlatformSession } from "../../src/provider/session";
+import { TemplateProvider } from "../../src/provider/template/provider";
+import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  client = emulatorClient(emu);
+});
+afterAll(() => emu.close());
+
+const on = (api: "v2" | "graphql") => new PlatformSession(() => client, { api });
+
+/** check, failing the test on failures. */
+async function checked(
+  p: { check(o: unknown, n: Record<string, unknown>): Promise<{ inputs?: Record<string, unknown>; failures?: unknown[] }> },
+  args: Record<string, unknown>,
+) {
+  const r = await p.check(undefined, args);
+  expect(r.failures).toEqual([]);
+  return r.inputs!;
+}
+
+describe("Endpoint on REST v2", () => {
+  it("create, read without drift, PATCH of only the changed fields, scale to zero and delete", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const inputs = await checked(provider, {
+      name: uniqueName("v2-ep"),
+      templateId: "tpl_vllm",
+      gpuIds: ["ADA_24", "AMPERE_24"],
+      idleTimeout: 30,
+      workersMax: 2,
+    });
+    emu.resetStats();
+    const { id, outs } = await provider.create(inputs);
+    // A chosen name: one listing of what existed before (the create-once guarantee), one create.
+    expect(emu.stats().byOperation).toEqual({ listEndpoints: 1, createEndpoint: 1 });
+    expect(outs).toMatchObject({ endpointId: id, templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], idleTimeout: 30, workersMax: 2, type: "QB" });
+
+    const read = await provider.read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    const next = await checked(provider, { ...inputs, __autonamed: undefined, workersMax: 4 });
+    emu.resetStats();
+    const updated = await provider.update(id, read.props as Record<string, unknown>, next);
+    expect(emu.stats().byOperation).toEqual({ updateEndpoint: 1 });
+    expect(updated.outs).toMatchObject({ workersMax: 4, idleTimeout: 30, templateId: "tpl_vllm" });
+    expect((await client.v2.getEndpoint(id)).workers).toMatchObject({ max: 4, idleTimeout: 30 });
+
+    await provider.delete(id, updated.outs as Record<string, unknown>);
+    expect(await provider.read(id, updated.outs as Record<string, unknown>)).toEqual({});
+  });
+
+  it("inputs REST v2 cannot express fail at check, naming the field and the path", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const r = await provider.check(undefined, { name: "x", templateId: "tpl_vllm", gpuIds: ["ADA_24"], locations: ["RO"] });
+    expect(r.failures).toEqual([
+      {
+        property: "locations",
+        reason: "Endpoint.locations cannot be expressed on API path v2 (runpod:api); only on graphql: unset it, or set runpod:api to graphql",
+      },
+    ]);
+    const types = await provider.check(undefined, { name: "x", templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA GeForce RTX 4090"] });
+    expect(types.failures?.map((f) => f.property)).toEqual(["gpuTypeIds"]);
+  });
+
+  it("an endpoint made on GraphQL reads on v2 with no diff, and the other way round", async () => {
+    const graphql = new EndpointProvider(on("graphql"));
+    const v2 = new EndpointProvider(on("v2"));
+    const args = {
+      name: uniqueName("cross"),
+      templateId: "tpl_vllm",
+      gpuIds: ["ADA_24"],
+      idleTimeout: 20,
+      workersMax: 3,
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 3,
+    };
+    const inputs = await checked(graphql, args);
+    const made = await graphql.create(inputs);
+    // Fresh providers: each session shares one listing per burst, taken before the other path's create.
+    const onV2 = await new EndpointProvider(on("v2")).read(made.id, made.outs);
+    expect((await v2.diff(made.id, onV2.props as Record<string, unknown>, await checked(v2, args))).changed).toEqual([]);
+
+    const fromV2 = await v2.create(await checked(v2, { ...args, name: uniqueName("cross2"), type: "QB", scalerType: "QUEUE_DELAY" }));
+    const onGraphql = await new EndpointProvider(on("graphql")).read(fromV2.id, fromV2.outs);
+    const diff = await graphql.diff(
+      fromV2.id,
+      onGraphql.props as Record<string, unknown>,
+      await checked(graphql, { ...args, name: fromV2.outs!.name, scalerType: "QUEUE_DELAY" }),
+    );
+    // v2 copies the template into one bound to the endpoint (a snapshot): GraphQL shows that template.
+    expect(diff.changed.filter((f) => f !== "templateId")).toEqual([]);
+    await graphql.delete(made.id, made.outs);
+    await v2.delete(fromV2.id, fromV2.outs);
+  });
+});
+
+describe("v2-only Endpoint inputs: excludedGpuTypes, dataCenterIds", () => {
+  it("are sent on create, read back without drift, PATCHed with the whole GPU selection, and fail check on graphql", async () => {
+    const [type] = (await client.v2.listGpuTypes()).filter((t) => t.pool === "ADA_24").map((t) => t.id);
+    const [dc] = (await client.v2.listDataCenters()).map((d) => d.id);
+    expect(type && dc).toBeTruthy();
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-sel"), templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], excludedGpuTypes: [type], dataCenterIds: [dc] };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ excludedGpuTypes: [type], dataCenterIds: [dc] });
+    expect((await client.v2.getEndpoint(id)).gpu).toMatchObject({ pools: ["ADA_24", "AMPERE_24"], excludedTypes: [type] });
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    // Only the tiers' order changes: the PATCH restates the exclusions, so they survive.
+    const next = await checked(provider, { ...args, gpuIds: ["AMPERE_24", "ADA_24"] });
+    await provider.update(id, read.props as Record<string, unknown>, next);
+    expect((await client.v2.getEndpoint(id)).gpu).toMatchObject({ pools: ["AMPERE_24", "ADA_24"], excludedTypes: [type] });
+
+    const onGraphql = await new EndpointProvider(on("graphql")).check(undefined, args);
+    expect(onGraphql.failures?.map((f) => f.property)).toEqual(["excludedGpuTypes", "dataCenterIds"]);
+    expect(onGraphql.failures?.[0].reason).toMatch(/Endpoint\.excludedGpuTypes cannot be expressed on API path graphql \(runpod:api\); only on v2/);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
+describe("Endpoint delete on REST v2", () => {
+  it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const inputs = await checked(provider, {
+      name: uniqueName("v2-drain"),
+      templateId: "tpl_vllm",
+      gpuIds: ["ADA_24"],
+      workersMin: 1,
+      workersMax: 1,
+      waitForWorkers: true,
+    });
+    const { id, outs } = await provider.create(inputs);
+    const job = await client.run(id, { executionMs: 1500 });
+    for (let i = 0; i < 100 && (await client.jobStatus(id, job.id)).status !== "IN_PROGRESS"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await client.jobStatus(id, job.id)).status).toBe("IN_PROGRESS");
+    const deleting = provider.delete(id, outs as Record<string, unknown>);
+    let last = "IN_PROGRESS";
+    while (last === "IN_PROGRESS" || last === "IN_QUEUE") {
+      last = (await client.jobStatus(id, job.id)).status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(last).toBe("COMPLETED");
+    await deleting;
+    expect(await new EndpointProvider(on("v2")).read(id, outs as Record<string, unknown>)).toEqual({});
+  });
+});
+
+describe("Template on REST v2", () => {
+  it("create without injected env, PATCH of the changed image only, delete", async () => {
+    const provider = new TemplateProvider(on("v2"), { deadlineMs: 3000, firstPauseMs: 50 });
+    const inputs = await checked(provider, { name: uniqueName("v2-tpl"), imageName: "me/worker:1", env: { A: "1" }, ports: ["8000/http"] });
+    emu.resetStats();
+    const { id, outs } = await provider.create(inputs);
+    expect(emu.stats().byOperation).toEqual({ createTemplate: 1 });
+    expect(outs).toMatchObject({ imageName: "me/worker:1", env: { A: "1" }, ports: ["8000/http"] });
+    const read = await provider.read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    const next = { ...inputs, imageName: "me/worker:2" };
+    const updated = await provider.update(id, read.props as Record<string, unknown>, next);
+    expect(updated.outs).toMatchObject({ imageName: "me/worker:2", env: { A: "1" } });
+    await provider.delete(id, updated.outs as Record<string, unknown>);
+    expect(await provider.read(id, outs)).toEqual({});
+  });
+
+  it("readme is GraphQL-only: it fails check on v2", async () => {
+    const r = await new TemplateProvider(on("v2")).check(undefined, { name: "t", imageName: "me/worker:1", readme: "hello" });
+    expect(r.failures?.map((f) => f.property)).toEqual(["readme"]);
+  });
+});
+
+describe("a template change on REST v2 (templates are snapshots)", () => {
+  it("reaches the endpoints made from it in the same run: the endpoint re-applies it (PATCH templateId) and follows the rollout to its end", async () => {
+    const session = on("v2");
+    const templates = new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 });
+    const endpoints = new EndpointProvider(session);
+    const tIn = await checked(templates, { name: uniqueName("snap"), imageName: "me/worker:1", env: { MODEL: "a" } });
+    const created = await templates.create(tIn);
+    const t = { id: created.id, outs: created.outs as Record<string, unknown> };
+    const eIn = await checked(endpoints, {
+      name: uniqueName("snap-ep"),
+      templateId: t.id,
+      gpuIds: ["ADA_24"],
+      workersMin: 1,
+      workersMax: 2,
+      waitForWorkers: true,
+    });
+    const made = await endpoints.create(eIn);
+    const e = { id: made.id, outs: made.outs as Record<string, unknown> };
+    expect((await endpoints.diff(e.id, e.outs, eIn)).changes).toBe(false);
+
+    const tNext = { ...tIn, imageName: "me/worker:2" };
+    await templates.update(t.id, t.outs, tNext);
+    const diff = await endpoints.diff(e.id, e.outs, eIn);
+    expect(diff).toMatchObject({ changes: true, changed: ["templateId"], replaces: [] });
+    emu.resetStats();
+    await endpoints.update(e.id, e.outs, eIn);
+    expect(emu.stats().byOperation.updateEndpoint).toBe(1);
+    expect(emu.stats().byOperation.listEndpointReleases).toBeGreaterThanOrEqual(1);
+    expect((await client.v2.getEndpoint(e.id)).image).toBe("me/worker:2");
+    const { workers } = await client.v2.listEndpointWorkers(e.id);
+    expect(workers.length).toBeGreaterThan(0);
+    expect(workers.every((w) => w.image === "me/worker:2" && !w.isStale)).toBe(true);
+    await endpoints.delete(e.id, e.outs);
+    await templates.delete(t.id, t.outs);
+  });
+});
+
+describe("ContainerRegistryAuth on REST v2", () => {
+  it("create, read, a changed password replaces (v2 has no update; the name stays, so it deletes first), delete", async () => {
+    const provider = new RegistryAuthProvider(on("v2"));
+    const inputs = await checked(provider, { name: uniqueName("v2-reg"), username: "me", password: "s3cret-pw" });
+    const { id, outs } = await provider.create(inputs);
+    const read = await provider.read(id, outs);
+    expect(read.props).toMatchObject({ name: inputs.name, username: "me", password: "s3cret-pw" });
+    const diff = await provider.diff(id, read.props as Record<string, unknown>, { ...inputs, password: "other-pw" });
+    expect(diff).toMatchObject({ changes: true, replaces: ["password"], deleteBeforeReplace: true });
+    await provider.delete(id, outs);
+    expect(await provider.read(id, outs)).toEqual({});
+  });
+});
