@@ -197,3 +197,20 @@ test("`pulumi-runpod cost --since` shows each endpoint's estimates and the spend
     "resource,endpointId,startTime,endTime,totalAmount,gpuAmount,cpuAmount,diskAmount,feeAmount,maxHourlyCost,idleHourlyCost",
   );
 });
+
+test("a network volume outside the endpoint's data centers fails the preview (REST v2 path), nothing created", async () => {
+  await stack.setConfig("runpod:api", "v2");
+  const before = emu.endpoints(emu.apiKey).map((e) => e.id);
+  try {
+    await declare({ vol: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], dataCenterIds: ["US-TX-3"], networkVolumeId: "nv_models01" } });
+    const r = await stack.run(["preview"], { expectFailure: true });
+    expect(r.stdout + r.stderr).toContain(
+      "network volume nv_models01 (models) is in data center EU-RO-1, which is not among the endpoint's dataCenterIds [US-TX-3]",
+    );
+    await declare({ vol: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], dataCenterIds: ["EU-RO-1"], networkVolumeId: "nv_models01" } });
+    await stack.run(["preview"]);
+  } finally {
+    await stack.removeConfig("runpod:api");
+  }
+  expect(emu.endpoints(emu.apiKey).map((e) => e.id)).toEqual(before);
+});
