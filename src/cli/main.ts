@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { ENV_VARS } from "../api";
 import { clientFor, type AddressFlags, type CliClient } from "./client";
+import { costCommand, type CostOptions } from "./commands/cost";
 import { importCommand, type ImportOptions } from "./commands/import";
 import { logsCommand, type LogsOptions } from "./commands/logs";
 import { orphansCommand, type OrphansOptions } from "./commands/orphans";
@@ -24,7 +25,7 @@ import { workersCommand, type WorkersOptions } from "./commands/workers";
 import type { CommandContext } from "./context";
 import { describeError, ENVIRONMENT_HINTS, exitCodeFor, STACK_HINTS } from "./errors";
 import { EXIT, type CliIo } from "./io";
-import { parseCount, parseMillis, parseSeconds, parseSettle, parseSince, parseSource, parseTail, parseUrl } from "./options";
+import { parseBucket, parseCount, parseMillis, parseUsdPerHour, parseSeconds, parseSettle, parseSince, parseSource, parseTail, parseUrl } from "./options";
 import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
@@ -41,7 +42,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   let code: number = EXIT.OK;
 
   const program = new Command(PROGRAM)
-    .description("Workers, logs and smoke jobs for serverless endpoints deployed with the pulumi-runpod provider; import, recover and orphans for its stacks.")
+    .description(
+      "Workers, logs and smoke jobs for serverless endpoints deployed with the pulumi-runpod provider; import, recover, orphans and cost for its stacks.",
+    )
     .version(packageVersion(), "-V, --version")
     .addOption(new Option("--graphql-url <url>", `GraphQL address (default: $${ENV_VARS.graphqlUrl} or production)`).argParser(parseUrl))
     .addOption(new Option("--rest-v1-url <url>", `REST v1 address (default: $${ENV_VARS.restV1Url} or production)`).argParser(parseUrl))
@@ -50,7 +53,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addHelpText(
       "after",
       `\nThe API key is read from $${ENV_VARS.apiKey}; there is no --api-key flag (keys on a command line leak into shell history).` +
-        "\nThe stack commands (import, recover, orphans) run `pulumi` from PATH in the program's directory and read the stack's runpod:* configuration first." +
+        "\nThe stack commands (import, recover, orphans, cost) run `pulumi` from PATH in the program's directory and read the stack's runpod:* configuration first." +
         "\nExit codes: 0 success, 1 job failed/cancelled/timed out, platform error or pending operations left, 2 usage or configuration error, 130 interrupted.",
     )
     .exitOverride()
@@ -139,6 +142,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("--delete", "delete them (scale to zero first); needs --yes")
     .option("-y, --yes", "with --delete: act (default: only print what would be deleted)")
     .action((opts: OrphansOptions) => act("orphans", (ctx) => orphansCommand(ctx, opts))());
+
+  stackCommand("cost", "the stack's endpoints with their hourly cost estimates and totals (docs/cost.md); --since adds actual spend")
+    .option("--json", "print the report as JSON")
+    .option("--csv", "print CSV records (per endpoint per bucket with --since)")
+    .addOption(new Option("--max-hourly <usd>", "exit 1 when the endpoints' total maxHourlyCost exceeds this many USD per hour").argParser(parseUsdPerHour))
+    .addOption(new Option("--since <time>", "add actual spend since an RFC 3339 time or a duration ago (7d, 24h)").argParser((v) => parseSince(v)))
+    .addOption(new Option("--bucket <size>", "billing bucket of --since: hour or day").argParser(parseBucket).default("day"))
+    .option("--no-preview", "estimates from the stack's state (as deployed) instead of `pulumi preview`")
+    .action((opts: CostOptions) => act((ctx) => costCommand(ctx, opts))());
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -111,3 +111,16 @@ export function parseUrl(value: string): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("must be an absolute http(s) URL.");
   return value;
 }
+
+/** `cost --max-hourly`: a non-negative number of US dollars per hour. */
+export function parseUsdPerHour(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a non-negative number of US dollars per hour.");
+  return n;
+}
+
+/** `cost --bucket`: the billing bucket, `hour` or `day` (REST v2 BillingBucketSize). */
+export function parseBucket(value: string): "hour" | "day" {
+  if (value !== "hour" && value !== "day") throw new InvalidArgumentError("must be hour or day.");
+  return value;
+}

@@ -15,7 +15,12 @@
 import { createHash } from "crypto";
 import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
+<<<<<<< HEAD
 import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
+=======
+import { catalogSettingsInput } from "./catalog/settings";
+import { apiPathFromConfig, clientInputFromConfig, type ConfigSource } from "./providerConfig";
+>>>>>>> cost
 import { PlatformSession } from "./session";
 
 export class ProviderRuntime {
@@ -28,9 +33,13 @@ export class ProviderRuntime {
     this.session = ProviderRuntime.sessionFor({});
   }
 
-  private static sessionFor(input: ClientConfigInput, api?: string): PlatformSession {
+  private static sessionFor(input: ClientConfigInput, api?: string, catalogSettings: Record<string, string> = {}): PlatformSession {
     // The client is built, and the path resolved, at first use (after `configure`), reading the environment then.
+<<<<<<< HEAD
     return new PlatformSession(() => createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)), { api });
+=======
+    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)), { api, catalogSettings });
+>>>>>>> cost
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */
@@ -53,14 +62,15 @@ export class ProviderRuntime {
     };
     const input = clientInputFromConfig({ get });
     const api = apiPathFromConfig({ get });
+    const catalogSettings = catalogSettingsInput({ get });
     // A digest, so the key is not kept a second time in this process.
     const fingerprint = createHash("sha256")
-      .update(JSON.stringify([input, api ?? null]))
+      .update(JSON.stringify([input, api ?? null, catalogSettings]))
       .digest("hex");
     if (fingerprint === this.fingerprint) return;
     this.fingerprint = fingerprint;
     this.configurations += 1;
-    this.session = ProviderRuntime.sessionFor(input, api);
+    this.session = ProviderRuntime.sessionFor(input, api, catalogSettings);
     this.providers = new Map();
   }
 

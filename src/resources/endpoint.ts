@@ -111,6 +111,13 @@ export interface EndpointArgs {
    * platform; the next `pulumi up` applies it again and waits again).
    */
   workersReadyTimeout?: pulumi.Input<number>;
+  /**
+   * Budget of this endpoint, in US dollars per hour (a number ≥ 0): a `pulumi preview` (and `up`)
+   * whose `maxHourlyCost` estimate would exceed it fails, naming the estimate and where its price
+   * comes from, before anything changes on the platform; unset = no limit. A setting of the provider:
+   * changing it alone is no diff. See docs/cost.md (also for the stack-wide `runpod:maxHourlyCost`).
+   */
+  maxHourlyCostLimit?: pulumi.Input<number>;
 }
 
 /**
@@ -173,6 +180,18 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly waitForWorkers: pulumi.Output<boolean>;
   /** Seconds; the readiness-wait limit as last applied by a create or update. */
   declare public readonly workersReadyTimeout: pulumi.Output<number>;
+  /** USD per hour; the per-endpoint limit as last applied (null = none). */
+  declare public readonly maxHourlyCostLimit: pulumi.Output<number | null>;
+  /**
+   * USD per hour with all `workersMax` workers busy, at the highest-priced GPU pool or CPU flavor the
+   * endpoint may land on (the catalog's serverless list prices; docs/cost.md). Known at `pulumi preview`
+   * for a new or changed endpoint; null when the catalog could not be read.
+   */
+  declare public readonly maxHourlyCost: pulumi.Output<number | null>;
+  /** USD per hour with no traffic: `workersMin` plus standby workers at that price; nonzero = billed while idle. */
+  declare public readonly idleHourlyCost: pulumi.Output<number | null>;
+  /** USD per hour of one worker at the highest-priced GPU pool or CPU flavor it may land on. */
+  declare public readonly workerHourlyCost: pulumi.Output<number | null>;
 
   /**
    * @param name the Pulumi resource name; the endpoint's name is `args.name`, or this name plus a

@@ -13,9 +13,10 @@ import type { InputFailure } from "../model/check";
 import { isStringArray, joinList, splitList } from "../model/state";
 import type { EndpointState } from "../paths/records";
 import { RecordProvider, type SessionSource } from "../recordProvider";
-import { AUTONAMED_PROPERTY } from "../reserved";
+import { AUTONAMED_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
 import type { PlatformSession } from "../session";
 import { isUnknown } from "../unknown";
+import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
 import { CreateOnce } from "./createOnce";
 import { diffEndpoint } from "./diff";
@@ -62,6 +63,20 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   /** The shared endpoint listing (read, create's duplicate check, a refused delete). */
   get directory(): EndpointDirectory {
     return this.session.endpoints;
+  }
+
+  /**
+   * The shared check (recordProvider.ts), then the catalog review and the cost estimate
+   * (catalogReview.ts; docs/cost.md): one catalog read per session, none when no input it judges
+   * changed; the estimate outputs are written into the checked inputs so `pulumi preview` shows them.
+   */
+  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
+    const result = await super.check(olds, news);
+    const inputs = result.inputs as Props;
+    const failures = [...(result.failures ?? [])];
+    const prefix = news?.[NAME_PREFIX_PROPERTY];
+    await reviewEndpoint(this.session, olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
+    return { inputs, failures };
   }
 
   /** The model's rules plus exactly one GPU selection and `workersMin` ≤ `workersMax` (check.ts). */
