@@ -190,15 +190,8 @@ async function main(): Promise<void> {
     // The platform rolls the endpoint's workers: new ones start on the new image, old ones drain.
     let workerImages: string[] = [];
     for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
-<<<<<<< HEAD
       // REST v2 `Worker.image` (docs/spec/rest-v2-openapi.json).
       workerImages = (await client.listWorkers(inferenceId)).map((w) => String((w as { image?: unknown }).image));
-=======
-      // REST v2 workers carry `image` (Worker schema); the earlier listing carried `imageName`.
-      workerImages = (await client.listWorkers(inferenceId)).map((w) =>
-        String((w as { image?: unknown; imageName?: unknown }).image ?? (w as { imageName?: unknown }).imageName),
-      );
->>>>>>> cost
       if (workerImages.length > 0 && workerImages.every((i) => i === newImage)) break;
     }
     check(

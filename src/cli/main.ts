@@ -150,7 +150,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option("--since <time>", "add actual spend since an RFC 3339 time or a duration ago (7d, 24h)").argParser((v) => parseSince(v)))
     .addOption(new Option("--bucket <size>", "billing bucket of --since: hour or day").argParser(parseBucket).default("day"))
     .option("--no-preview", "estimates from the stack's state (as deployed) instead of `pulumi preview`")
-    .action((opts: CostOptions) => act((ctx) => costCommand(ctx, opts))());
+    .action((opts: CostOptions) => act("cost", (ctx) => costCommand(ctx, opts))());
 
   try {
     await program.parseAsync(argv, { from: "user" });

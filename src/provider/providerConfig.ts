@@ -66,8 +66,14 @@ export function apiPathFromConfig(source: ConfigSource): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
+/** The catalog checks' and budget guard's settings (catalog/settings.ts reads them). */
+export const CATALOG_CONFIG_KEYS = {
+  requireAvailability: "runpod:requireAvailability",
+  maxHourlyCost: "runpod:maxHourlyCost",
+} as const;
+
 /** The provider's own settings beside the client's (`PULUMI_CONFIG_KEYS`): keys the stack may set too. */
-export const PROVIDER_SETTING_KEYS: readonly string[] = [API_PATH_CONFIG_KEY];
+export const PROVIDER_SETTING_KEYS: readonly string[] = [API_PATH_CONFIG_KEY, ...Object.values(CATALOG_CONFIG_KEYS)];
 
 /** Edit distance (insert, delete, substitute) between two short strings. */
 function distance(a: string, b: string): number {

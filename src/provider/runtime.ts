@@ -15,12 +15,8 @@
 import { createHash } from "crypto";
 import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
-<<<<<<< HEAD
-import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
-=======
 import { catalogSettingsInput } from "./catalog/settings";
-import { apiPathFromConfig, clientInputFromConfig, type ConfigSource } from "./providerConfig";
->>>>>>> cost
+import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
 
 export class ProviderRuntime {
@@ -35,11 +31,7 @@ export class ProviderRuntime {
 
   private static sessionFor(input: ClientConfigInput, api?: string, catalogSettings: Record<string, string> = {}): PlatformSession {
     // The client is built, and the path resolved, at first use (after `configure`), reading the environment then.
-<<<<<<< HEAD
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)), { api });
-=======
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)), { api, catalogSettings });
->>>>>>> cost
+    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)), { api, catalogSettings });
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */

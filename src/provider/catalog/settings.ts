@@ -5,12 +5,10 @@
  * - `runpod:maxHourlyCost` (USD per hour, unset = none): the stack budget (budget.ts).
  */
 import { ConfigurationError } from "../../api";
-import type { ConfigSource } from "../providerConfig";
+import { CATALOG_CONFIG_KEYS, type ConfigSource } from "../providerConfig";
 
-export const CATALOG_CONFIG_KEYS = {
-  requireAvailability: "runpod:requireAvailability",
-  maxHourlyCost: "runpod:maxHourlyCost",
-} as const;
+export { CATALOG_CONFIG_KEYS };
+
 
 export interface CatalogSettings {
   requireAvailability: boolean;
