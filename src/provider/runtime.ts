@@ -13,7 +13,7 @@
  *   already running finish on the old ones.
  */
 import { createHash } from "crypto";
-import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
+import type { ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { clientInputFromConfig, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
@@ -29,8 +29,14 @@ export class ProviderRuntime {
   }
 
   private static sessionFor(input: ClientConfigInput): PlatformSession {
-    // The client is built at first use (after `configure`), reading the environment then.
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)));
+    // The client is built at first use (after `configure`), reading the environment then; the api
+    // client's modules (graphql among them, most of a provider process's start-up) load then too, so
+    // `configure` stays light.
+    return new PlatformSession(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const api = require("../api") as typeof import("../api");
+      return api.createClient(api.resolveClientConfig(input, process.env));
+    });
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */
