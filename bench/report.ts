@@ -128,7 +128,15 @@ function peakOf(runs: readonly Measurement[]): PeakRss {
 }
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 
-/** Plain-text table of the rows: resource kind, operation, N, times in seconds, ratio, requests and calls made and needed. */
+/**
+ * CPU of the Pulumi CLI and its plugins (program, provider host) in our run over the engine floor's:
+ * on a machine shared with other work, less noisy than the wall-time ratio.
+ */
+export function cpuRatio(r: ResultRow): number | undefined {
+  return r.childCpuMs && r.childCpuMs.engineFloor > 0 ? Math.round((r.childCpuMs.ours / r.childCpuMs.engineFloor) * 100) / 100 : undefined;
+}
+
+/** Plain-text table of the rows: resource kind, operation, N, times in seconds, ratios (time, CPU), requests and calls made and needed. */
 export function formatTable(rows: readonly ResultRow[]): string {
   const header = [
     "resource",
@@ -138,6 +146,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
     "engine floor s",
     "API floor s",
     "ratio",
+    "CPU ratio",
     "requests made",
     "requests needed",
     "calls made",
@@ -151,6 +160,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
     secs(r.engineFloorMs),
     secs(r.apiFloorMs),
     `${r.ratio.toFixed(2)}x`,
+    cpuRatio(r)?.toFixed(2).concat("x") ?? "?",
     String(r.requestsMade),
     String(r.requestsNeeded),
     String(r.callsMade),

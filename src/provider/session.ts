@@ -5,7 +5,7 @@
  */
 import type { NetworkVolume, PlatformClient, RegistryAuthRecord, TemplateRecord } from "../api";
 import { CoalescedCall } from "./coalesce";
-import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpoint/directory";
+import { EndpointDirectory, LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
 
 export interface SessionOptions {
@@ -46,19 +46,21 @@ export class PlatformSession {
 
   /** The caller's templates (`myself { podTemplates }`): template reads and deletes, Endpoint's `templateId` check. */
   get templates(): SharedListing<TemplateRecord> {
-    this.templateListing ??= new SharedListing(() => this.client.listTemplates(), this.windowMs);
+    // A burst of checks (a preview of many endpoints naming one template) shares one listing as long
+    // as the checks keep coming, like the endpoint directory's, instead of one per window.
+    this.templateListing ??= new SharedListing(() => this.client.listTemplates(), this.windowMs, LOOKUP_MAX_AGE_MS);
     return this.templateListing;
   }
 
   /** The caller's registry credentials (`myself { containerRegistryCreds }`). */
   get registryAuths(): SharedListing<RegistryAuthRecord> {
-    this.registryAuthListing ??= new SharedListing(() => this.client.listRegistryAuths(), this.windowMs);
+    this.registryAuthListing ??= new SharedListing(() => this.client.listRegistryAuths(), this.windowMs, LOOKUP_MAX_AGE_MS);
     return this.registryAuthListing;
   }
 
   /** The caller's network volumes (`GET /v2/network-volumes`), one listing per burst of checks. */
   networkVolumes(): Promise<NetworkVolume[]> {
-    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs);
+    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs, Math.max(this.windowMs, LOOKUP_MAX_AGE_MS));
     return this.volumes.get();
   }
 }
