@@ -199,7 +199,7 @@ export function formatStartup(s: StartupResult): string {
   const f = (ms: number) => `${ms.toFixed(1)} ms`;
   return [
     `provider start-up (median of ${s.runs.length} fresh node processes; serialized stub ${s.stubBytes} bytes):`,
-    `  load serialized stub ${f(m.stubMs)}, require("pulumi-runpod/provider") ${f(m.providerModuleMs)}, build api client ${f(m.clientMs)} -> total ${f(m.totalMs)}`,
+    `  load serialized stub ${f(m.stubMs)}, require("pulumi-runpod/provider") + configure ${f(m.providerModuleMs)}, first check (loads and builds the api client) ${f(m.clientMs)} -> total ${f(m.totalMs)}`,
     `  (for scale: the dynamic provider host's own modules ${f(m.hostModulesMs)}, node boot ${f(m.bootMs)}; whole probe process ${f(m.processMs)})`,
   ].join("\n");
 }
