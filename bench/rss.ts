@@ -5,6 +5,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { repoRoot } from "../scripts/pulumiCli";
 
 /** Peak RSS of one command's processes, MB (the largest process of each role). */
 export interface PeakRss {
@@ -16,9 +17,9 @@ export interface PeakRss {
 export class RssProbe {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-runpod-rss-"));
 
-  /** Environment for the CLI runs: the preload (from dist/bench) and where it writes. */
+  /** Environment for the CLI runs: the preload (compiled, dist/bench, also when this runs from source) and where it writes. */
   get env(): Record<string, string> {
-    const preload = path.join(__dirname, "rssPreload.js");
+    const preload = path.join(repoRoot(), "dist", "bench", "rssPreload.js");
     const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
     return { NODE_OPTIONS: `${inherited}--require ${JSON.stringify(preload)}`, PULUMI_RUNPOD_RSS_DIR: this.dir };
   }
