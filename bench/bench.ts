@@ -30,6 +30,8 @@ export interface BenchOptions {
   startupRuns: number;
   /** Progress lines. */
   log: (line: string) => void;
+  /** Called with the rows so far after each N and kind (so a long run leaves its figures if stopped). */
+  onRows?: (rows: readonly ResultRow[]) => void;
 }
 
 /** Every run of the three measured subjects at one N and kind. */
@@ -160,11 +162,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
             }),
           );
         }
+        opts.onRows?.(rows);
       }
     }
   } finally {
     await emu.close();
   }
+  return { ...(await benchHeader(opts)), rows, startup };
+}
+
+/** The settings and machine of a run, as written with its rows. */
+export async function benchHeader(opts: Omit<BenchOptions, "log">): Promise<Omit<BenchResults, "rows" | "startup">> {
   return {
     generatedAt: new Date().toISOString(),
     settings: {
@@ -178,7 +186,5 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       cpuModel: os.cpus()[0]?.model ?? "unknown",
       totalMemMb: Math.round(os.totalmem() / 2 ** 20),
     },
-    rows,
-    startup,
   };
 }
