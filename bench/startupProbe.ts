@@ -1,8 +1,8 @@
 /**
  * Child process of startup.ts; not a module to import. Does what the dynamic provider host does the
  * first time it meets an `Endpoint` — after loading the host's own modules — turn the serialized provider (`__provider`) back into an object,
- * `configure` it (which loads `pulumi-runpod/provider`), answer the first `check` (which builds the api
- * client) — and prints how long each step took as one JSON line.
+ * `configure` it (which loads `pulumi-runpod/provider`), answer the first `check` (which loads and builds
+ * the api client) — and prints how long each step took as one JSON line.
  *
  * Runs with the Pulumi program's directory as cwd, like the host, so the stub's
  * `require("pulumi-runpod/provider")` resolves the same way.

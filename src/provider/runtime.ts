@@ -13,7 +13,7 @@
  *   fresh bookkeeping; operations already running finish on the old ones.
  */
 import { createHash } from "crypto";
-import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
+import type { ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { catalogSettingsInput } from "./catalog/settings";
 import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
@@ -30,8 +30,17 @@ export class ProviderRuntime {
   }
 
   private static sessionFor(input: ClientConfigInput, api?: string, catalogSettings: Record<string, string> = {}): PlatformSession {
-    // The client is built, and the path resolved, at first use (after `configure`), reading the environment then.
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)), { api, catalogSettings });
+    // The client is built, and the path resolved, at first use (after `configure`), reading the environment
+    // then; the api client's modules (graphql among them, most of a provider process's start-up) load then
+    // too, so `configure` stays light.
+    return new PlatformSession(
+      () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const client = require("../api") as typeof import("../api");
+        return client.createClient(client.resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS));
+      },
+      { api, catalogSettings },
+    );
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */

@@ -11,7 +11,7 @@ import type { Catalog } from "./catalog/catalog";
 import { fetchCatalog } from "./catalog/fetch";
 import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
 import { CoalescedCall } from "./coalesce";
-import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpoint/directory";
+import { EndpointDirectory, LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
 import { LISTINGS, type Listings } from "./paths/listings";
 import type { RegistryAuthState, TemplateState } from "./paths/records";
@@ -81,15 +81,17 @@ export class PlatformSession {
 
   /** The caller's templates: template reads and deletes, Endpoint's `templateId` check. */
   get templates(): SharedListing<TemplateState> {
+    // A burst of checks (a preview of many endpoints naming one template) shares one listing as long
+    // as the checks keep coming, like the endpoint directory's, instead of one per window.
     const { templates } = this.listings;
-    this.templateListing ??= new SharedListing(() => templates(this.client), this.windowMs);
+    this.templateListing ??= new SharedListing(() => templates(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
     return this.templateListing;
   }
 
   /** The caller's registry credentials. */
   get registryAuths(): SharedListing<RegistryAuthState> {
     const { registryAuths } = this.listings;
-    this.registryAuthListing ??= new SharedListing(() => registryAuths(this.client), this.windowMs);
+    this.registryAuthListing ??= new SharedListing(() => registryAuths(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
     return this.registryAuthListing;
   }
 
@@ -133,7 +135,7 @@ export class PlatformSession {
 
   /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */
   networkVolumes(): Promise<NetworkVolume[]> {
-    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs);
+    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs, Math.max(this.windowMs, LOOKUP_MAX_AGE_MS));
     return this.volumes.get();
   }
 }
