@@ -41,7 +41,14 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
   expect(header.split(/\s{2,}/)).toEqual(["ID", "STATUS", "GPU", "IMAGE", "AGE"]);
   expect(rows).toHaveLength(2);
   const image = (await h.client.findTemplate("tpl_vllm"))!.imageName;
-  for (const r of rows) expect(r.split(/\s{2,}/)).toEqual([expect.any(String), expect.stringMatching(/^(IDLE|RUNNING)$/), listed[0].gpuTypeId, image, expect.stringMatching(/^\d+[smhd]$/)]);
+  for (const r of rows)
+    expect(r.split(/\s{2,}/)).toEqual([
+      expect.any(String),
+      expect.stringMatching(/^(IDLE|RUNNING)$/),
+      listed[0].gpuTypeId,
+      image,
+      expect.stringMatching(/^\d+[smhd]$/),
+    ]);
   for (const w of ready) expect(rows.some((r) => r.startsWith(w.id) && /\b(IDLE|RUNNING)\b/.test(r))).toBe(true);
   for (const line of table.stdout.trimEnd().split("\n")) expect(line.length).toBeLessThanOrEqual(100);
 });

@@ -9,7 +9,6 @@ import { CATALOG_CONFIG_KEYS, type ConfigSource } from "../providerConfig";
 
 export { CATALOG_CONFIG_KEYS };
 
-
 export interface CatalogSettings {
   requireAvailability: boolean;
   /** USD per hour; undefined = no stack budget. */
