@@ -30,7 +30,6 @@ const MERGE_PASS = [
   "tests/provider/endpointReadiness.integration.test.ts",
   "tests/provider/requestCounts.test.ts",
   "tests/e2e/lifecycle.test.ts",
-  "tests/e2e/templates.test.ts",
 ];
 
 function walk(dir) {
