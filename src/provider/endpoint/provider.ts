@@ -19,6 +19,7 @@ import { isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
 import { CreateOnce } from "./createOnce";
+import { COST_OUTPUTS } from "./costFields";
 import { diffEndpoint } from "./diff";
 import type { EndpointDirectory } from "./directory";
 import { EndpointInitError } from "./initError";
@@ -71,7 +72,11 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    * changed; the estimate outputs are written into the checked inputs so `pulumi preview` shows them.
    */
   override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
-    const result = await super.check(olds, news);
+    // The cost estimates are check's own results (recomputed below); inputs that carry them back —
+    // read's inputs on import, checked inputs checked again — are not a user's unknown properties.
+    const given = { ...news };
+    for (const f of COST_OUTPUTS) delete given[f];
+    const result = await super.check(olds, given);
     const inputs = result.inputs as Props;
     const failures = [...(result.failures ?? [])];
     const prefix = news?.[NAME_PREFIX_PROPERTY];
