@@ -17,7 +17,8 @@ let emu: RunningEmulator;
 let work: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  // Not a save-semantics scenario: pinned to the platform's own (replace), so it runs once.
+  emu = await startEmulator({ port: 0, quiet: true, saveSemantics: "replace", workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
   work = tempDir("pulumi-runpod-examples-");
 });
 afterAll(async () => {
@@ -69,9 +70,9 @@ test("examples/template-rollout: up, a new image tag updates the template in pla
   const end = Date.now() + 20_000;
   for (;;) {
     const workers = await fetch(`${emu.urls.restV2}/v2/serverless/${first.endpointId}/workers`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
-    const list = (await workers.json()) as { status: string; imageName: string }[] | { workers: { status: string; imageName: string }[] };
-    const items = Array.isArray(list) ? list : list.workers;
-    if (items.some((w) => w.status === "READY" && w.imageName === "ghcr.io/acme/worker:1.1.0")) break;
+    const items = ((await workers.json()) as { workers: { status: string; image: string }[] }).workers;
+    // REST v2 Worker: ready is IDLE or RUNNING, the image is `image`.
+    if (items.some((w) => (w.status === "IDLE" || w.status === "RUNNING") && w.image === "ghcr.io/acme/worker:1.1.0")) break;
     if (Date.now() > end) throw new Error(`no worker on the new image: ${JSON.stringify(items)}`);
     await new Promise((r) => setTimeout(r, 100));
   }

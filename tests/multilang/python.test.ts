@@ -44,7 +44,8 @@ async function previewSteps() {
 
 beforeAll(async () => {
   requirePythonTooling();
-  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  // Not a save-semantics scenario: pinned to the platform's own (replace), so it runs once.
+  emu = await startEmulator({ port: 0, quiet: true, saveSemantics: "replace", workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
   client = createClientFromEnv(
     { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
     {},

@@ -30,7 +30,8 @@ async function pulumi(args: string[]): Promise<RunPulumiResult> {
 beforeAll(async () => {
   const host = path.join(pulumiRoot(), "bin", "pulumi-language-yaml");
   if (!fs.existsSync(host)) throw new Error(`${host} is missing: run \`npm run setup\` (scripts/build-pulumi-tools.sh)`);
-  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  // Not a save-semantics scenario: pinned to the platform's own (replace), so it runs once.
+  emu = await startEmulator({ port: 0, quiet: true, saveSemantics: "replace", workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
   work = tempDir("pulumi-runpod-yaml-");
   const programDir = path.join(work, "program");
   fs.mkdirSync(programDir, { recursive: true });
