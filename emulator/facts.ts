@@ -36,6 +36,19 @@ export const ENDPOINT_FACTS = {
   workersStandby: { min: 0, max: 100, default: 0 },
 } as const;
 
+/**
+ * Endpoint fields only REST v2 writes (docs/spec/rest-v2-openapi.json › CreateEndpointRequest), apart from
+ * ENDPOINT_FACTS, whose every defaulted field the GraphQL saveEndpoint fills in.
+ */
+export const ENDPOINT_V2_FACTS = {
+  /** `flashboot` (› FlashBoot); GraphQL's `fastBootType` FASTBOOT reads as FLASHBOOT. */
+  flashboot: { values: ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"], default: "OFF" },
+  /** `gpu.excludedTypes`: none by default. */
+  excludedGpuTypes: { default: [] },
+  /** `dataCenterIds`: empty = any data center. */
+  dataCenterIds: { default: [] },
+} as const;
+
 /** Worker log stream (spec: Resources › Log event; Endpoints › GET …/logs; Limits): sources and the `tail` bounds. */
 export const LOG_FACTS = { sources: ["container", "system"], tail: { min: 0, max: 5000, default: 100 } } as const;
 

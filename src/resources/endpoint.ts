@@ -3,9 +3,9 @@
  * endpoint; What the service does › Serverless endpoints), managed by a Pulumi dynamic provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
+import type { EndpointType, FastBootType, FlashbootMode, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
-import { registeredProperties } from "./registration";
+import { registeredProperties, warnDeprecated } from "./registration";
 
 /**
  * Arguments of an {@link Endpoint}. Give exactly one of `gpuIds` and `gpuTypeIds`. Unset optional
@@ -56,9 +56,18 @@ export interface EndpointArgs {
   idleTimeout?: pulumi.Input<number>;
   /** Regions the workers may run in (`CZ`, `FR`, `GB`, `NO`, `RO`, `US`); empty or unset = any. Order does not matter. */
   locations?: pulumi.Input<pulumi.Input<Location>[]>;
-  /** Faster cold starts; the same as `fastBootType: "FASTBOOT"`. Default false. */
+  /**
+   * FlashBoot cold-start acceleration: `OFF` (default), `FLASHBOOT`, or `PRIORITY_FLASHBOOT` (enabled
+   * with priority capacity; `runpod:api v2` only: on `graphql` preview fails naming the field and the
+   * path). Updated in place. On `graphql` it is sent as `fastBootType` (`FASTBOOT` or none).
+   */
+  flashboot?: pulumi.Input<FlashbootMode>;
+  /**
+   * Deprecated: use `flashboot` (`true` is `flashboot: "FLASHBOOT"`, `false` is `"OFF"`); a warning
+   * says so. Default false.
+   */
   fastBoot?: pulumi.Input<boolean>;
-  /** `FASTBOOT` for faster cold starts; unset for none. */
+  /** Deprecated: use `flashboot` (`FASTBOOT` is `flashboot: "FLASHBOOT"`, unset is `"OFF"`); a warning says so. */
   fastBootType?: pulumi.Input<FastBootType>;
   /** Autoscaling strategy: `QUEUE_DELAY` (default) or `REQUEST_COUNT`. */
   scalerType?: pulumi.Input<ScalerType>;
@@ -149,6 +158,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly idleTimeout: pulumi.Output<number>;
   /** Regions; empty = any. */
   declare public readonly locations: pulumi.Output<Location[]>;
+  declare public readonly flashboot: pulumi.Output<FlashbootMode>;
+  /** Deprecated: `flashboot` other than `OFF`. */
   declare public readonly fastBoot: pulumi.Output<boolean>;
   declare public readonly fastBootType: pulumi.Output<FastBootType | null>;
   declare public readonly scalerType: pulumi.Output<ScalerType>;
@@ -184,6 +195,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = ENDPOINT_MODEL;
     super(providerStub(kind), name, registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name), opts, module, type);
+    warnDeprecated(ENDPOINT_MODEL, args, this);
   }
 
   /**

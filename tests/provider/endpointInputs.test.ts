@@ -31,6 +31,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       type: ENDPOINT_DEFAULTS.type,
       idleTimeout: ENDPOINT_DEFAULTS.idleTimeout,
       locations: [],
+      flashboot: "OFF",
       fastBootType: null,
       scalerType: ENDPOINT_DEFAULTS.scalerType,
       scalerValue: ENDPOINT_DEFAULTS.scalerValue,
@@ -52,6 +53,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       type: "QB",
       idleTimeout: 5,
       locations: [],
+      flashboot: "OFF",
       fastBootType: null,
       scalerType: "QUEUE_DELAY",
       scalerValue: 4,
@@ -81,7 +83,7 @@ describe("checkEndpointInputs: valid inputs", () => {
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
     // The REST v2-only selections default to none.
-    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [] });
+    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [], flashboot: "FLASHBOOT" });
   });
 
   it("accepts every GPU tier, region, type and scaler type of the spec", () => {
@@ -114,6 +116,23 @@ describe("checkEndpointInputs: valid inputs", () => {
   it("raises the default workersMax to workersMin when that is larger", () => {
     expect(checkEndpointInputs({ ...base, workersMin: 7 }).inputs.workersMax).toBe(7);
     expect(checkEndpointInputs({ ...base, workersMin: 2 }).inputs.workersMax).toBe(3);
+  });
+
+  it("flashboot: the deprecated fastBoot / fastBootType set it, and it sets GraphQL's fastBootType", () => {
+    expect(checkEndpointInputs({ ...base, fastBoot: true }).inputs).toMatchObject({ flashboot: "FLASHBOOT", fastBootType: "FASTBOOT" });
+    expect(checkEndpointInputs({ ...base, fastBoot: false }).inputs).toMatchObject({ flashboot: "OFF", fastBootType: null });
+    expect(checkEndpointInputs({ ...base, fastBootType: "FASTBOOT" }).inputs).toMatchObject({ flashboot: "FLASHBOOT" });
+    expect(checkEndpointInputs({ ...base, flashboot: "PRIORITY_FLASHBOOT" }).inputs).toMatchObject({
+      flashboot: "PRIORITY_FLASHBOOT",
+      fastBootType: "FASTBOOT",
+    });
+    expect(checkEndpointInputs({ ...base, flashboot: "OFF" }).inputs).toMatchObject({ flashboot: "OFF", fastBootType: null });
+    expect(checkEndpointInputs({ ...base, flashboot: "FLASHBOOT", fastBoot: true }).failures).toEqual([]);
+    expect(checkEndpointInputs({ ...base, flashboot: UNKNOWN }).inputs).toMatchObject({ flashboot: UNKNOWN, fastBootType: UNKNOWN });
+    const contradiction = checkEndpointInputs({ ...base, flashboot: "OFF", fastBootType: "FASTBOOT" }).failures;
+    expect(contradiction).toEqual([{ property: "flashboot", reason: expect.stringMatching(/flashboot \("OFF"\) contradicts the deprecated fastBoot/) }]);
+    const bad = checkEndpointInputs({ ...base, flashboot: "TURBO" }).failures;
+    expect(bad).toEqual([{ property: "flashboot", reason: expect.stringMatching(/one of OFF, FLASHBOOT, PRIORITY_FLASHBOOT; got "TURBO"/) }]);
   });
 
   it("folds fastBoot into fastBootType", () => {

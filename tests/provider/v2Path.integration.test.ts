@@ -134,6 +134,34 @@ describe("v2-only Endpoint inputs: excludedGpuTypes, dataCenterIds", () => {
   });
 });
 
+describe("Endpoint flashboot", () => {
+  it("PRIORITY_FLASHBOOT is sent on create and PATCHed, reads back without drift, and fails check on graphql naming field and path", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-fb"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], flashboot: "PRIORITY_FLASHBOOT" };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ flashboot: "PRIORITY_FLASHBOOT", fastBootType: "FASTBOOT", fastBoot: true });
+    expect((await client.v2.getEndpoint(id)).flashboot).toBe("PRIORITY_FLASHBOOT");
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    // The deprecated boolean still works: true is FLASHBOOT.
+    const next = await checked(provider, { ...args, flashboot: undefined, fastBoot: true });
+    await provider.update(id, read.props as Record<string, unknown>, next);
+    expect((await client.v2.getEndpoint(id)).flashboot).toBe("FLASHBOOT");
+
+    const onGraphql = await new EndpointProvider(on("graphql")).check(undefined, args);
+    expect(onGraphql.failures).toEqual([
+      {
+        property: "flashboot",
+        reason: expect.stringMatching(/Endpoint\.flashboot "PRIORITY_FLASHBOOT" cannot be expressed on API path graphql \(runpod:api\); only on v2/),
+      },
+    ]);
+    expect((await new EndpointProvider(on("graphql")).check(undefined, { ...args, flashboot: "FLASHBOOT" })).failures ?? []).toEqual([]);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
 describe("Endpoint delete on REST v2", () => {
   it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
     const provider = new EndpointProvider(on("v2"));

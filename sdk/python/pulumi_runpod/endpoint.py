@@ -21,9 +21,12 @@ class EndpointArgs:
     def __init__(__self__, *,
                  template_id: pulumi.Input[_builtins.str],
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 flashboot: pulumi.Input[Optional[_builtins.str]] = None,
                  gpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -43,14 +46,17 @@ class EndpointArgs:
 
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
-        :param pulumi.Input[_builtins.bool] fast_boot: Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
-        :param pulumi.Input[_builtins.str] fast_boot_type: Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
+        :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
@@ -64,12 +70,21 @@ class EndpointArgs:
         pulumi.set(__self__, "template_id", template_id)
         if allowed_cuda_versions is not None:
             pulumi.set(__self__, "allowed_cuda_versions", allowed_cuda_versions)
+        if data_center_ids is not None:
+            pulumi.set(__self__, "data_center_ids", data_center_ids)
+        if excluded_gpu_types is not None:
+            pulumi.set(__self__, "excluded_gpu_types", excluded_gpu_types)
         if execution_timeout_ms is not None:
             pulumi.set(__self__, "execution_timeout_ms", execution_timeout_ms)
+        if fast_boot is not None:
+            warnings.warn("""Endpoint.fastBoot is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); fastBoot: true is flashboot: \"FLASHBOOT\"""", DeprecationWarning)
+            pulumi.log.warn("""fast_boot is deprecated: Endpoint.fastBoot is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); fastBoot: true is flashboot: \"FLASHBOOT\"""")
         if fast_boot is not None:
             pulumi.set(__self__, "fast_boot", fast_boot)
         if fast_boot_type is not None:
             pulumi.set(__self__, "fast_boot_type", fast_boot_type)
+        if flashboot is not None:
+            pulumi.set(__self__, "flashboot", flashboot)
         if gpu_count is not None:
             pulumi.set(__self__, "gpu_count", gpu_count)
         if gpu_ids is not None:
@@ -124,6 +139,30 @@ class EndpointArgs:
         pulumi.set(self, "allowed_cuda_versions", value)
 
     @_builtins.property
+    @pulumi.getter(name="dataCenterIds")
+    def data_center_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "data_center_ids")
+
+    @data_center_ids.setter
+    def data_center_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "data_center_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="excludedGpuTypes")
+    def excluded_gpu_types(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "excluded_gpu_types")
+
+    @excluded_gpu_types.setter
+    def excluded_gpu_types(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "excluded_gpu_types", value)
+
+    @_builtins.property
     @pulumi.getter(name="executionTimeoutMs")
     def execution_timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -137,9 +176,10 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="fastBoot")
+    @_utilities.deprecated("""Endpoint.fastBoot is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); fastBoot: true is flashboot: \"FLASHBOOT\"""")
     def fast_boot(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
+        Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         """
         return pulumi.get(self, "fast_boot")
 
@@ -151,13 +191,25 @@ class EndpointArgs:
     @pulumi.getter(name="fastBootType")
     def fast_boot_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         """
         return pulumi.get(self, "fast_boot_type")
 
     @fast_boot_type.setter
     def fast_boot_type(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "fast_boot_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def flashboot(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
+        """
+        return pulumi.get(self, "flashboot")
+
+    @flashboot.setter
+    def flashboot(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "flashboot", value)
 
     @_builtins.property
     @pulumi.getter(name="gpuCount")
@@ -187,7 +239,7 @@ class EndpointArgs:
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -211,7 +263,7 @@ class EndpointArgs:
     @pulumi.getter
     def locations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         """
         return pulumi.get(self, "locations")
 
@@ -335,9 +387,12 @@ class Endpoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 flashboot: pulumi.Input[Optional[_builtins.str]] = None,
                  gpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -362,14 +417,17 @@ class Endpoint(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
-        :param pulumi.Input[_builtins.bool] fast_boot: Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
-        :param pulumi.Input[_builtins.str] fast_boot_type: Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
+        :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
@@ -408,9 +466,12 @@ class Endpoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 flashboot: pulumi.Input[Optional[_builtins.str]] = None,
                  gpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -436,9 +497,12 @@ class Endpoint(pulumi.CustomResource):
             __props__ = EndpointArgs.__new__(EndpointArgs)
 
             __props__.__dict__["allowed_cuda_versions"] = allowed_cuda_versions
+            __props__.__dict__["data_center_ids"] = data_center_ids
+            __props__.__dict__["excluded_gpu_types"] = excluded_gpu_types
             __props__.__dict__["execution_timeout_ms"] = execution_timeout_ms
             __props__.__dict__["fast_boot"] = fast_boot
             __props__.__dict__["fast_boot_type"] = fast_boot_type
+            __props__.__dict__["flashboot"] = flashboot
             __props__.__dict__["gpu_count"] = gpu_count
             __props__.__dict__["gpu_ids"] = gpu_ids
             __props__.__dict__["gpu_type_ids"] = gpu_type_ids
@@ -482,10 +546,13 @@ class Endpoint(pulumi.CustomResource):
         __props__ = EndpointArgs.__new__(EndpointArgs)
 
         __props__.__dict__["allowed_cuda_versions"] = None
+        __props__.__dict__["data_center_ids"] = None
         __props__.__dict__["endpoint_id"] = None
+        __props__.__dict__["excluded_gpu_types"] = None
         __props__.__dict__["execution_timeout_ms"] = None
         __props__.__dict__["fast_boot"] = None
         __props__.__dict__["fast_boot_type"] = None
+        __props__.__dict__["flashboot"] = None
         __props__.__dict__["gpu_count"] = None
         __props__.__dict__["gpu_ids"] = None
         __props__.__dict__["gpu_type_ids"] = None
@@ -514,12 +581,28 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "allowed_cuda_versions")
 
     @_builtins.property
+    @pulumi.getter(name="dataCenterIds")
+    def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "data_center_ids")
+
+    @_builtins.property
     @pulumi.getter(name="endpointId")
     def endpoint_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The endpoint id (same as `id`).
         """
         return pulumi.get(self, "endpoint_id")
+
+    @_builtins.property
+    @pulumi.getter(name="excludedGpuTypes")
+    def excluded_gpu_types(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "excluded_gpu_types")
 
     @_builtins.property
     @pulumi.getter(name="executionTimeoutMs")
@@ -533,7 +616,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="fastBoot")
     def fast_boot(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
+        Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         """
         return pulumi.get(self, "fast_boot")
 
@@ -541,9 +624,17 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="fastBootType")
     def fast_boot_type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         """
         return pulumi.get(self, "fast_boot_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def flashboot(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
+        """
+        return pulumi.get(self, "flashboot")
 
     @_builtins.property
     @pulumi.getter(name="gpuCount")
@@ -565,7 +656,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -589,7 +680,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter
     def locations(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         """
         return pulumi.get(self, "locations")
 

@@ -42,6 +42,8 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
     failures.push({ property: "gpuIds", reason: `one of gpuIds (GPU tiers: ${tiers}) or gpuTypeIds (GPU type names) is required` });
   }
 
+  foldFlashboot(given, inputs, bad, failures);
+
   const { workersMin } = inputs;
   if (!isSet(given.workersMax)) {
     inputs.workersMax = isUnknown(workersMin) || bad.has("workersMin") ? UNKNOWN : defaultWorkersMax(workersMin as number);
@@ -51,6 +53,30 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
     failures.push({ property: "workersMin", reason: `workersMin (${show(workersMin)}) must not exceed workersMax (${show(workersMax)})` });
   }
   return { inputs, failures };
+}
+
+/**
+ * `flashboot` and its deprecated spellings `fastBoot` / `fastBootType` (GraphQL's, already folded
+ * together): whichever is given sets the other; both given must agree (FASTBOOT = FLASHBOOT or
+ * PRIORITY_FLASHBOOT).
+ */
+function foldFlashboot(given: Record<string, unknown>, inputs: Record<string, unknown>, bad: Set<string>, failures: InputFailure[]): void {
+  if (["flashboot", "fastBoot", "fastBootType"].some((f) => bad.has(f))) return;
+  const legacyGiven = isSet(given.fastBoot) || isSet(given.fastBootType);
+  const legacy = inputs.fastBootType;
+  if (isSet(given.flashboot)) {
+    const mode = given.flashboot;
+    const spelled = isUnknown(mode) ? UNKNOWN : mode === "OFF" ? null : "FASTBOOT";
+    if (!legacyGiven) inputs.fastBootType = spelled;
+    else if (!isUnknown(legacy) && spelled !== UNKNOWN && spelled !== legacy) {
+      failures.push({
+        property: "flashboot",
+        reason: `flashboot (${show(mode)}) contradicts the deprecated fastBoot / fastBootType (${show(legacy)}); set only flashboot`,
+      });
+    }
+  } else if (legacyGiven) {
+    inputs.flashboot = isUnknown(legacy) ? UNKNOWN : legacy ? "FLASHBOOT" : "OFF";
+  }
 }
 
 /** True when no field of the checked inputs is still unknown (they can be sent to the platform). */

@@ -5,7 +5,7 @@
  * no bounds and few defaults; those below are the platform's, so the inputs `check` completes equal
  * what the platform reports and a field the user never set shows no perpetual diff.
  */
-import { ENDPOINT_TYPES, FAST_BOOT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../api/spec";
+import { ENDPOINT_TYPES, FAST_BOOT_TYPES, FLASHBOOT_MODES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../api/spec";
 import {
   argumentNames,
   defaultsOf,
@@ -139,15 +139,25 @@ export const ENDPOINT_MODEL = defineModel({
       wire: "csv",
       change: { policy: "update", compare: "set", why: "a set of allowed regions; order carries no meaning" },
     }),
+    flashboot: input({
+      doc: "FlashBoot cold-start acceleration (REST v2 `flashboot`).",
+      rule: oneOf(FLASHBOOT_MODES, { OFF: "disabled", FLASHBOOT: "enabled", PRIORITY_FLASHBOOT: "enabled with priority capacity" }),
+      note: "; `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`",
+      default: "OFF",
+      valuePaths: { PRIORITY_FLASHBOOT: ["v2"] },
+      change: { policy: "update", compare: "value", why: "PATCH field `flashboot`; on GraphQL the saveEndpoint field `fastBootType`" },
+    }),
     fastBoot: input({
-      doc: "Faster cold starts; the boolean spelling of `fastBootType`.",
-      rule: bool('`fastBootType: "FASTBOOT"`'),
+      doc: "Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`.",
+      rule: bool('deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`)'),
       default: false,
       alias: { of: "fastBootType", whenTrue: "FASTBOOT" },
+      deprecated: 'Endpoint.fastBoot is deprecated: use flashboot ("OFF", "FLASHBOOT" or "PRIORITY_FLASHBOOT"); fastBoot: true is flashboot: "FLASHBOOT"',
     }),
     fastBootType: input({
-      doc: "Fast boot mode for faster cold starts.",
+      doc: "Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`).",
       rule: oneOf(FAST_BOOT_TYPES),
+      note: '; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`',
       default: null,
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field (fastBoot: true is the same as fastBootType: FASTBOOT)" },

@@ -26,6 +26,7 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     idleTimeout: e.workers.idleTimeout,
     locations: null,
     fastBootType: e.flashboot === "OFF" ? null : "FASTBOOT",
+    flashboot: e.flashboot,
     scalerType: scaling.type,
     scalerValue,
     workersMin: e.workers.min ?? 0,
@@ -68,7 +69,7 @@ export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
     workers: workersOf(inputs),
     scaling: scalingOf(inputs),
     networkVolumes: inputs.networkVolumeId ? [inputs.networkVolumeId] : [],
-    flashboot: inputs.fastBootType ? "FLASHBOOT" : "OFF",
+    flashboot: inputs.flashboot,
     dataCenterIds: [...inputs.dataCenterIds],
   };
   if (inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
@@ -95,7 +96,7 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
   if (SCALING_FIELDS.some((f) => changed.has(f))) body.scaling = scalingOf(inputs);
   if (changed.has("dataCenterIds")) body.dataCenterIds = [...inputs.dataCenterIds];
   if (changed.has("networkVolumeId")) body.networkVolumes = inputs.networkVolumeId ? [inputs.networkVolumeId] : [];
-  if (changed.has("fastBootType")) body.flashboot = inputs.fastBootType ? "FLASHBOOT" : "OFF";
+  if (changed.has("flashboot") || changed.has("fastBootType")) body.flashboot = inputs.flashboot;
   if (changed.has("executionTimeoutMs") && inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
   return Object.keys(body).length > 0 ? body : undefined;
 }
