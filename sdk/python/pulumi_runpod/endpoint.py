@@ -82,6 +82,9 @@ class EndpointArgs:
         if fast_boot is not None:
             pulumi.set(__self__, "fast_boot", fast_boot)
         if fast_boot_type is not None:
+            warnings.warn("""Endpoint.fastBootType is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); FASTBOOT is flashboot: \"FLASHBOOT\"""", DeprecationWarning)
+            pulumi.log.warn("""fast_boot_type is deprecated: Endpoint.fastBootType is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); FASTBOOT is flashboot: \"FLASHBOOT\"""")
+        if fast_boot_type is not None:
             pulumi.set(__self__, "fast_boot_type", fast_boot_type)
         if flashboot is not None:
             pulumi.set(__self__, "flashboot", flashboot)
@@ -189,6 +192,7 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="fastBootType")
+    @_utilities.deprecated("""Endpoint.fastBootType is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); FASTBOOT is flashboot: \"FLASHBOOT\"""")
     def fast_boot_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.

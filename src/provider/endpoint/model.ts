@@ -158,6 +158,7 @@ export const ENDPOINT_MODEL = defineModel({
       doc: "Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`).",
       rule: oneOf(FAST_BOOT_TYPES),
       note: '; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`',
+      deprecated: 'Endpoint.fastBootType is deprecated: use flashboot ("OFF", "FLASHBOOT" or "PRIORITY_FLASHBOOT"); FASTBOOT is flashboot: "FLASHBOOT"',
       default: null,
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field (fastBoot: true is the same as fastBootType: FASTBOOT)" },
