@@ -32,6 +32,12 @@ export type FastBootType = (typeof FAST_BOOT_TYPES)[number];
 export const FLASHBOOT_MODES = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const satisfies readonly FlashBoot[];
 export type FlashbootMode = (typeof FLASHBOOT_MODES)[number];
 
+/**
+ * A CUDA version as the REST v2 document writes `gpu.minCudaVersion` on create (CreateEndpointGpuConfig:
+ * `major.minor`, compared numerically, so 12.11 is above 12.2); tests/api/specEnums.test.ts keeps it equal to the document's pattern.
+ */
+export const CUDA_VERSION_PATTERN = /^\d+\.\d+$/;
+
 /** Worker log sources (spec: Resources › Log event). */
 export const LOG_SOURCES = ["container", "system"] as const;
 export type LogSource = (typeof LOG_SOURCES)[number];

@@ -97,6 +97,13 @@ export interface EndpointArgs {
    */
   allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
   /**
+   * Lowest CUDA version a worker's host may run, as `major.minor`, at most 16 characters (e.g. `"12.4"`; compared numerically,
+   * so 12.11 is above 12.2; REST v2 `gpu.minCudaVersion`). Unset = no floor. Not together with a
+   * non-empty `allowedCudaVersions` (an exact set): preview fails naming both. Updated in place; unsetting
+   * it clears the floor. `runpod:api v2` only: set on `graphql`, preview fails naming the field and the path.
+   */
+  minCudaVersion?: pulumi.Input<string>;
+  /**
    * Longest time a job may run, in milliseconds: an integer from 5000 (5 s) to 604800000 (7 days).
    * Updated in place. Unset = the platform's default (600000 in the emulator) and no diff; a modify
    * keeps the value the platform last reported. Not shown in the spec: from the official clients / REST
@@ -159,6 +166,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   /** Regions; empty = any. */
   declare public readonly locations: pulumi.Output<Location[]>;
   declare public readonly flashboot: pulumi.Output<FlashbootMode>;
+  /** The CUDA floor (REST v2; null = none, and on GraphQL). */
+  declare public readonly minCudaVersion: pulumi.Output<string | null>;
   /** Deprecated: `flashboot` other than `OFF`. */
   declare public readonly fastBoot: pulumi.Output<boolean>;
   declare public readonly fastBootType: pulumi.Output<FastBootType | null>;

@@ -3,9 +3,18 @@
  * written as literals in src/api/spec.ts, so that a program loading the package loads no zod; here they
  * are held to the generated schemas, so a regenerated document that changes them fails.
  */
-import { FLASHBOOT_MODES } from "../../src/api/spec";
+import * as fs from "fs";
+import * as path from "path";
+import { CUDA_VERSION_PATTERN, FLASHBOOT_MODES } from "../../src/api/spec";
 import { zFlashBoot } from "../../src/api/generated/zod.gen";
 
 test("FLASHBOOT_MODES are the document's FlashBoot enum, in its order", () => {
   expect([...FLASHBOOT_MODES]).toEqual([...zFlashBoot.options]);
+});
+
+test("CUDA_VERSION_PATTERN is the document's pattern of gpu.minCudaVersion on endpoint create", () => {
+  const doc = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "docs", "spec", "rest-v2-openapi.json"), "utf8"));
+  const gpu = doc.components.schemas.CreateEndpointGpuConfig.allOf[1].properties;
+  expect(CUDA_VERSION_PATTERN.source).toBe(gpu.minCudaVersion.pattern);
+  expect(CUDA_VERSION_PATTERN.source).toBe(gpu.allowedCudaVersions.items.pattern);
 });

@@ -33,6 +33,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       locations: [],
       flashboot: "OFF",
       fastBootType: null,
+      minCudaVersion: null,
       scalerType: ENDPOINT_DEFAULTS.scalerType,
       scalerValue: ENDPOINT_DEFAULTS.scalerValue,
       workersMin: ENDPOINT_DEFAULTS.workersMin,
@@ -55,6 +56,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       locations: [],
       flashboot: "OFF",
       fastBootType: null,
+      minCudaVersion: null,
       scalerType: "QUEUE_DELAY",
       scalerValue: 4,
       workersMin: 0,
@@ -83,7 +85,7 @@ describe("checkEndpointInputs: valid inputs", () => {
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
     // The REST v2-only selections default to none.
-    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [], flashboot: "FLASHBOOT" });
+    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [], flashboot: "FLASHBOOT", minCudaVersion: null });
   });
 
   it("accepts every GPU tier, region, type and scaler type of the spec", () => {
@@ -133,6 +135,21 @@ describe("checkEndpointInputs: valid inputs", () => {
     expect(contradiction).toEqual([{ property: "flashboot", reason: expect.stringMatching(/flashboot \("OFF"\) contradicts the deprecated fastBoot/) }]);
     const bad = checkEndpointInputs({ ...base, flashboot: "TURBO" }).failures;
     expect(bad).toEqual([{ property: "flashboot", reason: expect.stringMatching(/one of OFF, FLASHBOOT, PRIORITY_FLASHBOOT; got "TURBO"/) }]);
+  });
+
+  it("minCudaVersion: a `major.minor` floor, REST v2's pattern; not together with a non-empty allowedCudaVersions", () => {
+    expect(checkEndpointInputs({ ...base, minCudaVersion: "12.4" })).toMatchObject({ failures: [], inputs: { minCudaVersion: "12.4" } });
+    expect(checkEndpointInputs(base).inputs.minCudaVersion).toBeNull();
+    expect(checkEndpointInputs({ ...base, minCudaVersion: "12.4", allowedCudaVersions: [] }).failures).toEqual([]);
+    const both = checkEndpointInputs({ ...base, minCudaVersion: "12.4", allowedCudaVersions: ["12.8"] }).failures;
+    expect(both).toEqual([
+      { property: "minCudaVersion", reason: expect.stringMatching(/either minCudaVersion .* or a non-empty allowedCudaVersions .* not both/) },
+    ]);
+    for (const bad of ["12", "v12.4", "12.4.1", "twelve"]) {
+      expect(checkEndpointInputs({ ...base, minCudaVersion: bad }).failures).toEqual([
+        { property: "minCudaVersion", reason: expect.stringMatching(/minCudaVersion must be a CUDA version as `major.minor`.*; got/) },
+      ]);
+    }
   });
 
   it("folds fastBoot into fastBootType", () => {

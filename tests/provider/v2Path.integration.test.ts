@@ -162,6 +162,34 @@ describe("Endpoint flashboot", () => {
   });
 });
 
+describe("Endpoint minCudaVersion", () => {
+  it("is sent on create, reads back without drift, is cleared by unsetting it, and fails check on graphql", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-cuda"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], minCudaVersion: "12.4" };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ minCudaVersion: "12.4" });
+    expect((await client.v2.getEndpoint(id)).gpu).toMatchObject({ minCudaVersion: "12.4", allowedCudaVersions: [] });
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    const next = await checked(provider, { ...args, minCudaVersion: undefined });
+    const diff = await provider.diff(id, read.props as Record<string, unknown>, next);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    await provider.update(id, read.props as Record<string, unknown>, next);
+    expect((await client.v2.getEndpoint(id)).gpu?.minCudaVersion).toBeNull();
+
+    const onGraphql = await new EndpointProvider(on("graphql")).check(undefined, args);
+    expect(onGraphql.failures).toEqual([
+      {
+        property: "minCudaVersion",
+        reason: expect.stringMatching(/Endpoint\.minCudaVersion cannot be expressed on API path graphql \(runpod:api\); only on v2/),
+      },
+    ]);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
 describe("Endpoint delete on REST v2", () => {
   it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
     const provider = new EndpointProvider(on("v2"));

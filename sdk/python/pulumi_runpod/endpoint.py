@@ -32,6 +32,7 @@ class EndpointArgs:
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -57,6 +58,7 @@ class EndpointArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
@@ -98,6 +100,8 @@ class EndpointArgs:
             pulumi.set(__self__, "idle_timeout", idle_timeout)
         if locations is not None:
             pulumi.set(__self__, "locations", locations)
+        if min_cuda_version is not None:
+            pulumi.set(__self__, "min_cuda_version", min_cuda_version)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if network_volume_id is not None:
@@ -276,6 +280,18 @@ class EndpointArgs:
         pulumi.set(self, "locations", value)
 
     @_builtins.property
+    @pulumi.getter(name="minCudaVersion")
+    def min_cuda_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
+        """
+        return pulumi.get(self, "min_cuda_version")
+
+    @min_cuda_version.setter
+    def min_cuda_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "min_cuda_version", value)
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -402,6 +418,7 @@ class Endpoint(pulumi.CustomResource):
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -432,6 +449,7 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
@@ -481,6 +499,7 @@ class Endpoint(pulumi.CustomResource):
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -512,6 +531,7 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["gpu_type_ids"] = gpu_type_ids
             __props__.__dict__["idle_timeout"] = idle_timeout
             __props__.__dict__["locations"] = locations
+            __props__.__dict__["min_cuda_version"] = min_cuda_version
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
             __props__.__dict__["scaler_type"] = scaler_type
@@ -563,6 +583,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["idle_timeout"] = None
         __props__.__dict__["job_url"] = None
         __props__.__dict__["locations"] = None
+        __props__.__dict__["min_cuda_version"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
         __props__.__dict__["scaler_type"] = None
@@ -687,6 +708,14 @@ class Endpoint(pulumi.CustomResource):
         Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         """
         return pulumi.get(self, "locations")
+
+    @_builtins.property
+    @pulumi.getter(name="minCudaVersion")
+    def min_cuda_version(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
+        """
+        return pulumi.get(self, "min_cuda_version")
 
     @_builtins.property
     @pulumi.getter

@@ -44,6 +44,14 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
 
   foldFlashboot(given, inputs, bad, failures);
 
+  const allowed = given.allowedCudaVersions;
+  if (isSet(given.minCudaVersion) && Array.isArray(allowed) && allowed.length > 0 && !bad.has("allowedCudaVersions")) {
+    failures.push({
+      property: "minCudaVersion",
+      reason: `set either minCudaVersion (a floor, ${show(given.minCudaVersion)}) or a non-empty allowedCudaVersions (an exact set, ${show(allowed)}), not both`,
+    });
+  }
+
   const { workersMin } = inputs;
   if (!isSet(given.workersMax)) {
     inputs.workersMax = isUnknown(workersMin) || bad.has("workersMin") ? UNKNOWN : defaultWorkersMax(workersMin as number);

@@ -5,7 +5,7 @@
  * no bounds and few defaults; those below are the platform's, so the inputs `check` completes equal
  * what the platform reports and a field the user never set shows no perpetual diff.
  */
-import { ENDPOINT_TYPES, FAST_BOOT_TYPES, FLASHBOOT_MODES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../api/spec";
+import { CUDA_VERSION_PATTERN, ENDPOINT_TYPES, FAST_BOOT_TYPES, FLASHBOOT_MODES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../api/spec";
 import {
   argumentNames,
   defaultsOf,
@@ -21,7 +21,7 @@ import {
   type OutputsOf,
   type SettingName,
 } from "../model/fields";
-import { bool, integer, listOf, oneOf, platformId, text } from "../model/rules";
+import { bool, integer, listOf, matching, oneOf, platformId, text } from "../model/rules";
 
 /** Largest worker count of `workersMin` / `workersMax`. */
 const WORKERS_LIMIT = 100;
@@ -223,6 +223,14 @@ export const ENDPOINT_MODEL = defineModel({
       wire: "csv",
       listIn: ["restCreate"],
       change: { policy: "update", compare: "set", why: `${PLATFORM_FIELD}; a set of allowed versions, order carries no meaning`, note: "unset: no diff" },
+    }),
+    minCudaVersion: input({
+      doc: "Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor.",
+      rule: matching(CUDA_VERSION_PATTERN, 16, "a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2)", "12.4"),
+      note: "; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only",
+      default: null,
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH carries the whole GPU selection; unset clears the floor", note: "unset clears" },
     }),
     executionTimeoutMs: input({
       doc: "Longest time a job may run.",

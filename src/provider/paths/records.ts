@@ -15,6 +15,7 @@ export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> &
   /** REST v2's mode; absent on GraphQL, where `fastBootType` spells it (no priority mode). */
   flashboot?: FlashbootMode;
   dataCenterIds?: string[];
+  minCudaVersion?: string | null;
 };
 export type TemplateState = TemplateRecord;
 export type RegistryAuthState = RegistryAuthRecord;

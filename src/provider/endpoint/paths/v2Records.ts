@@ -37,6 +37,7 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     executionTimeoutMs: e.timeout,
     excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
     dataCenterIds: [...e.dataCenterIds],
+    minCudaVersion: e.gpu?.minCudaVersion ?? null,
   };
 }
 
@@ -56,6 +57,7 @@ function gpuOf(inputs: EndpointInputs): V2.CreateEndpointGpuConfig {
   const gpu: V2.CreateEndpointGpuConfig = { pools: [...(inputs.gpuIds ?? [])], excludedTypes: [...inputs.excludedGpuTypes] };
   if (inputs.gpuCount !== undefined) gpu.count = inputs.gpuCount;
   if (inputs.allowedCudaVersions !== undefined) gpu.allowedCudaVersions = [...inputs.allowedCudaVersions];
+  if (inputs.minCudaVersion) gpu.minCudaVersion = inputs.minCudaVersion;
   return gpu;
 }
 
@@ -76,7 +78,7 @@ export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
   return body;
 }
 
-const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions"];
+const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
 const WORKER_FIELDS: readonly EndpointInputField[] = ["workersMin", "workersMax", "idleTimeout"];
 const SCALING_FIELDS: readonly EndpointInputField[] = ["scalerType", "scalerValue"];
 
@@ -91,7 +93,12 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
   const body: V2.UpdateEndpointRequest = {};
   if (changed.has("name")) body.name = inputs.name;
   if (changed.has("templateId") || reapplyTemplate) body.templateId = inputs.templateId;
-  if (GPU_FIELDS.some((f) => changed.has(f))) body.gpu = gpuOf(inputs);
+  if (GPU_FIELDS.some((f) => changed.has(f))) {
+    const gpu: V2.UpdateEndpointGpuConfig = gpuOf(inputs);
+    // "" clears a floor the endpoint has (document: UpdateEndpointGpuConfig); omitted would keep it.
+    if (!inputs.minCudaVersion && olds.minCudaVersion) gpu.minCudaVersion = "";
+    body.gpu = gpu;
+  }
   if (WORKER_FIELDS.some((f) => changed.has(f)) || SCALING_FIELDS.some((f) => changed.has(f))) body.workers = workersOf(inputs);
   if (SCALING_FIELDS.some((f) => changed.has(f))) body.scaling = scalingOf(inputs);
   if (changed.has("dataCenterIds")) body.dataCenterIds = [...inputs.dataCenterIds];
