@@ -47,6 +47,8 @@ export const ENDPOINT_V2_FACTS = {
   excludedGpuTypes: { default: [] },
   /** `dataCenterIds`: empty = any data center. */
   dataCenterIds: { default: [] },
+  /** `networkVolumes` of two or more (one reads as `networkVolumeId`): none by default. */
+  networkVolumeIds: { default: [] },
 } as const;
 
 /** Worker log stream (spec: Resources › Log event; Endpoints › GET …/logs; Limits): sources and the `tail` bounds. */

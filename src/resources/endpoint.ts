@@ -83,6 +83,14 @@ export interface EndpointArgs {
    */
   networkVolumeId?: pulumi.Input<string>;
   /**
+   * Several network volumes to mount (REST v2 `networkVolumes`): ids (each 1 to 64 letters, digits,
+   * `_`, `-`, no repeats) of yours, checked at preview; empty or unset = none. Not together with
+   * `networkVolumeId`. A single id is kept as `networkVolumeId` (so it works on both paths); two or more
+   * are `runpod:api v2` only: on `graphql` preview fails naming the field and the path. Order does not
+   * matter; changes update in place.
+   */
+  networkVolumeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
    * GPUs per worker: an integer from 1 to 8. Updated in place. Unset = the platform's default (1) and no
    * diff; a modify keeps the value the platform last reported. Not shown in the spec: from the official
    * clients / REST v1 document.
@@ -176,6 +184,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly workersMin: pulumi.Output<number>;
   declare public readonly workersMax: pulumi.Output<number>;
   declare public readonly networkVolumeId: pulumi.Output<string | null>;
+  /** The volumes when two or more (REST v2); empty otherwise. */
+  declare public readonly networkVolumeIds: pulumi.Output<string[]>;
   /** GPUs per worker, as the platform reports it (also when unset). */
   declare public readonly gpuCount: pulumi.Output<number>;
   /** CUDA versions, as the platform reports them; empty = any. */

@@ -34,6 +34,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       flashboot: "OFF",
       fastBootType: null,
       minCudaVersion: null,
+      networkVolumeIds: [],
       scalerType: ENDPOINT_DEFAULTS.scalerType,
       scalerValue: ENDPOINT_DEFAULTS.scalerValue,
       workersMin: ENDPOINT_DEFAULTS.workersMin,
@@ -57,6 +58,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       flashboot: "OFF",
       fastBootType: null,
       minCudaVersion: null,
+      networkVolumeIds: [],
       scalerType: "QUEUE_DELAY",
       scalerValue: 4,
       workersMin: 0,
@@ -85,7 +87,7 @@ describe("checkEndpointInputs: valid inputs", () => {
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
     // The REST v2-only selections default to none.
-    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [], flashboot: "FLASHBOOT", minCudaVersion: null });
+    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [], flashboot: "FLASHBOOT", minCudaVersion: null, networkVolumeIds: [] });
   });
 
   it("accepts every GPU tier, region, type and scaler type of the spec", () => {
@@ -150,6 +152,19 @@ describe("checkEndpointInputs: valid inputs", () => {
         { property: "minCudaVersion", reason: expect.stringMatching(/minCudaVersion must be a CUDA version as `major.minor`.*; got/) },
       ]);
     }
+  });
+
+  it("networkVolumeIds: one id is kept as networkVolumeId; not together with networkVolumeId", () => {
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a", "nv_b"] }).inputs).toMatchObject({
+      networkVolumeIds: ["nv_a", "nv_b"],
+      networkVolumeId: null,
+    });
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a"] }).inputs).toMatchObject({ networkVolumeIds: [], networkVolumeId: "nv_a" });
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: [], networkVolumeId: "nv_a" }).failures).toEqual([]);
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a"], networkVolumeId: "nv_b" }).failures).toEqual([
+      { property: "networkVolumeIds", reason: expect.stringMatching(/either networkVolumeId .* or networkVolumeIds .* not both/) },
+    ]);
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a", "nv_a"] }).failures.map((f) => f.property)).toEqual(["networkVolumeIds"]);
   });
 
   it("folds fastBoot into fastBootType", () => {

@@ -190,6 +190,48 @@ describe("Endpoint minCudaVersion", () => {
   });
 });
 
+describe("Endpoint networkVolumeIds", () => {
+  it("mounts several volumes, reads back without drift, PATCHes the list, and needs v2 only for two or more", async () => {
+    const mine = (await client.v2.listNetworkVolumes()).map((v) => v.id);
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    const [a, b] = mine;
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-vols"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], networkVolumeIds: [a, b] };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ networkVolumeIds: [a, b], networkVolumeId: null });
+    expect((await client.v2.getEndpoint(id)).networkVolumes).toEqual([a, b]);
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    // Down to one volume: kept as networkVolumeId, so the same endpoint reads back alike on both paths.
+    const one = await checked(provider, { ...args, networkVolumeIds: [b] });
+    expect(one).toMatchObject({ networkVolumeId: b, networkVolumeIds: [] });
+    await provider.update(id, read.props as Record<string, unknown>, one);
+    expect((await client.v2.getEndpoint(id)).networkVolumes).toEqual([b]);
+    const reread = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, reread.props as Record<string, unknown>, one)).changes).toBe(false);
+
+    const onGraphql = new EndpointProvider(on("graphql"));
+    expect((await onGraphql.check(undefined, { ...args, networkVolumeIds: [b] })).failures ?? []).toEqual([]);
+    expect((await onGraphql.check(undefined, args)).failures).toEqual([
+      {
+        property: "networkVolumeIds",
+        reason: expect.stringMatching(/Endpoint\.networkVolumeIds cannot be expressed on API path graphql \(runpod:api\); only on v2/),
+      },
+    ]);
+    const both = await provider.check(undefined, { ...args, networkVolumeId: a });
+    expect(both.failures).toEqual([
+      { property: "networkVolumeIds", reason: expect.stringMatching(/either networkVolumeId .* or networkVolumeIds .* not both/) },
+    ]);
+    const unknownVolume = await provider.check(undefined, { ...args, networkVolumeIds: [a, "nv_nope99"] });
+    expect(unknownVolume.failures).toEqual([
+      { property: "networkVolumeIds", reason: expect.stringMatching(/\["nv_nope99"\]: not among your network volumes; yours: /) },
+    ]);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
 describe("Endpoint delete on REST v2", () => {
   it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
     const provider = new EndpointProvider(on("v2"));

@@ -35,6 +35,7 @@ class EndpointArgs:
                  min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -61,6 +62,7 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
         :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing). Default: `"QB"`. Changing it replaces the resource.
@@ -106,6 +108,8 @@ class EndpointArgs:
             pulumi.set(__self__, "name", name)
         if network_volume_id is not None:
             pulumi.set(__self__, "network_volume_id", network_volume_id)
+        if network_volume_ids is not None:
+            pulumi.set(__self__, "network_volume_ids", network_volume_ids)
         if scaler_type is not None:
             pulumi.set(__self__, "scaler_type", scaler_type)
         if scaler_value is not None:
@@ -316,6 +320,18 @@ class EndpointArgs:
         pulumi.set(self, "network_volume_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="networkVolumeIds")
+    def network_volume_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "network_volume_ids")
+
+    @network_volume_ids.setter
+    def network_volume_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "network_volume_ids", value)
+
+    @_builtins.property
     @pulumi.getter(name="scalerType")
     def scaler_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -421,6 +437,7 @@ class Endpoint(pulumi.CustomResource):
                  min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -452,6 +469,7 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
         :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
@@ -502,6 +520,7 @@ class Endpoint(pulumi.CustomResource):
                  min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -534,6 +553,7 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["min_cuda_version"] = min_cuda_version
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
+            __props__.__dict__["network_volume_ids"] = network_volume_ids
             __props__.__dict__["scaler_type"] = scaler_type
             __props__.__dict__["scaler_value"] = scaler_value
             if template_id is None and not opts.urn:
@@ -586,6 +606,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["min_cuda_version"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
+        __props__.__dict__["network_volume_ids"] = None
         __props__.__dict__["scaler_type"] = None
         __props__.__dict__["scaler_value"] = None
         __props__.__dict__["template_id"] = None
@@ -732,6 +753,14 @@ class Endpoint(pulumi.CustomResource):
         Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         """
         return pulumi.get(self, "network_volume_id")
+
+    @_builtins.property
+    @pulumi.getter(name="networkVolumeIds")
+    def network_volume_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "network_volume_ids")
 
     @_builtins.property
     @pulumi.getter(name="scalerType")

@@ -43,6 +43,7 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
   }
 
   foldFlashboot(given, inputs, bad, failures);
+  foldVolumes(given, inputs, bad, failures);
 
   const allowed = given.allowedCudaVersions;
   if (isSet(given.minCudaVersion) && Array.isArray(allowed) && allowed.length > 0 && !bad.has("allowedCudaVersions")) {
@@ -84,6 +85,23 @@ function foldFlashboot(given: Record<string, unknown>, inputs: Record<string, un
     }
   } else if (legacyGiven) {
     inputs.flashboot = isUnknown(legacy) ? UNKNOWN : legacy ? "FLASHBOOT" : "OFF";
+  }
+}
+
+/**
+ * One volume is `networkVolumeId` whichever field spells it, so a single-volume endpoint reads back the
+ * same on both paths and `networkVolumeIds` holds only lists of two or more (REST v2 only).
+ */
+function foldVolumes(given: Record<string, unknown>, inputs: Record<string, unknown>, bad: Set<string>, failures: InputFailure[]): void {
+  const ids = given.networkVolumeIds;
+  if (!Array.isArray(ids) || bad.has("networkVolumeIds")) return;
+  if (isSet(given.networkVolumeId) && ids.length > 0) {
+    failures.push({ property: "networkVolumeIds", reason: "set either networkVolumeId (one volume) or networkVolumeIds (several), not both" });
+    return;
+  }
+  if (ids.length === 1 && !isUnknown(ids[0])) {
+    inputs.networkVolumeId = ids[0];
+    inputs.networkVolumeIds = [];
   }
 }
 

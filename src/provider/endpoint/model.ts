@@ -203,6 +203,14 @@ export const ENDPOINT_MODEL = defineModel({
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field; unset detaches the volume", note: "unset detaches" },
     }),
+    networkVolumeIds: input({
+      doc: "Network volumes to mount, when more than one (REST v2 `networkVolumes`).",
+      rule: listOf(platformId("network volume"), { what: "network volume ids", empty: "none" }),
+      note: "; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`",
+      default: [],
+      paths: ["v2"],
+      change: { policy: "update", compare: "set", why: "PATCH field `networkVolumes` (the whole list); order carries no meaning", note: "empty detaches" },
+    }),
     gpuCount: input({
       doc: "GPUs per worker.",
       rule: integer(1, GPU_COUNT_MAX),

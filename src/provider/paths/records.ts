@@ -16,6 +16,8 @@ export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> &
   flashboot?: FlashbootMode;
   dataCenterIds?: string[];
   minCudaVersion?: string | null;
+  /** Two or more volumes (one is `networkVolumeId`). */
+  networkVolumeIds?: string[];
 };
 export type TemplateState = TemplateRecord;
 export type RegistryAuthState = RegistryAuthRecord;

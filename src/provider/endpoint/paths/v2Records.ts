@@ -31,7 +31,8 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     scalerValue,
     workersMin: e.workers.min ?? 0,
     workersMax: e.workers.max ?? 0,
-    networkVolumeId: e.networkVolumes[0] ?? null,
+    networkVolumeId: e.networkVolumes.length === 1 ? e.networkVolumes[0] : null,
+    networkVolumeIds: e.networkVolumes.length > 1 ? [...e.networkVolumes] : [],
     gpuCount: e.gpu?.count ?? null,
     allowedCudaVersions: cuda.length > 0 ? joinList(cuda) : null,
     executionTimeoutMs: e.timeout,
@@ -61,6 +62,9 @@ function gpuOf(inputs: EndpointInputs): V2.CreateEndpointGpuConfig {
   return gpu;
 }
 
+/** `networkVolumes`: the one volume or the several (check keeps at most one of the two fields set). */
+const volumesOf = (inputs: EndpointInputs): string[] => (inputs.networkVolumeId ? [inputs.networkVolumeId] : [...inputs.networkVolumeIds]);
+
 /** The `createEndpoint` body for complete inputs; every managed field, so v2's own defaults never apply. */
 export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
   const body: V2.CreateEndpointRequest = {
@@ -70,7 +74,7 @@ export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
     gpu: gpuOf(inputs),
     workers: workersOf(inputs),
     scaling: scalingOf(inputs),
-    networkVolumes: inputs.networkVolumeId ? [inputs.networkVolumeId] : [],
+    networkVolumes: volumesOf(inputs),
     flashboot: inputs.flashboot,
     dataCenterIds: [...inputs.dataCenterIds],
   };
@@ -102,7 +106,7 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
   if (WORKER_FIELDS.some((f) => changed.has(f)) || SCALING_FIELDS.some((f) => changed.has(f))) body.workers = workersOf(inputs);
   if (SCALING_FIELDS.some((f) => changed.has(f))) body.scaling = scalingOf(inputs);
   if (changed.has("dataCenterIds")) body.dataCenterIds = [...inputs.dataCenterIds];
-  if (changed.has("networkVolumeId")) body.networkVolumes = inputs.networkVolumeId ? [inputs.networkVolumeId] : [];
+  if (changed.has("networkVolumeId") || changed.has("networkVolumeIds")) body.networkVolumes = volumesOf(inputs);
   if (changed.has("flashboot") || changed.has("fastBootType")) body.flashboot = inputs.flashboot;
   if (changed.has("executionTimeoutMs") && inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
   return Object.keys(body).length > 0 ? body : undefined;
