@@ -2,7 +2,7 @@
  * Value sets fixed by the platform API specification (`shared/spec/platform-api.md`).
  * Shared by the api client, the provider's input validation and the emulator so all three agree.
  */
-import type { FlashBoot } from "./generated/types.gen";
+import type { FlashBoot, TemplateCategory } from "./generated/types.gen";
 
 /** GPU tiers accepted in `gpuIds` (spec: Resources › Serverless endpoint). */
 export const GPU_TIERS = ["AMPERE_16", "AMPERE_24", "ADA_24", "AMPERE_48", "ADA_48_PRO", "AMPERE_80", "ADA_80_PRO"] as const;
@@ -31,6 +31,10 @@ export type FastBootType = (typeof FAST_BOOT_TYPES)[number];
  */
 export const FLASHBOOT_MODES = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const satisfies readonly FlashBoot[];
 export type FlashbootMode = (typeof FLASHBOOT_MODES)[number];
+
+/** REST v2 template categories: the document's `TemplateCategory` enum, in its order (tests/api/specEnums.test.ts). */
+export const TEMPLATE_CATEGORIES = ["CPU", "NVIDIA", "AMD"] as const satisfies readonly TemplateCategory[];
+export type TemplateCategoryName = (typeof TEMPLATE_CATEGORIES)[number];
 
 /**
  * A CUDA version as the REST v2 document writes `gpu.minCudaVersion` on create (CreateEndpointGpuConfig:

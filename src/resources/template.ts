@@ -4,6 +4,7 @@
  * templates); operations: docs/spec/platform-clients.md, Templates).
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { TemplateCategoryName } from "../api/spec";
 import { LOOKUP_PROPERTY, providerStub, TEMPLATE_MODEL, TEMPLATE_OUTPUT_FIELDS, TEMPLATE_SECRET_FIELDS } from "../provider";
 import { registeredProperties } from "./registration";
 import { secretValues } from "./secretInputs";
@@ -40,6 +41,11 @@ export interface TemplateArgs {
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Registry credentials to pull a private image: a {@link ContainerRegistryAuth} id (at most 64 letters, digits, `_`, `-`), checked at preview; unset = public image. Updated in place. */
   containerRegistryAuthId?: pulumi.Input<string>;
+  /**
+   * Hardware the image is built for: `NVIDIA` (default), `AMD` or `CPU` (REST v2 `category`). Updated in
+   * place. Other than `NVIDIA` is `runpod:api v2` only: on `graphql` preview fails naming the field and the path.
+   */
+  category?: pulumi.Input<TemplateCategoryName>;
   /** Description shown with the template (at most 65536 characters); unset = none. Updated in place. */
   readme?: pulumi.Input<string>;
 }
@@ -65,6 +71,7 @@ export class Template extends pulumi.dynamic.Resource {
   /** Always a Pulumi secret. */
   declare public readonly env: pulumi.Output<Record<string, string>>;
   declare public readonly containerRegistryAuthId: pulumi.Output<string | null>;
+  declare public readonly category: pulumi.Output<TemplateCategoryName>;
   declare public readonly readme: pulumi.Output<string>;
 
   /**

@@ -5,8 +5,8 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { CUDA_VERSION_PATTERN, FLASHBOOT_MODES } from "../../src/api/spec";
-import { zFlashBoot } from "../../src/api/generated/zod.gen";
+import { CUDA_VERSION_PATTERN, FLASHBOOT_MODES, TEMPLATE_CATEGORIES } from "../../src/api/spec";
+import { zFlashBoot, zTemplateCategory } from "../../src/api/generated/zod.gen";
 
 test("FLASHBOOT_MODES are the document's FlashBoot enum, in its order", () => {
   expect([...FLASHBOOT_MODES]).toEqual([...zFlashBoot.options]);
@@ -17,4 +17,8 @@ test("CUDA_VERSION_PATTERN is the document's pattern of gpu.minCudaVersion on en
   const gpu = doc.components.schemas.CreateEndpointGpuConfig.allOf[1].properties;
   expect(CUDA_VERSION_PATTERN.source).toBe(gpu.minCudaVersion.pattern);
   expect(CUDA_VERSION_PATTERN.source).toBe(gpu.allowedCudaVersions.items.pattern);
+});
+
+test("TEMPLATE_CATEGORIES are the document's TemplateCategory enum, in its order", () => {
+  expect([...TEMPLATE_CATEGORIES]).toEqual([...zTemplateCategory.options]);
 });

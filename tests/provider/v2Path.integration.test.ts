@@ -232,6 +232,34 @@ describe("Endpoint networkVolumeIds", () => {
   });
 });
 
+describe("Template category", () => {
+  it("is sent on create and PATCHed, reads back without drift, and other than NVIDIA fails check on graphql", async () => {
+    const provider = new TemplateProvider(on("v2"));
+    const args = { name: uniqueName("v2-cat"), imageName: "me/worker:1", category: "AMD" };
+    const inputs = (await provider.check(undefined, args)).inputs as Record<string, unknown>;
+    expect(inputs.category).toBe("AMD");
+    const { id, outs } = await provider.create(inputs as never);
+    expect(outs).toMatchObject({ category: "AMD" });
+    expect((await client.v2.getTemplate(id)).category).toBe("AMD");
+    const read = await new TemplateProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as never, inputs as never)).changes).toBe(false);
+
+    const next = (await provider.check(read.props as never, { ...args, category: "CPU" })).inputs as Record<string, unknown>;
+    expect(await provider.diff(id, read.props as never, next as never)).toMatchObject({ changes: true, replaces: [] });
+    await provider.update(id, read.props as never, next as never);
+    expect((await client.v2.getTemplate(id)).category).toBe("CPU");
+
+    // Unset is NVIDIA, the document's default.
+    expect(((await provider.check(undefined, { name: "t", imageName: "me/worker:1" })).inputs as Record<string, unknown>).category).toBe("NVIDIA");
+    const onGraphql = new TemplateProvider(on("graphql"));
+    expect((await onGraphql.check(undefined, { ...args, category: "NVIDIA" })).failures ?? []).toEqual([]);
+    expect((await onGraphql.check(undefined, args)).failures).toEqual([
+      { property: "category", reason: expect.stringMatching(/Template\.category cannot be expressed on API path graphql \(runpod:api\); only on v2/) },
+    ]);
+    await provider.delete(id, outs as never);
+  });
+});
+
 describe("Endpoint delete on REST v2", () => {
   it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
     const provider = new EndpointProvider(on("v2"));

@@ -20,6 +20,7 @@ __all__ = ['TemplateArgs', 'Template']
 class TemplateArgs:
     def __init__(__self__, *,
                  image_name: pulumi.Input[_builtins.str],
+                 category: pulumi.Input[Optional[_builtins.str]] = None,
                  container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
@@ -33,6 +34,7 @@ class TemplateArgs:
         The set of arguments for constructing a Template resource.
 
         :param pulumi.Input[_builtins.str] image_name: Container image with repository and tag. Accepted: 1–1000 characters, no leading/trailing spaces. Changed in place.
+        :param pulumi.Input[_builtins.str] category: Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image. Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); unset = public image. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
@@ -44,6 +46,8 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
         pulumi.set(__self__, "image_name", image_name)
+        if category is not None:
+            pulumi.set(__self__, "category", category)
         if container_disk_in_gb is not None:
             pulumi.set(__self__, "container_disk_in_gb", container_disk_in_gb)
         if container_registry_auth_id is not None:
@@ -74,6 +78,18 @@ class TemplateArgs:
     @image_name.setter
     def image_name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "image_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
+        """
+        return pulumi.get(self, "category")
+
+    @category.setter
+    def category(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "category", value)
 
     @_builtins.property
     @pulumi.getter(name="containerDiskInGb")
@@ -190,6 +206,7 @@ class Template(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 category: pulumi.Input[Optional[_builtins.str]] = None,
                  container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
@@ -208,6 +225,7 @@ class Template(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] category: Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image. Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); unset = public image. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
@@ -245,6 +263,7 @@ class Template(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 category: pulumi.Input[Optional[_builtins.str]] = None,
                  container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
@@ -264,6 +283,7 @@ class Template(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = TemplateArgs.__new__(TemplateArgs)
 
+            __props__.__dict__["category"] = category
             __props__.__dict__["container_disk_in_gb"] = container_disk_in_gb
             __props__.__dict__["container_registry_auth_id"] = container_registry_auth_id
             __props__.__dict__["docker_args"] = docker_args
@@ -300,6 +320,7 @@ class Template(pulumi.CustomResource):
 
         __props__ = TemplateArgs.__new__(TemplateArgs)
 
+        __props__.__dict__["category"] = None
         __props__.__dict__["container_disk_in_gb"] = None
         __props__.__dict__["container_registry_auth_id"] = None
         __props__.__dict__["docker_args"] = None
@@ -311,6 +332,14 @@ class Template(pulumi.CustomResource):
         __props__.__dict__["volume_in_gb"] = None
         __props__.__dict__["volume_mount_path"] = None
         return Template(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
+        """
+        return pulumi.get(self, "category")
 
     @_builtins.property
     @pulumi.getter(name="containerDiskInGb")

@@ -17,7 +17,8 @@ import {
   type InputsOf,
   type OutputsOf,
 } from "../model/fields";
-import { envMap, integer, listOf, matching, platformId, portSpec, text } from "../model/rules";
+import { TEMPLATE_CATEGORIES } from "../../api/spec";
+import { envMap, integer, listOf, matching, oneOf, platformId, portSpec, text } from "../model/rules";
 
 const SAVE = ["save"] as const;
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
@@ -106,6 +107,14 @@ export const TEMPLATE_MODEL = defineModel({
       default: null,
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: `${IN_PLACE}; unset detaches the credentials`, note: "unset detaches" },
+    }),
+    category: input({
+      doc: "Hardware the template's image is built for (REST v2 `category`).",
+      rule: oneOf(TEMPLATE_CATEGORIES, { NVIDIA: "NVIDIA GPUs", AMD: "AMD GPUs", CPU: "CPU workers" }),
+      note: "; other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category)",
+      default: "NVIDIA",
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH field `category`" },
     }),
     readme: input({
       doc: "Description shown with the template.",

@@ -26,6 +26,7 @@ export function templateStateFromV2(t: V2.Template): TemplateState {
     isServerless: t.serverless,
     containerRegistryAuthId: t.registry ?? null,
     readme: null,
+    category: t.category,
   };
 }
 
@@ -42,6 +43,7 @@ export function createTemplateBody(inputs: TemplateInputs): V2.CreateTemplateReq
     env: { ...inputs.env },
     registry: inputs.containerRegistryAuthId,
     serverless: true,
+    category: inputs.category,
     startSsh: false,
     startJupyter: false,
   };
@@ -60,6 +62,7 @@ export function patchTemplateBody(inputs: TemplateInputs, olds: Record<string, u
   if (changed.has("containerDiskInGb")) body.disk = inputs.containerDiskInGb;
   if (changed.has("ports")) body.ports = [...inputs.ports];
   if (changed.has("env")) body.env = { ...inputs.env };
+  if (changed.has("category")) body.category = inputs.category;
   if (changed.has("containerRegistryAuthId")) body.registry = inputs.containerRegistryAuthId;
   if (changed.has("volumeInGb") || changed.has("volumeMountPath")) {
     const mounts = mountsOf(inputs);
