@@ -46,6 +46,20 @@ export interface TemplateArgs {
    * place. Other than `NVIDIA` is `runpod:api v2` only: on `graphql` preview fails naming the field and the path.
    */
   category?: pulumi.Input<TemplateCategoryName>;
+  /**
+   * Provision SSH access at container start: true or false (default). The platform then injects
+   * `PUBLIC_KEY` into the env; the outputs leave it out, so it shows no drift, and `env` must not set
+   * it (preview fails naming `env`). Updated in place. `runpod:api v2` only: set on `graphql`, preview
+   * fails naming the field and the path.
+   */
+  startSsh?: pulumi.Input<boolean>;
+  /**
+   * Start JupyterLab at container start: true or false (default). The platform then injects a generated
+   * `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift, and `env` must not
+   * set it (preview fails naming `env`). Updated in place. `runpod:api v2` only: set on `graphql`,
+   * preview fails naming the field and the path.
+   */
+  startJupyter?: pulumi.Input<boolean>;
   /** Description shown with the template (at most 65536 characters); unset = none. Updated in place. */
   readme?: pulumi.Input<string>;
 }
@@ -72,6 +86,8 @@ export class Template extends pulumi.dynamic.Resource {
   declare public readonly env: pulumi.Output<Record<string, string>>;
   declare public readonly containerRegistryAuthId: pulumi.Output<string | null>;
   declare public readonly category: pulumi.Output<TemplateCategoryName>;
+  declare public readonly startSsh: pulumi.Output<boolean>;
+  declare public readonly startJupyter: pulumi.Output<boolean>;
   declare public readonly readme: pulumi.Output<string>;
 
   /**

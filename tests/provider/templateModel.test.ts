@@ -31,6 +31,8 @@ describe("Template check", () => {
       env: {},
       containerRegistryAuthId: null,
       category: "NVIDIA",
+      startSsh: false,
+      startJupyter: false,
       readme: "",
     });
   });

@@ -260,6 +260,27 @@ describe("Template category", () => {
   });
 });
 
+describe("Template startSsh / startJupyter", () => {
+  it("inject their env on the platform, which the outputs leave out: no drift of a declared env", async () => {
+    const provider = new TemplateProvider(on("v2"));
+    const args = { name: uniqueName("v2-start"), imageName: "me/worker:1", env: { MODEL: "llama" }, startJupyter: true, startSsh: true };
+    const inputs = (await provider.check(undefined, args)).inputs as Record<string, unknown>;
+    const { id, outs } = await provider.create(inputs as never);
+    const onPlatform = await client.v2.getTemplate(id);
+    expect(onPlatform).toMatchObject({ startJupyter: true, startSsh: true });
+    expect(Object.keys(onPlatform.env ?? {})).toContain("JUPYTER_PASSWORD");
+    expect(outs).toMatchObject({ startJupyter: true, startSsh: true, env: { MODEL: "llama" } });
+    const read = await new TemplateProvider(on("v2")).read(id, outs);
+    expect((read.props as Record<string, unknown>).env).toEqual({ MODEL: "llama" });
+    expect((await provider.diff(id, read.props as never, inputs as never)).changes).toBe(false);
+
+    const clash = await provider.check(undefined, { ...args, env: { JUPYTER_PASSWORD: "mine" } });
+    expect(clash.failures).toEqual([{ property: "env", reason: expect.stringMatching(/env must not set JUPYTER_PASSWORD while startJupyter is true/) }]);
+    expect((await new TemplateProvider(on("graphql")).check(undefined, args)).failures?.map((f) => f.property)).toEqual(["startSsh", "startJupyter"]);
+    await provider.delete(id, outs as never);
+  });
+});
+
 describe("Endpoint delete on REST v2", () => {
   it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
     const provider = new EndpointProvider(on("v2"));

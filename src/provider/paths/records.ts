@@ -20,5 +20,5 @@ export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> &
   networkVolumeIds?: string[];
 };
 /** `category` is REST v2's (GraphQL reports none: the model's default, NVIDIA). */
-export type TemplateState = TemplateRecord & { category?: TemplateCategoryName };
+export type TemplateState = TemplateRecord & { category?: TemplateCategoryName; startSsh?: boolean; startJupyter?: boolean };
 export type RegistryAuthState = RegistryAuthRecord;
