@@ -36,12 +36,19 @@ export const ENDPOINT_FACTS = {
   workersStandby: { min: 0, max: 100, default: 0 },
 } as const;
 
-/** Endpoint fields only REST v2 carries (docs/spec/rest-v2-openapi.json), as the endpoint model names them. */
+/**
+ * Endpoint fields only REST v2 writes (docs/spec/rest-v2-openapi.json › CreateEndpointRequest), apart from
+ * ENDPOINT_FACTS, whose every defaulted field the GraphQL saveEndpoint fills in.
+ */
 export const ENDPOINT_V2_FACTS = {
-  /** GPU type ids subtracted from the pools; omitted or [] = the whole pool (docs/spec/rest-v2-openapi.json, BaseEndpointGpuConfig.excludedTypes). */
-  excludedGpuTypes: { default: [] as string[] },
-  /** preferred data centers; omitted or [] = the scheduler chooses (CreateEndpointRequest.dataCenterIds). */
-  dataCenterIds: { default: [] as string[] },
+  /** `flashboot` (› FlashBoot); GraphQL's `fastBootType` FASTBOOT reads as FLASHBOOT. */
+  flashboot: { values: ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"], default: "OFF" },
+  /** `gpu.excludedTypes`: none by default. */
+  excludedGpuTypes: { default: [] },
+  /** `dataCenterIds`: empty = any data center. */
+  dataCenterIds: { default: [] },
+  /** `networkVolumes` of two or more (one reads as `networkVolumeId`): none by default. */
+  networkVolumeIds: { default: [] },
 } as const;
 
 /** Worker log stream (spec: Resources › Log event; Endpoints › GET …/logs; Limits): sources and the `tail` bounds. */

@@ -49,10 +49,11 @@ function describe(field: Field): string {
   return parts.join(" ");
 }
 
-function propertyOf(field: Field): PropertySpec {
+function propertyOf(field: Field, asInput = false): PropertySpec {
   const display = field.kind === "output" ? field.type : field.rule.type;
   const spec: PropertySpec = { ...typeOf(display), description: describe(field) };
   if (field.kind === "input" && field.secret) spec.secret = true;
+  if (asInput && field.kind === "input" && field.deprecated) spec.deprecationMessage = field.deprecated;
   return spec;
 }
 
@@ -63,7 +64,7 @@ function resourceSpec(model: ResourceModel): JsonSchemaType {
   for (const [name, field] of Object.entries(model.fields)) {
     properties[name] = propertyOf(field);
     if (field.kind === "output") continue;
-    inputProperties[name] = propertyOf(field);
+    inputProperties[name] = propertyOf(field, true);
     if (field.kind === "input" && field.required && !field.autoName) requiredInputs.push(name);
   }
   const head = MODEL_DOCS[model.type] ?? model.type;

@@ -13,8 +13,17 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 export function pathFailures(model: ResourceModel, inputs: Record<string, unknown>, path: ApiPath): InputFailure[] {
   const failures: InputFailure[] = [];
   for (const [name, field] of Object.entries(model.fields as Fields)) {
-    if (field.kind !== "input" || !field.paths || field.paths.includes(path)) continue;
+    if (field.kind !== "input") continue;
     const value = inputs[name];
+    const valuePaths = typeof value === "string" ? field.valuePaths?.[value] : undefined;
+    if (valuePaths && !valuePaths.includes(path)) {
+      failures.push({
+        property: name,
+        reason: `${model.type}.${name} ${JSON.stringify(value)} cannot be expressed on API path ${path} (${API_PATH_CONFIG_KEY}); only on ${valuePaths.join(", ")}: choose another value, or set ${API_PATH_CONFIG_KEY} to ${valuePaths[0]}`,
+      });
+      continue;
+    }
+    if (!field.paths || field.paths.includes(path)) continue;
     if (value === undefined || containsUnknown(value) || same(value, (field as InputField).default)) continue;
     failures.push({
       property: name,

@@ -3,9 +3,9 @@
  * endpoint; What the service does › Serverless endpoints), managed by a Pulumi dynamic provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
+import type { EndpointType, FastBootType, FlashbootMode, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
-import { checkedOptions, registeredProperties } from "./registration";
+import { checkedOptions, registeredProperties, warnDeprecated } from "./registration";
 
 /**
  * Arguments of an {@link Endpoint}. Give exactly one of `gpuIds` and `gpuTypeIds`. Unset optional
@@ -56,9 +56,18 @@ export interface EndpointArgs {
   idleTimeout?: pulumi.Input<number>;
   /** Regions the workers may run in (`CZ`, `FR`, `GB`, `NO`, `RO`, `US`); empty or unset = any. Order does not matter. */
   locations?: pulumi.Input<pulumi.Input<Location>[]>;
-  /** Faster cold starts; the same as `fastBootType: "FASTBOOT"`. Default false. */
+  /**
+   * FlashBoot cold-start acceleration: `OFF` (default), `FLASHBOOT`, or `PRIORITY_FLASHBOOT` (enabled
+   * with priority capacity; `runpod:api v2` only: on `graphql` preview fails naming the field and the
+   * path). Updated in place. On `graphql` it is sent as `fastBootType` (`FASTBOOT` or none).
+   */
+  flashboot?: pulumi.Input<FlashbootMode>;
+  /**
+   * Deprecated: use `flashboot` (`true` is `flashboot: "FLASHBOOT"`, `false` is `"OFF"`); a warning
+   * says so. Default false.
+   */
   fastBoot?: pulumi.Input<boolean>;
-  /** `FASTBOOT` for faster cold starts; unset for none. */
+  /** Deprecated: use `flashboot` (`FASTBOOT` is `flashboot: "FLASHBOOT"`, unset is `"OFF"`); a warning says so. */
   fastBootType?: pulumi.Input<FastBootType>;
   /** Autoscaling strategy: `QUEUE_DELAY` (default) or `REQUEST_COUNT`. */
   scalerType?: pulumi.Input<ScalerType>;
@@ -74,6 +83,14 @@ export interface EndpointArgs {
    */
   networkVolumeId?: pulumi.Input<string>;
   /**
+   * Several network volumes to mount (REST v2 `networkVolumes`): ids (each 1 to 64 letters, digits,
+   * `_`, `-`, no repeats) of yours, checked at preview; empty or unset = none. Not together with
+   * `networkVolumeId`. A single id is kept as `networkVolumeId` (so it works on both paths); two or more
+   * are `runpod:api v2` only: on `graphql` preview fails naming the field and the path. Order does not
+   * matter; changes update in place.
+   */
+  networkVolumeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
    * GPUs per worker: an integer from 1 to 8. Updated in place. Unset = the platform's default (1) and no
    * diff; a modify keeps the value the platform last reported. Not shown in the spec: from the official
    * clients / REST v1 document.
@@ -87,6 +104,13 @@ export interface EndpointArgs {
    * / REST v1 document.
    */
   allowedCudaVersions?: pulumi.Input<pulumi.Input<CudaVersion>[]>;
+  /**
+   * Lowest CUDA version a worker's host may run, as `major.minor`, at most 16 characters (e.g. `"12.4"`; compared numerically,
+   * so 12.11 is above 12.2; REST v2 `gpu.minCudaVersion`). Unset = no floor. Not together with a
+   * non-empty `allowedCudaVersions` (an exact set): preview fails naming both. Updated in place; unsetting
+   * it clears the floor. `runpod:api v2` only: set on `graphql`, preview fails naming the field and the path.
+   */
+  minCudaVersion?: pulumi.Input<string>;
   /**
    * Longest time a job may run, in milliseconds: an integer from 5000 (5 s) to 604800000 (7 days).
    * Updated in place. Unset = the platform's default (600000 in the emulator) and no diff; a modify
@@ -156,6 +180,10 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly idleTimeout: pulumi.Output<number>;
   /** Regions; empty = any. */
   declare public readonly locations: pulumi.Output<Location[]>;
+  declare public readonly flashboot: pulumi.Output<FlashbootMode>;
+  /** The CUDA floor (REST v2; null = none, and on GraphQL). */
+  declare public readonly minCudaVersion: pulumi.Output<string | null>;
+  /** Deprecated: `flashboot` other than `OFF`. */
   declare public readonly fastBoot: pulumi.Output<boolean>;
   declare public readonly fastBootType: pulumi.Output<FastBootType | null>;
   declare public readonly scalerType: pulumi.Output<ScalerType>;
@@ -163,6 +191,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly workersMin: pulumi.Output<number>;
   declare public readonly workersMax: pulumi.Output<number>;
   declare public readonly networkVolumeId: pulumi.Output<string | null>;
+  /** The volumes when two or more (REST v2); empty otherwise. */
+  declare public readonly networkVolumeIds: pulumi.Output<string[]>;
   /** GPUs per worker, as the platform reports it (also when unset). */
   declare public readonly gpuCount: pulumi.Output<number>;
   /** CUDA versions, as the platform reports them; empty = any. */
@@ -204,6 +234,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
     const { kind, module, type } = ENDPOINT_MODEL;
     opts = checkedOptions(type, name, opts);
     super(providerStub(kind), name, registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name), opts, module, type);
+    warnDeprecated(ENDPOINT_MODEL, args, this);
   }
 
   /**

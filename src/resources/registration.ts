@@ -1,6 +1,6 @@
 /** What a resource class of this package registers with the engine next to its serialized stub. */
 import * as pulumi from "@pulumi/pulumi";
-import { NAME_PREFIX_PROPERTY } from "../provider";
+import { NAME_PREFIX_PROPERTY, type ResourceModel } from "../provider";
 import { unknownConfigKeys } from "../provider/providerConfig";
 
 /**
@@ -40,4 +40,12 @@ export function checkedOptions<T extends pulumi.CustomResourceOptions>(type: str
     );
   }
   return opts;
+}
+
+/** A warning per deprecated argument the program sets (the model's `deprecated` message); it still works. */
+export function warnDeprecated(model: ResourceModel, args: object | undefined, resource: pulumi.Resource): void {
+  const given = (args ?? {}) as Record<string, unknown>;
+  for (const [name, field] of Object.entries(model.fields)) {
+    if (field.kind === "input" && field.deprecated && given[name] !== undefined) pulumi.log.warn(field.deprecated, resource);
+  }
 }

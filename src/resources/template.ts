@@ -4,6 +4,7 @@
  * templates); operations: docs/spec/platform-clients.md, Templates).
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { TemplateCategoryName } from "../api/spec";
 import { LOOKUP_PROPERTY, providerStub, TEMPLATE_MODEL, TEMPLATE_OUTPUT_FIELDS, TEMPLATE_SECRET_FIELDS } from "../provider";
 import { checkedOptions, registeredProperties } from "./registration";
 import { secretValues } from "./secretInputs";
@@ -40,6 +41,25 @@ export interface TemplateArgs {
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Registry credentials to pull a private image: a {@link ContainerRegistryAuth} id (at most 64 letters, digits, `_`, `-`), checked at preview; unset = public image. Updated in place. */
   containerRegistryAuthId?: pulumi.Input<string>;
+  /**
+   * Hardware the image is built for: `NVIDIA` (default), `AMD` or `CPU` (REST v2 `category`). Updated in
+   * place. Other than `NVIDIA` is `runpod:api v2` only: on `graphql` preview fails naming the field and the path.
+   */
+  category?: pulumi.Input<TemplateCategoryName>;
+  /**
+   * Provision SSH access at container start: true or false (default). The platform then injects
+   * `PUBLIC_KEY` into the env; the outputs leave it out, so it shows no drift, and `env` must not set
+   * it (preview fails naming `env`). Updated in place. `runpod:api v2` only: set on `graphql`, preview
+   * fails naming the field and the path.
+   */
+  startSsh?: pulumi.Input<boolean>;
+  /**
+   * Start JupyterLab at container start: true or false (default). The platform then injects a generated
+   * `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift, and `env` must not
+   * set it (preview fails naming `env`). Updated in place. `runpod:api v2` only: set on `graphql`,
+   * preview fails naming the field and the path.
+   */
+  startJupyter?: pulumi.Input<boolean>;
   /** Description shown with the template (at most 65536 characters); unset = none. Updated in place. */
   readme?: pulumi.Input<string>;
 }
@@ -65,6 +85,9 @@ export class Template extends pulumi.dynamic.Resource {
   /** Always a Pulumi secret. */
   declare public readonly env: pulumi.Output<Record<string, string>>;
   declare public readonly containerRegistryAuthId: pulumi.Output<string | null>;
+  declare public readonly category: pulumi.Output<TemplateCategoryName>;
+  declare public readonly startSsh: pulumi.Output<boolean>;
+  declare public readonly startJupyter: pulumi.Output<boolean>;
   declare public readonly readme: pulumi.Output<string>;
 
   /**

@@ -25,8 +25,8 @@ const input = (name: string): InputField<unknown> => {
   return f;
 };
 
-/** Facts of fields the Endpoint does not take as inputs: `minCudaVersion` is not managed, `workersStandby` is an output. */
-const NOT_INPUTS = ["minCudaVersion", "workersStandby"];
+/** Facts of fields the Endpoint does not take as inputs: `workersStandby` is an output. */
+const NOT_INPUTS = ["workersStandby"];
 
 describe("the Endpoint model and the emulator's facts agree", () => {
   it.each(Object.keys(facts).filter((n) => !NOT_INPUTS.includes(n)))("%s", (name) => {
@@ -45,9 +45,9 @@ describe("the Endpoint model and the emulator's facts agree", () => {
     }
   });
 
-  it("the facts of fields that are no inputs: workersStandby is an output, minCudaVersion is not part of the model", () => {
+  it("the facts of fields that are no inputs: workersStandby is an output; minCudaVersion is a REST v2-only input", () => {
     expect(fields.workersStandby?.kind).toBe("output");
-    expect(fields.minCudaVersion).toBeUndefined();
+    expect(input("minCudaVersion").paths).toEqual(["v2"]);
   });
 
   it("every model input with allowed values, bounds or a platform default is among the emulator's facts", () => {

@@ -99,8 +99,6 @@ const CHANGES: [field: string, newArgs: Record<string, unknown>, kind: "update" 
   ["type", { type: "LB" }, "replace"],
   ["idleTimeout", { idleTimeout: 30 }, "update"],
   ["locations", { locations: ["US"] }, "update"],
-  ["fastBootType", { fastBootType: "FASTBOOT" }, "update"],
-  ["fastBootType", { fastBoot: true }, "update"],
   ["scalerType", { scalerType: "REQUEST_COUNT" }, "update"],
   ["scalerValue", { scalerValue: 10 }, "update"],
   ["workersMin", { workersMin: 1 }, "update"],
@@ -115,6 +113,20 @@ describe("diffEndpoint: one field changed", () => {
     expect(d.changed).toEqual([field]);
     expect(d.replaces).toEqual(kind === "replace" ? [field] : []);
     expect(d.deleteBeforeReplace).toBe(false);
+  });
+
+  it.each([{ flashboot: "FLASHBOOT" }, { fastBootType: "FASTBOOT" }, { fastBoot: true }])(
+    "flashboot: %j → update (GraphQL's fastBootType changes with it)",
+    (change) => {
+      const d = diffEndpoint(olds(), checked({ ...args, ...change }));
+      expect(d.changed).toEqual(["flashboot", "fastBootType"]);
+      expect(d.replaces).toEqual([]);
+    },
+  );
+
+  it("flashboot: FLASHBOOT → PRIORITY_FLASHBOOT is an update of flashboot alone", () => {
+    const d = diffEndpoint(olds({ flashboot: "FLASHBOOT", fastBootType: "FASTBOOT" } as never), checked({ ...args, flashboot: "PRIORITY_FLASHBOOT" }));
+    expect(d.changed).toEqual(["flashboot"]);
   });
 
   it("shows drift: a field changed on the platform differs from the unchanged inputs", () => {

@@ -31,7 +31,10 @@ describe("checkEndpointInputs: valid inputs", () => {
       type: ENDPOINT_DEFAULTS.type,
       idleTimeout: ENDPOINT_DEFAULTS.idleTimeout,
       locations: [],
+      flashboot: "OFF",
       fastBootType: null,
+      minCudaVersion: null,
+      networkVolumeIds: [],
       scalerType: ENDPOINT_DEFAULTS.scalerType,
       scalerValue: ENDPOINT_DEFAULTS.scalerValue,
       workersMin: ENDPOINT_DEFAULTS.workersMin,
@@ -53,7 +56,10 @@ describe("checkEndpointInputs: valid inputs", () => {
       type: "QB",
       idleTimeout: 5,
       locations: [],
+      flashboot: "OFF",
       fastBootType: null,
+      minCudaVersion: null,
+      networkVolumeIds: [],
       scalerType: "QUEUE_DELAY",
       scalerValue: 4,
       workersMin: 0,
@@ -83,7 +89,7 @@ describe("checkEndpointInputs: valid inputs", () => {
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
     // The REST v2-only selections default to none.
-    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [] });
+    expect(r.inputs).toEqual({ ...given, excludedGpuTypes: [], dataCenterIds: [], flashboot: "FLASHBOOT", minCudaVersion: null, networkVolumeIds: [] });
   });
 
   it("accepts every GPU tier, region, type and scaler type of the spec", () => {
@@ -117,6 +123,51 @@ describe("checkEndpointInputs: valid inputs", () => {
   it("raises the default workersMax to workersMin when that is larger", () => {
     expect(checkEndpointInputs({ ...base, workersMin: 7 }).inputs.workersMax).toBe(7);
     expect(checkEndpointInputs({ ...base, workersMin: 2 }).inputs.workersMax).toBe(3);
+  });
+
+  it("flashboot: the deprecated fastBoot / fastBootType set it, and it sets GraphQL's fastBootType", () => {
+    expect(checkEndpointInputs({ ...base, fastBoot: true }).inputs).toMatchObject({ flashboot: "FLASHBOOT", fastBootType: "FASTBOOT" });
+    expect(checkEndpointInputs({ ...base, fastBoot: false }).inputs).toMatchObject({ flashboot: "OFF", fastBootType: null });
+    expect(checkEndpointInputs({ ...base, fastBootType: "FASTBOOT" }).inputs).toMatchObject({ flashboot: "FLASHBOOT" });
+    expect(checkEndpointInputs({ ...base, flashboot: "PRIORITY_FLASHBOOT" }).inputs).toMatchObject({
+      flashboot: "PRIORITY_FLASHBOOT",
+      fastBootType: "FASTBOOT",
+    });
+    expect(checkEndpointInputs({ ...base, flashboot: "OFF" }).inputs).toMatchObject({ flashboot: "OFF", fastBootType: null });
+    expect(checkEndpointInputs({ ...base, flashboot: "FLASHBOOT", fastBoot: true }).failures).toEqual([]);
+    expect(checkEndpointInputs({ ...base, flashboot: UNKNOWN }).inputs).toMatchObject({ flashboot: UNKNOWN, fastBootType: UNKNOWN });
+    const contradiction = checkEndpointInputs({ ...base, flashboot: "OFF", fastBootType: "FASTBOOT" }).failures;
+    expect(contradiction).toEqual([{ property: "flashboot", reason: expect.stringMatching(/flashboot \("OFF"\) contradicts the deprecated fastBoot/) }]);
+    const bad = checkEndpointInputs({ ...base, flashboot: "TURBO" }).failures;
+    expect(bad).toEqual([{ property: "flashboot", reason: expect.stringMatching(/one of OFF, FLASHBOOT, PRIORITY_FLASHBOOT; got "TURBO"/) }]);
+  });
+
+  it("minCudaVersion: a `major.minor` floor, REST v2's pattern; not together with a non-empty allowedCudaVersions", () => {
+    expect(checkEndpointInputs({ ...base, minCudaVersion: "12.4" })).toMatchObject({ failures: [], inputs: { minCudaVersion: "12.4" } });
+    expect(checkEndpointInputs(base).inputs.minCudaVersion).toBeNull();
+    expect(checkEndpointInputs({ ...base, minCudaVersion: "12.4", allowedCudaVersions: [] }).failures).toEqual([]);
+    const both = checkEndpointInputs({ ...base, minCudaVersion: "12.4", allowedCudaVersions: ["12.8"] }).failures;
+    expect(both).toEqual([
+      { property: "minCudaVersion", reason: expect.stringMatching(/either minCudaVersion .* or a non-empty allowedCudaVersions .* not both/) },
+    ]);
+    for (const bad of ["12", "v12.4", "12.4.1", "twelve"]) {
+      expect(checkEndpointInputs({ ...base, minCudaVersion: bad }).failures).toEqual([
+        { property: "minCudaVersion", reason: expect.stringMatching(/minCudaVersion must be a CUDA version as `major.minor`.*; got/) },
+      ]);
+    }
+  });
+
+  it("networkVolumeIds: one id is kept as networkVolumeId; not together with networkVolumeId", () => {
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a", "nv_b"] }).inputs).toMatchObject({
+      networkVolumeIds: ["nv_a", "nv_b"],
+      networkVolumeId: null,
+    });
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a"] }).inputs).toMatchObject({ networkVolumeIds: [], networkVolumeId: "nv_a" });
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: [], networkVolumeId: "nv_a" }).failures).toEqual([]);
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a"], networkVolumeId: "nv_b" }).failures).toEqual([
+      { property: "networkVolumeIds", reason: expect.stringMatching(/either networkVolumeId .* or networkVolumeIds .* not both/) },
+    ]);
+    expect(checkEndpointInputs({ ...base, networkVolumeIds: ["nv_a", "nv_a"] }).failures.map((f) => f.property)).toEqual(["networkVolumeIds"]);
   });
 
   it("folds fastBoot into fastBootType", () => {

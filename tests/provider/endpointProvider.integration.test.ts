@@ -7,6 +7,7 @@ import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../sr
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpoint/provider";
 import { createClient, explainError, resolveClientConfig } from "../../src/api";
 import { PULUMI_HINTS } from "../../src/provider/providerConfig";
+import { PlatformSession } from "../../src/provider/session";
 import { fieldsOf, saveEndpointInputSchema } from "../../src/api/schemas";
 import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
@@ -398,5 +399,25 @@ describe("Endpoint provider: authentication", () => {
     expect(err.message).toMatch(/\(HTTP 401, /);
     expect(explainError(err, { hints: PULUMI_HINTS })).toContain("pulumi config set --secret runpod:apiKey <key>");
     expect(err.message).not.toContain("rpa_not_a_key");
+  });
+});
+
+describe("Endpoint flashboot on graphql", () => {
+  it("on graphql, FLASHBOOT is saved as fastBootType FASTBOOT and reads back as FLASHBOOT", async () => {
+    const provider = new EndpointProvider(new PlatformSession(() => client, { api: "graphql" }));
+    const { inputs } = (await provider.check(undefined, {
+      name: uniqueName("gql-fb"),
+      templateId: "tpl_vllm",
+      gpuIds: ["ADA_24"],
+      flashboot: "FLASHBOOT",
+    })) as { inputs: Record<string, unknown> };
+    const { id, outs } = await provider.create(inputs as never);
+    expect(outs).toMatchObject({ flashboot: "FLASHBOOT", fastBootType: "FASTBOOT" });
+    const read = await new EndpointProvider(new PlatformSession(() => client, { api: "graphql" })).read(id, outs);
+    expect((await provider.diff(id, read.props as never, inputs as never)).changes).toBe(false);
+    // The same endpoint read through REST v2 (a stack moving paths) shows no drift either.
+    const viaV2 = await new EndpointProvider(new PlatformSession(() => client, { api: "v2" })).read(id, outs);
+    expect((viaV2.props as Record<string, unknown>).flashboot).toBe("FLASHBOOT");
+    await provider.delete(id, outs as never);
   });
 });

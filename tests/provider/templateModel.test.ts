@@ -30,8 +30,18 @@ describe("Template check", () => {
       ports: [],
       env: {},
       containerRegistryAuthId: null,
+      category: "NVIDIA",
+      startSsh: false,
+      startJupyter: false,
       readme: "",
     });
+  });
+
+  it("category: NVIDIA, AMD or CPU (the REST v2 document's TemplateCategory)", () => {
+    for (const category of ["NVIDIA", "AMD", "CPU"]) expect(checkFields(TEMPLATE_MODEL, { ...base, category }).failures).toEqual([]);
+    expect(checkFields(TEMPLATE_MODEL, { ...base, category: "INTEL" }).failures).toEqual([
+      { property: "category", reason: expect.stringMatching(/^category must be one of CPU, NVIDIA, AMD; got "INTEL"/) },
+    ]);
   });
 
   it.each([

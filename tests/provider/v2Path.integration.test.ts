@@ -134,6 +134,153 @@ describe("v2-only Endpoint inputs: excludedGpuTypes, dataCenterIds", () => {
   });
 });
 
+describe("Endpoint flashboot", () => {
+  it("PRIORITY_FLASHBOOT is sent on create and PATCHed, reads back without drift, and fails check on graphql naming field and path", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-fb"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], flashboot: "PRIORITY_FLASHBOOT" };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ flashboot: "PRIORITY_FLASHBOOT", fastBootType: "FASTBOOT", fastBoot: true });
+    expect((await client.v2.getEndpoint(id)).flashboot).toBe("PRIORITY_FLASHBOOT");
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    // The deprecated boolean still works: true is FLASHBOOT.
+    const next = await checked(provider, { ...args, flashboot: undefined, fastBoot: true });
+    await provider.update(id, read.props as Record<string, unknown>, next);
+    expect((await client.v2.getEndpoint(id)).flashboot).toBe("FLASHBOOT");
+
+    const onGraphql = await new EndpointProvider(on("graphql")).check(undefined, args);
+    expect(onGraphql.failures).toEqual([
+      {
+        property: "flashboot",
+        reason: expect.stringMatching(/Endpoint\.flashboot "PRIORITY_FLASHBOOT" cannot be expressed on API path graphql \(runpod:api\); only on v2/),
+      },
+    ]);
+    expect((await new EndpointProvider(on("graphql")).check(undefined, { ...args, flashboot: "FLASHBOOT" })).failures ?? []).toEqual([]);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
+describe("Endpoint minCudaVersion", () => {
+  it("is sent on create, reads back without drift, is cleared by unsetting it, and fails check on graphql", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-cuda"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], minCudaVersion: "12.4" };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ minCudaVersion: "12.4" });
+    expect((await client.v2.getEndpoint(id)).gpu).toMatchObject({ minCudaVersion: "12.4", allowedCudaVersions: [] });
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    const next = await checked(provider, { ...args, minCudaVersion: undefined });
+    const diff = await provider.diff(id, read.props as Record<string, unknown>, next);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    await provider.update(id, read.props as Record<string, unknown>, next);
+    expect((await client.v2.getEndpoint(id)).gpu?.minCudaVersion).toBeNull();
+
+    const onGraphql = await new EndpointProvider(on("graphql")).check(undefined, args);
+    expect(onGraphql.failures).toEqual([
+      {
+        property: "minCudaVersion",
+        reason: expect.stringMatching(/Endpoint\.minCudaVersion cannot be expressed on API path graphql \(runpod:api\); only on v2/),
+      },
+    ]);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
+describe("Endpoint networkVolumeIds", () => {
+  it("mounts several volumes, reads back without drift, PATCHes the list, and needs v2 only for two or more", async () => {
+    const mine = (await client.v2.listNetworkVolumes()).map((v) => v.id);
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    const [a, b] = mine;
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("v2-vols"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], networkVolumeIds: [a, b] };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ networkVolumeIds: [a, b], networkVolumeId: null });
+    expect((await client.v2.getEndpoint(id)).networkVolumes).toEqual([a, b]);
+    const read = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(false);
+
+    // Down to one volume: kept as networkVolumeId, so the same endpoint reads back alike on both paths.
+    const one = await checked(provider, { ...args, networkVolumeIds: [b] });
+    expect(one).toMatchObject({ networkVolumeId: b, networkVolumeIds: [] });
+    await provider.update(id, read.props as Record<string, unknown>, one);
+    expect((await client.v2.getEndpoint(id)).networkVolumes).toEqual([b]);
+    const reread = await new EndpointProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, reread.props as Record<string, unknown>, one)).changes).toBe(false);
+
+    const onGraphql = new EndpointProvider(on("graphql"));
+    expect((await onGraphql.check(undefined, { ...args, networkVolumeIds: [b] })).failures ?? []).toEqual([]);
+    expect((await onGraphql.check(undefined, args)).failures).toEqual([
+      {
+        property: "networkVolumeIds",
+        reason: expect.stringMatching(/Endpoint\.networkVolumeIds cannot be expressed on API path graphql \(runpod:api\); only on v2/),
+      },
+    ]);
+    const both = await provider.check(undefined, { ...args, networkVolumeId: a });
+    expect(both.failures).toEqual([
+      { property: "networkVolumeIds", reason: expect.stringMatching(/either networkVolumeId .* or networkVolumeIds .* not both/) },
+    ]);
+    const unknownVolume = await provider.check(undefined, { ...args, networkVolumeIds: [a, "nv_nope99"] });
+    expect(unknownVolume.failures).toEqual([
+      { property: "networkVolumeIds", reason: expect.stringMatching(/\["nv_nope99"\]: not among your network volumes; yours: /) },
+    ]);
+    await provider.delete(id, outs as Record<string, unknown>);
+  });
+});
+
+describe("Template category", () => {
+  it("is sent on create and PATCHed, reads back without drift, and other than NVIDIA fails check on graphql", async () => {
+    const provider = new TemplateProvider(on("v2"));
+    const args = { name: uniqueName("v2-cat"), imageName: "me/worker:1", category: "AMD" };
+    const inputs = (await provider.check(undefined, args)).inputs as Record<string, unknown>;
+    expect(inputs.category).toBe("AMD");
+    const { id, outs } = await provider.create(inputs as never);
+    expect(outs).toMatchObject({ category: "AMD" });
+    expect((await client.v2.getTemplate(id)).category).toBe("AMD");
+    const read = await new TemplateProvider(on("v2")).read(id, outs);
+    expect((await provider.diff(id, read.props as never, inputs as never)).changes).toBe(false);
+
+    const next = (await provider.check(read.props as never, { ...args, category: "CPU" })).inputs as Record<string, unknown>;
+    expect(await provider.diff(id, read.props as never, next as never)).toMatchObject({ changes: true, replaces: [] });
+    await provider.update(id, read.props as never, next as never);
+    expect((await client.v2.getTemplate(id)).category).toBe("CPU");
+
+    // Unset is NVIDIA, the document's default.
+    expect(((await provider.check(undefined, { name: "t", imageName: "me/worker:1" })).inputs as Record<string, unknown>).category).toBe("NVIDIA");
+    const onGraphql = new TemplateProvider(on("graphql"));
+    expect((await onGraphql.check(undefined, { ...args, category: "NVIDIA" })).failures ?? []).toEqual([]);
+    expect((await onGraphql.check(undefined, args)).failures).toEqual([
+      { property: "category", reason: expect.stringMatching(/Template\.category cannot be expressed on API path graphql \(runpod:api\); only on v2/) },
+    ]);
+    await provider.delete(id, outs as never);
+  });
+});
+
+describe("Template startSsh / startJupyter", () => {
+  it("inject their env on the platform, which the outputs leave out: no drift of a declared env", async () => {
+    const provider = new TemplateProvider(on("v2"));
+    const args = { name: uniqueName("v2-start"), imageName: "me/worker:1", env: { MODEL: "llama" }, startJupyter: true, startSsh: true };
+    const inputs = (await provider.check(undefined, args)).inputs as Record<string, unknown>;
+    const { id, outs } = await provider.create(inputs as never);
+    const onPlatform = await client.v2.getTemplate(id);
+    expect(onPlatform).toMatchObject({ startJupyter: true, startSsh: true });
+    expect(Object.keys(onPlatform.env ?? {})).toContain("JUPYTER_PASSWORD");
+    expect(outs).toMatchObject({ startJupyter: true, startSsh: true, env: { MODEL: "llama" } });
+    const read = await new TemplateProvider(on("v2")).read(id, outs);
+    expect((read.props as Record<string, unknown>).env).toEqual({ MODEL: "llama" });
+    expect((await provider.diff(id, read.props as never, inputs as never)).changes).toBe(false);
+
+    const clash = await provider.check(undefined, { ...args, env: { JUPYTER_PASSWORD: "mine" } });
+    expect(clash.failures).toEqual([{ property: "env", reason: expect.stringMatching(/env must not set JUPYTER_PASSWORD while startJupyter is true/) }]);
+    expect((await new TemplateProvider(on("graphql")).check(undefined, args)).failures?.map((f) => f.property)).toEqual(["startSsh", "startJupyter"]);
+    await provider.delete(id, outs as never);
+  });
+});
+
 describe("Endpoint delete on REST v2", () => {
   it("scales to zero, then waits for the job in progress to finish before the DELETE (which would cancel it)", async () => {
     const provider = new EndpointProvider(on("v2"));

@@ -32,6 +32,22 @@ beforeAll(async () => {
 const valueOf = <T>(o: pulumi.Output<T>): Promise<T> => new Promise((resolve) => o.apply((v) => resolve(v)));
 
 describe("Endpoint", () => {
+  it("warns once per deprecated fast boot spelling the program sets, and not for flashboot", async () => {
+    const warn = jest.spyOn(pulumi.log, "warn").mockImplementation(async () => undefined);
+    try {
+      const old = new Endpoint("old-fb", { templateId: "tpl_vllm", gpuIds: ["ADA_24"], fastBoot: true, fastBootType: "FASTBOOT" });
+      const fresh = new Endpoint("new-fb", { templateId: "tpl_vllm", gpuIds: ["ADA_24"], flashboot: "PRIORITY_FLASHBOOT" });
+      expect(warn.mock.calls.map(([msg, res]) => [msg, res === old])).toEqual([
+        [expect.stringMatching(/^Endpoint\.fastBoot is deprecated: use flashboot/), true],
+        [expect.stringMatching(/^Endpoint\.fastBootType is deprecated: use flashboot/), true],
+      ]);
+      expect(warn.mock.calls.some(([, res]) => res === fresh)).toBe(false);
+      await valueOf(fresh.urn);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("registers a dynamic resource of type runpod:Endpoint with the args as inputs and the serialized provider", async () => {
     const ep = new Endpoint("web", { name: "web-ep", templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], workersMax: pulumi.output(2) });
     await valueOf(ep.urn);

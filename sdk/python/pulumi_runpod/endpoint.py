@@ -26,14 +26,17 @@ class EndpointArgs:
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 flashboot: pulumi.Input[Optional[_builtins.str]] = None,
                  gpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
+                 min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -49,16 +52,19 @@ class EndpointArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
-        :param pulumi.Input[_builtins.bool] fast_boot: Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
-        :param pulumi.Input[_builtins.str] fast_boot_type: Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
+        :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
         :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing). Default: `"QB"`. Changing it replaces the resource.
@@ -77,9 +83,17 @@ class EndpointArgs:
         if execution_timeout_ms is not None:
             pulumi.set(__self__, "execution_timeout_ms", execution_timeout_ms)
         if fast_boot is not None:
+            warnings.warn("""Endpoint.fastBoot is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); fastBoot: true is flashboot: \"FLASHBOOT\"""", DeprecationWarning)
+            pulumi.log.warn("""fast_boot is deprecated: Endpoint.fastBoot is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); fastBoot: true is flashboot: \"FLASHBOOT\"""")
+        if fast_boot is not None:
             pulumi.set(__self__, "fast_boot", fast_boot)
         if fast_boot_type is not None:
+            warnings.warn("""Endpoint.fastBootType is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); FASTBOOT is flashboot: \"FLASHBOOT\"""", DeprecationWarning)
+            pulumi.log.warn("""fast_boot_type is deprecated: Endpoint.fastBootType is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); FASTBOOT is flashboot: \"FLASHBOOT\"""")
+        if fast_boot_type is not None:
             pulumi.set(__self__, "fast_boot_type", fast_boot_type)
+        if flashboot is not None:
+            pulumi.set(__self__, "flashboot", flashboot)
         if gpu_count is not None:
             pulumi.set(__self__, "gpu_count", gpu_count)
         if gpu_ids is not None:
@@ -92,10 +106,14 @@ class EndpointArgs:
             pulumi.set(__self__, "locations", locations)
         if max_hourly_cost_limit is not None:
             pulumi.set(__self__, "max_hourly_cost_limit", max_hourly_cost_limit)
+        if min_cuda_version is not None:
+            pulumi.set(__self__, "min_cuda_version", min_cuda_version)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if network_volume_id is not None:
             pulumi.set(__self__, "network_volume_id", network_volume_id)
+        if network_volume_ids is not None:
+            pulumi.set(__self__, "network_volume_ids", network_volume_ids)
         if scaler_type is not None:
             pulumi.set(__self__, "scaler_type", scaler_type)
         if scaler_value is not None:
@@ -173,9 +191,10 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="fastBoot")
+    @_utilities.deprecated("""Endpoint.fastBoot is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); fastBoot: true is flashboot: \"FLASHBOOT\"""")
     def fast_boot(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
+        Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         """
         return pulumi.get(self, "fast_boot")
 
@@ -185,15 +204,28 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="fastBootType")
+    @_utilities.deprecated("""Endpoint.fastBootType is deprecated: use flashboot (\"OFF\", \"FLASHBOOT\" or \"PRIORITY_FLASHBOOT\"); FASTBOOT is flashboot: \"FLASHBOOT\"""")
     def fast_boot_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         """
         return pulumi.get(self, "fast_boot_type")
 
     @fast_boot_type.setter
     def fast_boot_type(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "fast_boot_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def flashboot(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
+        """
+        return pulumi.get(self, "flashboot")
+
+    @flashboot.setter
+    def flashboot(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "flashboot", value)
 
     @_builtins.property
     @pulumi.getter(name="gpuCount")
@@ -268,6 +300,18 @@ class EndpointArgs:
         pulumi.set(self, "max_hourly_cost_limit", value)
 
     @_builtins.property
+    @pulumi.getter(name="minCudaVersion")
+    def min_cuda_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
+        """
+        return pulumi.get(self, "min_cuda_version")
+
+    @min_cuda_version.setter
+    def min_cuda_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "min_cuda_version", value)
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -290,6 +334,18 @@ class EndpointArgs:
     @network_volume_id.setter
     def network_volume_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "network_volume_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkVolumeIds")
+    def network_volume_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "network_volume_ids")
+
+    @network_volume_ids.setter
+    def network_volume_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "network_volume_ids", value)
 
     @_builtins.property
     @pulumi.getter(name="scalerType")
@@ -388,14 +444,17 @@ class Endpoint(pulumi.CustomResource):
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 flashboot: pulumi.Input[Optional[_builtins.str]] = None,
                  gpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
+                 min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -416,16 +475,19 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
-        :param pulumi.Input[_builtins.bool] fast_boot: Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
-        :param pulumi.Input[_builtins.str] fast_boot_type: Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
+        :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
         :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
@@ -467,14 +529,17 @@ class Endpoint(pulumi.CustomResource):
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 flashboot: pulumi.Input[Optional[_builtins.str]] = None,
                  gpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
+                 min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -498,14 +563,17 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["execution_timeout_ms"] = execution_timeout_ms
             __props__.__dict__["fast_boot"] = fast_boot
             __props__.__dict__["fast_boot_type"] = fast_boot_type
+            __props__.__dict__["flashboot"] = flashboot
             __props__.__dict__["gpu_count"] = gpu_count
             __props__.__dict__["gpu_ids"] = gpu_ids
             __props__.__dict__["gpu_type_ids"] = gpu_type_ids
             __props__.__dict__["idle_timeout"] = idle_timeout
             __props__.__dict__["locations"] = locations
             __props__.__dict__["max_hourly_cost_limit"] = max_hourly_cost_limit
+            __props__.__dict__["min_cuda_version"] = min_cuda_version
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
+            __props__.__dict__["network_volume_ids"] = network_volume_ids
             __props__.__dict__["scaler_type"] = scaler_type
             __props__.__dict__["scaler_value"] = scaler_value
             if template_id is None and not opts.urn:
@@ -551,6 +619,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["execution_timeout_ms"] = None
         __props__.__dict__["fast_boot"] = None
         __props__.__dict__["fast_boot_type"] = None
+        __props__.__dict__["flashboot"] = None
         __props__.__dict__["gpu_count"] = None
         __props__.__dict__["gpu_ids"] = None
         __props__.__dict__["gpu_type_ids"] = None
@@ -560,8 +629,10 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["locations"] = None
         __props__.__dict__["max_hourly_cost"] = None
         __props__.__dict__["max_hourly_cost_limit"] = None
+        __props__.__dict__["min_cuda_version"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
+        __props__.__dict__["network_volume_ids"] = None
         __props__.__dict__["scaler_type"] = None
         __props__.__dict__["scaler_value"] = None
         __props__.__dict__["template_id"] = None
@@ -618,7 +689,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="fastBoot")
     def fast_boot(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
+        Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         """
         return pulumi.get(self, "fast_boot")
 
@@ -626,9 +697,17 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="fastBootType")
     def fast_boot_type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
+        Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         """
         return pulumi.get(self, "fast_boot_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def flashboot(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
+        """
+        return pulumi.get(self, "flashboot")
 
     @_builtins.property
     @pulumi.getter(name="gpuCount")
@@ -703,6 +782,14 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "max_hourly_cost_limit")
 
     @_builtins.property
+    @pulumi.getter(name="minCudaVersion")
+    def min_cuda_version(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
+        """
+        return pulumi.get(self, "min_cuda_version")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -717,6 +804,14 @@ class Endpoint(pulumi.CustomResource):
         Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         """
         return pulumi.get(self, "network_volume_id")
+
+    @_builtins.property
+    @pulumi.getter(name="networkVolumeIds")
+    def network_volume_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "network_volume_ids")
 
     @_builtins.property
     @pulumi.getter(name="scalerType")

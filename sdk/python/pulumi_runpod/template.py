@@ -20,6 +20,7 @@ __all__ = ['TemplateArgs', 'Template']
 class TemplateArgs:
     def __init__(__self__, *,
                  image_name: pulumi.Input[_builtins.str],
+                 category: pulumi.Input[Optional[_builtins.str]] = None,
                  container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
@@ -27,12 +28,15 @@ class TemplateArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
+                 start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  volume_mount_path: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Template resource.
 
         :param pulumi.Input[_builtins.str] image_name: Container image with repository and tag. Accepted: 1–1000 characters, no leading/trailing spaces. Changed in place.
+        :param pulumi.Input[_builtins.str] category: Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image. Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); unset = public image. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
@@ -40,10 +44,14 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.str] name: Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
+        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
         pulumi.set(__self__, "image_name", image_name)
+        if category is not None:
+            pulumi.set(__self__, "category", category)
         if container_disk_in_gb is not None:
             pulumi.set(__self__, "container_disk_in_gb", container_disk_in_gb)
         if container_registry_auth_id is not None:
@@ -58,6 +66,10 @@ class TemplateArgs:
             pulumi.set(__self__, "ports", ports)
         if readme is not None:
             pulumi.set(__self__, "readme", readme)
+        if start_jupyter is not None:
+            pulumi.set(__self__, "start_jupyter", start_jupyter)
+        if start_ssh is not None:
+            pulumi.set(__self__, "start_ssh", start_ssh)
         if volume_in_gb is not None:
             pulumi.set(__self__, "volume_in_gb", volume_in_gb)
         if volume_mount_path is not None:
@@ -74,6 +86,18 @@ class TemplateArgs:
     @image_name.setter
     def image_name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "image_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
+        """
+        return pulumi.get(self, "category")
+
+    @category.setter
+    def category(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "category", value)
 
     @_builtins.property
     @pulumi.getter(name="containerDiskInGb")
@@ -160,6 +184,30 @@ class TemplateArgs:
         pulumi.set(self, "readme", value)
 
     @_builtins.property
+    @pulumi.getter(name="startJupyter")
+    def start_jupyter(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
+        """
+        return pulumi.get(self, "start_jupyter")
+
+    @start_jupyter.setter
+    def start_jupyter(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "start_jupyter", value)
+
+    @_builtins.property
+    @pulumi.getter(name="startSsh")
+    def start_ssh(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
+        """
+        return pulumi.get(self, "start_ssh")
+
+    @start_ssh.setter
+    def start_ssh(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "start_ssh", value)
+
+    @_builtins.property
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -190,6 +238,7 @@ class Template(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 category: pulumi.Input[Optional[_builtins.str]] = None,
                  container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
@@ -198,6 +247,8 @@ class Template(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
+                 start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  volume_mount_path: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -208,6 +259,7 @@ class Template(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] category: Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
         :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image. Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); unset = public image. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
@@ -216,6 +268,8 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
+        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
@@ -245,6 +299,7 @@ class Template(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 category: pulumi.Input[Optional[_builtins.str]] = None,
                  container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
@@ -253,6 +308,8 @@ class Template(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
+                 start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  volume_mount_path: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -264,6 +321,7 @@ class Template(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = TemplateArgs.__new__(TemplateArgs)
 
+            __props__.__dict__["category"] = category
             __props__.__dict__["container_disk_in_gb"] = container_disk_in_gb
             __props__.__dict__["container_registry_auth_id"] = container_registry_auth_id
             __props__.__dict__["docker_args"] = docker_args
@@ -274,6 +332,8 @@ class Template(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["ports"] = ports
             __props__.__dict__["readme"] = readme
+            __props__.__dict__["start_jupyter"] = start_jupyter
+            __props__.__dict__["start_ssh"] = start_ssh
             __props__.__dict__["volume_in_gb"] = volume_in_gb
             __props__.__dict__["volume_mount_path"] = volume_mount_path
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["env"])
@@ -300,6 +360,7 @@ class Template(pulumi.CustomResource):
 
         __props__ = TemplateArgs.__new__(TemplateArgs)
 
+        __props__.__dict__["category"] = None
         __props__.__dict__["container_disk_in_gb"] = None
         __props__.__dict__["container_registry_auth_id"] = None
         __props__.__dict__["docker_args"] = None
@@ -308,9 +369,19 @@ class Template(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["ports"] = None
         __props__.__dict__["readme"] = None
+        __props__.__dict__["start_jupyter"] = None
+        __props__.__dict__["start_ssh"] = None
         __props__.__dict__["volume_in_gb"] = None
         __props__.__dict__["volume_mount_path"] = None
         return Template(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
+        """
+        return pulumi.get(self, "category")
 
     @_builtins.property
     @pulumi.getter(name="containerDiskInGb")
@@ -375,6 +446,22 @@ class Template(pulumi.CustomResource):
         Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         """
         return pulumi.get(self, "readme")
+
+    @_builtins.property
+    @pulumi.getter(name="startJupyter")
+    def start_jupyter(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
+        """
+        return pulumi.get(self, "start_jupyter")
+
+    @_builtins.property
+    @pulumi.getter(name="startSsh")
+    def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
+        """
+        return pulumi.get(self, "start_ssh")
 
     @_builtins.property
     @pulumi.getter(name="volumeInGb")

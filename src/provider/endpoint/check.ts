@@ -42,6 +42,17 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
     failures.push({ property: "gpuIds", reason: `one of gpuIds (GPU tiers: ${tiers}) or gpuTypeIds (GPU type names) is required` });
   }
 
+  foldFlashboot(given, inputs, bad, failures);
+  foldVolumes(given, inputs, bad, failures);
+
+  const allowed = given.allowedCudaVersions;
+  if (isSet(given.minCudaVersion) && Array.isArray(allowed) && allowed.length > 0 && !bad.has("allowedCudaVersions")) {
+    failures.push({
+      property: "minCudaVersion",
+      reason: `set either minCudaVersion (a floor, ${show(given.minCudaVersion)}) or a non-empty allowedCudaVersions (an exact set, ${show(allowed)}), not both`,
+    });
+  }
+
   const { workersMin } = inputs;
   if (!isSet(given.workersMax)) {
     inputs.workersMax = isUnknown(workersMin) || bad.has("workersMin") ? UNKNOWN : defaultWorkersMax(workersMin as number);
@@ -51,6 +62,47 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
     failures.push({ property: "workersMin", reason: `workersMin (${show(workersMin)}) must not exceed workersMax (${show(workersMax)})` });
   }
   return { inputs, failures };
+}
+
+/**
+ * `flashboot` and its deprecated spellings `fastBoot` / `fastBootType` (GraphQL's, already folded
+ * together): whichever is given sets the other; both given must agree (FASTBOOT = FLASHBOOT or
+ * PRIORITY_FLASHBOOT).
+ */
+function foldFlashboot(given: Record<string, unknown>, inputs: Record<string, unknown>, bad: Set<string>, failures: InputFailure[]): void {
+  if (["flashboot", "fastBoot", "fastBootType"].some((f) => bad.has(f))) return;
+  const legacyGiven = isSet(given.fastBoot) || isSet(given.fastBootType);
+  const legacy = inputs.fastBootType;
+  if (isSet(given.flashboot)) {
+    const mode = given.flashboot;
+    const spelled = isUnknown(mode) ? UNKNOWN : mode === "OFF" ? null : "FASTBOOT";
+    if (!legacyGiven) inputs.fastBootType = spelled;
+    else if (!isUnknown(legacy) && spelled !== UNKNOWN && spelled !== legacy) {
+      failures.push({
+        property: "flashboot",
+        reason: `flashboot (${show(mode)}) contradicts the deprecated fastBoot / fastBootType (${show(legacy)}); set only flashboot`,
+      });
+    }
+  } else if (legacyGiven) {
+    inputs.flashboot = isUnknown(legacy) ? UNKNOWN : legacy ? "FLASHBOOT" : "OFF";
+  }
+}
+
+/**
+ * One volume is `networkVolumeId` whichever field spells it, so a single-volume endpoint reads back the
+ * same on both paths and `networkVolumeIds` holds only lists of two or more (REST v2 only).
+ */
+function foldVolumes(given: Record<string, unknown>, inputs: Record<string, unknown>, bad: Set<string>, failures: InputFailure[]): void {
+  const ids = given.networkVolumeIds;
+  if (!Array.isArray(ids) || bad.has("networkVolumeIds")) return;
+  if (isSet(given.networkVolumeId) && ids.length > 0) {
+    failures.push({ property: "networkVolumeIds", reason: "set either networkVolumeId (one volume) or networkVolumeIds (several), not both" });
+    return;
+  }
+  if (ids.length === 1 && !isUnknown(ids[0])) {
+    inputs.networkVolumeId = ids[0];
+    inputs.networkVolumeIds = [];
+  }
 }
 
 /** True when no field of the checked inputs is still unknown (they can be sent to the platform). */

@@ -5,7 +5,7 @@
  * no bounds and few defaults; those below are the platform's, so the inputs `check` completes equal
  * what the platform reports and a field the user never set shows no perpetual diff.
  */
-import { ENDPOINT_TYPES, FAST_BOOT_TYPES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../api/spec";
+import { CUDA_VERSION_PATTERN, ENDPOINT_TYPES, FAST_BOOT_TYPES, FLASHBOOT_MODES, GPU_TIERS, LOCATIONS, SCALER_TYPES } from "../../api/spec";
 import {
   argumentNames,
   defaultsOf,
@@ -21,7 +21,7 @@ import {
   type OutputsOf,
   type SettingName,
 } from "../model/fields";
-import { bool, integer, listOf, oneOf, platformId, text } from "../model/rules";
+import { bool, integer, listOf, matching, oneOf, platformId, text } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
 
 /** Largest worker count of `workersMin` / `workersMax`. */
@@ -140,15 +140,26 @@ export const ENDPOINT_MODEL = defineModel({
       wire: "csv",
       change: { policy: "update", compare: "set", why: "a set of allowed regions; order carries no meaning" },
     }),
+    flashboot: input({
+      doc: "FlashBoot cold-start acceleration (REST v2 `flashboot`).",
+      rule: oneOf(FLASHBOOT_MODES, { OFF: "disabled", FLASHBOOT: "enabled", PRIORITY_FLASHBOOT: "enabled with priority capacity" }),
+      note: "; `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`",
+      default: "OFF",
+      valuePaths: { PRIORITY_FLASHBOOT: ["v2"] },
+      change: { policy: "update", compare: "value", why: "PATCH field `flashboot`; on GraphQL the saveEndpoint field `fastBootType`" },
+    }),
     fastBoot: input({
-      doc: "Faster cold starts; the boolean spelling of `fastBootType`.",
-      rule: bool('`fastBootType: "FASTBOOT"`'),
+      doc: "Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`.",
+      rule: bool('deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`)'),
       default: false,
       alias: { of: "fastBootType", whenTrue: "FASTBOOT" },
+      deprecated: 'Endpoint.fastBoot is deprecated: use flashboot ("OFF", "FLASHBOOT" or "PRIORITY_FLASHBOOT"); fastBoot: true is flashboot: "FLASHBOOT"',
     }),
     fastBootType: input({
-      doc: "Fast boot mode for faster cold starts.",
+      doc: "Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`).",
       rule: oneOf(FAST_BOOT_TYPES),
+      note: '; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`',
+      deprecated: 'Endpoint.fastBootType is deprecated: use flashboot ("OFF", "FLASHBOOT" or "PRIORITY_FLASHBOOT"); FASTBOOT is flashboot: "FLASHBOOT"',
       default: null,
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field (fastBoot: true is the same as fastBootType: FASTBOOT)" },
@@ -193,6 +204,14 @@ export const ENDPOINT_MODEL = defineModel({
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field; unset detaches the volume", note: "unset detaches" },
     }),
+    networkVolumeIds: input({
+      doc: "Network volumes to mount, when more than one (REST v2 `networkVolumes`).",
+      rule: listOf(platformId("network volume"), { what: "network volume ids", empty: "none" }),
+      note: "; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`",
+      default: [],
+      paths: ["v2"],
+      change: { policy: "update", compare: "set", why: "PATCH field `networkVolumes` (the whole list); order carries no meaning", note: "empty detaches" },
+    }),
     gpuCount: input({
       doc: "GPUs per worker.",
       rule: integer(1, GPU_COUNT_MAX),
@@ -213,6 +232,14 @@ export const ENDPOINT_MODEL = defineModel({
       wire: "csv",
       listIn: ["restCreate"],
       change: { policy: "update", compare: "set", why: `${PLATFORM_FIELD}; a set of allowed versions, order carries no meaning`, note: "unset: no diff" },
+    }),
+    minCudaVersion: input({
+      doc: "Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor.",
+      rule: matching(CUDA_VERSION_PATTERN, 16, "a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2)", "12.4"),
+      note: "; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only",
+      default: null,
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH carries the whole GPU selection; unset clears the floor", note: "unset clears" },
     }),
     executionTimeoutMs: input({
       doc: "Longest time a job may run.",

@@ -105,6 +105,23 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
         failures.push({ property: "networkVolumeId", reason: `networkVolumeId "${volume}" is not one of your network volumes; yours: ${known}` });
       }
     }
+    const several = inputs.networkVolumeIds;
+    const severalOk = !failures.some((f) => f.property === "networkVolumeIds");
+    const added =
+      Array.isArray(several) && severalOk
+        ? several.filter((v) => typeof v === "string" && !isUnknown(v) && !(olds?.networkVolumeIds as unknown[] | undefined)?.includes(v))
+        : [];
+    if (added.length > 0) {
+      const volumes = await this.session.networkVolumes();
+      const unknownIds = added.filter((id) => !volumes.some((v) => v.id === id));
+      if (unknownIds.length > 0) {
+        const known = volumes.map((v) => `${v.id} (${v.name})`).join(", ") || "none";
+        failures.push({
+          property: "networkVolumeIds",
+          reason: `networkVolumeIds ${JSON.stringify(unknownIds)}: not among your network volumes; yours: ${known}`,
+        });
+      }
+    }
     const template = inputs.templateId;
     const templateOk = !failures.some((f) => f.property === "templateId");
     // Skipped when the inputs already fail: bad input costs no request.

@@ -24,9 +24,11 @@ export function outputsFromRecord(
   settings?: object,
   previous?: Record<string, unknown>,
 ): EndpointOutputs {
+  // GraphQL reports only `fastBootType`, which has no priority mode: FASTBOOT is FLASHBOOT there.
+  const flashboot = record.flashboot ?? (record.fastBootType ? "FLASHBOOT" : "OFF");
   const outs = {
     endpointId: record.id,
-    ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
+    ...modelOutputs(ENDPOINT_MODEL, { ...record, flashboot }, settings, previous),
     workersStandby: record.workersStandby ?? null,
     jobUrl,
     ...costOutputs(record, previous ?? (settings as Record<string, unknown> | undefined)),

@@ -81,6 +81,13 @@ export interface InputField<T = unknown> extends Argument<T> {
    * other than the default fails `check`, naming the field and the path (pathSupport.ts).
    */
   paths?: readonly ApiPath[];
+  /** Kept for older programs, with this message as a warning (the Node SDK's log, the schema's `deprecationMessage`). */
+  deprecated?: string;
+  /**
+   * Values only some API paths can express (value → those paths); on another path such a value fails
+   * `check` the way a field outside `paths` does, naming the field, the value and the path.
+   */
+  valuePaths?: Readonly<Record<string, readonly ApiPath[]>>;
   /**
    * The value is a secret: the resource registers the output as a Pulumi secret (additionalSecretOutputs)
    * and wraps each given value in `pulumi.secret`, so no value reaches plain state; the provider removes

@@ -17,7 +17,8 @@ import {
   type InputsOf,
   type OutputsOf,
 } from "../model/fields";
-import { envMap, integer, listOf, matching, platformId, portSpec, text } from "../model/rules";
+import { TEMPLATE_CATEGORIES } from "../../api/spec";
+import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text } from "../model/rules";
 
 const SAVE = ["save"] as const;
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
@@ -107,6 +108,30 @@ export const TEMPLATE_MODEL = defineModel({
       sentBy: SAVE,
       change: { policy: "update", compare: "value", why: `${IN_PLACE}; unset detaches the credentials`, note: "unset detaches" },
     }),
+    category: input({
+      doc: "Hardware the template's image is built for (REST v2 `category`).",
+      rule: oneOf(TEMPLATE_CATEGORIES, { NVIDIA: "NVIDIA GPUs", AMD: "AMD GPUs", CPU: "CPU workers" }),
+      note: "; other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category)",
+      default: "NVIDIA",
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH field `category`" },
+    }),
+    startSsh: input({
+      doc: "Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env.",
+      rule: bool("the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift"),
+      note: "; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only",
+      default: false,
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH field `startSsh` (true injects the key into the env)" },
+    }),
+    startJupyter: input({
+      doc: "Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env.",
+      rule: bool("the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift"),
+      note: "; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only",
+      default: false,
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH field `startJupyter` (true injects a password into the env)" },
+    }),
     readme: input({
       doc: "Description shown with the template.",
       rule: text(65_536),
@@ -134,3 +159,6 @@ export const TEMPLATE_OUTPUT_FIELDS = outputNames(TEMPLATE_MODEL);
 /** Outputs registered as Pulumi secrets: `env`. */
 export const TEMPLATE_SECRET_FIELDS = secretNames(TEMPLATE_MODEL);
 export const TEMPLATE_DEFAULTS = Object.freeze(defaultsOf(TEMPLATE_MODEL, "input")) as Readonly<Partial<TemplateInputs>>;
+
+/** Env keys each start flag makes the platform inject (document: CreateTemplateRequest.startSsh / startJupyter). */
+export const INJECTED_ENV = { startSsh: "PUBLIC_KEY", startJupyter: "JUPYTER_PASSWORD" } as const;

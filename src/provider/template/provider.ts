@@ -13,7 +13,8 @@ import { NamedRecordProvider, type NamedRecordPort } from "../namedRecordProvide
 import type { TemplateState } from "../paths/records";
 import type { SessionSource } from "../recordProvider";
 import type { PlatformSession } from "../session";
-import { TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
+import { checkFields } from "../model/check";
+import { INJECTED_ENV, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
 import { graphqlTemplatePort } from "./paths/graphql";
 import { v2TemplatePort } from "./paths/v2";
 import { templateInputs, templateOutputs } from "./state";
@@ -32,6 +33,17 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
   /** @param source the process's session, or a function returning the client (a session of its own). */
   constructor(source: SessionSource, options: TemplateProviderOptions = {}) {
     super(source, TEMPLATE_MODEL, TEMPLATE_PORTS, { noun: "template" }, options);
+  }
+
+  /** The model's rules, and no declared env key that a start flag injects (it would be overwritten or drift). */
+  protected override validate(news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: InputFailure[] } {
+    const r = checkFields(TEMPLATE_MODEL, news);
+    const env = r.inputs.env;
+    for (const [flag, key] of Object.entries(INJECTED_ENV)) {
+      if (r.inputs[flag] !== true || !env || typeof env !== "object" || isUnknown(env) || !(key in env)) continue;
+      r.failures.push({ property: "env", reason: `env must not set ${key} while ${flag} is true: the platform injects it; unset one` });
+    }
+    return { inputs: r.inputs, failures: r.failures };
   }
 
   /** A new or changed `containerRegistryAuthId` must be one of the caller's registry credentials (fails at preview otherwise). */

@@ -26,16 +26,19 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     idleTimeout: e.workers.idleTimeout,
     locations: null,
     fastBootType: e.flashboot === "OFF" ? null : "FASTBOOT",
+    flashboot: e.flashboot,
     scalerType: scaling.type,
     scalerValue,
     workersMin: e.workers.min ?? 0,
     workersMax: e.workers.max ?? 0,
-    networkVolumeId: e.networkVolumes[0] ?? null,
+    networkVolumeId: e.networkVolumes.length === 1 ? e.networkVolumes[0] : null,
+    networkVolumeIds: e.networkVolumes.length > 1 ? [...e.networkVolumes] : [],
     gpuCount: e.gpu?.count ?? null,
     allowedCudaVersions: cuda.length > 0 ? joinList(cuda) : null,
     executionTimeoutMs: e.timeout,
     excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
     dataCenterIds: [...e.dataCenterIds],
+    minCudaVersion: e.gpu?.minCudaVersion ?? null,
   };
 }
 
@@ -55,8 +58,12 @@ function gpuOf(inputs: EndpointInputs): V2.CreateEndpointGpuConfig {
   const gpu: V2.CreateEndpointGpuConfig = { pools: [...(inputs.gpuIds ?? [])], excludedTypes: [...inputs.excludedGpuTypes] };
   if (inputs.gpuCount !== undefined) gpu.count = inputs.gpuCount;
   if (inputs.allowedCudaVersions !== undefined) gpu.allowedCudaVersions = [...inputs.allowedCudaVersions];
+  if (inputs.minCudaVersion) gpu.minCudaVersion = inputs.minCudaVersion;
   return gpu;
 }
+
+/** `networkVolumes`: the one volume or the several (check keeps at most one of the two fields set). */
+const volumesOf = (inputs: EndpointInputs): string[] => (inputs.networkVolumeId ? [inputs.networkVolumeId] : [...inputs.networkVolumeIds]);
 
 /** The `createEndpoint` body for complete inputs; every managed field, so v2's own defaults never apply. */
 export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
@@ -67,15 +74,15 @@ export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
     gpu: gpuOf(inputs),
     workers: workersOf(inputs),
     scaling: scalingOf(inputs),
-    networkVolumes: inputs.networkVolumeId ? [inputs.networkVolumeId] : [],
-    flashboot: inputs.fastBootType ? "FLASHBOOT" : "OFF",
+    networkVolumes: volumesOf(inputs),
+    flashboot: inputs.flashboot,
     dataCenterIds: [...inputs.dataCenterIds],
   };
   if (inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
   return body;
 }
 
-const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions"];
+const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
 const WORKER_FIELDS: readonly EndpointInputField[] = ["workersMin", "workersMax", "idleTimeout"];
 const SCALING_FIELDS: readonly EndpointInputField[] = ["scalerType", "scalerValue"];
 
@@ -90,12 +97,17 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
   const body: V2.UpdateEndpointRequest = {};
   if (changed.has("name")) body.name = inputs.name;
   if (changed.has("templateId") || reapplyTemplate) body.templateId = inputs.templateId;
-  if (GPU_FIELDS.some((f) => changed.has(f))) body.gpu = gpuOf(inputs);
+  if (GPU_FIELDS.some((f) => changed.has(f))) {
+    const gpu: V2.UpdateEndpointGpuConfig = gpuOf(inputs);
+    // "" clears a floor the endpoint has (document: UpdateEndpointGpuConfig); omitted would keep it.
+    if (!inputs.minCudaVersion && olds.minCudaVersion) gpu.minCudaVersion = "";
+    body.gpu = gpu;
+  }
   if (WORKER_FIELDS.some((f) => changed.has(f)) || SCALING_FIELDS.some((f) => changed.has(f))) body.workers = workersOf(inputs);
   if (SCALING_FIELDS.some((f) => changed.has(f))) body.scaling = scalingOf(inputs);
   if (changed.has("dataCenterIds")) body.dataCenterIds = [...inputs.dataCenterIds];
-  if (changed.has("networkVolumeId")) body.networkVolumes = inputs.networkVolumeId ? [inputs.networkVolumeId] : [];
-  if (changed.has("fastBootType")) body.flashboot = inputs.fastBootType ? "FLASHBOOT" : "OFF";
+  if (changed.has("networkVolumeId") || changed.has("networkVolumeIds")) body.networkVolumes = volumesOf(inputs);
+  if (changed.has("flashboot") || changed.has("fastBootType")) body.flashboot = inputs.flashboot;
   if (changed.has("executionTimeoutMs") && inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
   return Object.keys(body).length > 0 ? body : undefined;
 }
