@@ -53,8 +53,9 @@ export function createOnceSuite(): void {
       const { id, inputs } = await createChecked(provider, { __namePrefix: prefix, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
       expect(inputs.name).toMatch(new RegExp(`^${prefix}-[0-9a-f]{7}$`));
       expect(named(inputs.name as string).map((e) => e.id)).toEqual([id]);
-      // check's templateId lookup (one template listing) and the one endpoint listing after the lost answer.
-      expect(emu.stats().byOperation).toEqual({ saveEndpoint: 1, myself: 2 });
+      // check's templateId lookup (one template listing), its one catalog read (docs/cost.md), and the one
+      // endpoint listing after the lost answer.
+      expect(emu.stats().byOperation).toEqual({ saveEndpoint: 1, myself: 2, listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 });
       emu.expectedAtEnd += 2;
     });
 
