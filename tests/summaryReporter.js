@@ -25,11 +25,14 @@ class SummaryReporter {
 
   onTestResult(test, result) {
     const tier = (test.context.config.displayName && test.context.config.displayName.name) || "tests";
-    const { start, end } = result.perfStats;
+    // A file that failed to load reports no times: count it as ending now, taking no time.
+    const now = Date.now();
+    const end = result.perfStats.end || now;
+    const start = result.perfStats.start || end;
     this.files.push({
       tier,
       file: path.relative(this.rootDir, result.testFilePath),
-      start: start || end,
+      start,
       end,
       passed: result.numPassingTests,
       failed: result.numFailingTests + (result.testExecError ? 1 : 0),
