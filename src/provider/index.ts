@@ -70,6 +70,8 @@ export {
   type EndpointSettings,
 } from "./endpoint/model";
 export { checkEndpointInputs, type EndpointCheck, type InputFailure } from "./endpoint/check";
+export { API_PATHS, API_PATH_CONFIG_KEY, DEFAULT_API_PATH, resolveApiPath, type ApiPath, type PerPath } from "./apiPath";
+export { LISTINGS, type Listings } from "./paths/listings";
 export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
 export { outputsFromRecord, restCreateInputFrom } from "./endpoint/state";
 export { isAutoNameOf, AUTONAME_FORM } from "./naming";

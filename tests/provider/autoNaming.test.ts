@@ -8,6 +8,10 @@ import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 let emu: RunningEmulator;
 let client: PlatformClient;
 
