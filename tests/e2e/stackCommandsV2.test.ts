@@ -11,6 +11,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
 import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
 import { runBin, type CliResult } from "../cli/harness";
+import { endProcesses, runUntilKilled } from "../interrupted/harness";
 
 jest.setTimeout(600_000);
 
@@ -59,7 +60,14 @@ test("`orphans` lists through v2; `orphans --delete --yes` scales the orphan to 
   const none = await runpodCli(["orphans"]);
   expect({ code: none.code, stdout: none.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^no orphans/) });
   // An endpoint with the auto-name form of the stack's resource `api` that no state holds.
-  const orphan = await client.v2.createEndpoint({ name: "api-0c0ffee", templateId: "tpl_vllm", gpu: { pools: ["ADA_24"] }, workers: { min: 0, max: 1 } });
+  const orphan = await client.v2.createEndpoint({
+    name: "api-0c0ffee",
+    type: "QUEUE",
+    templateId: "tpl_vllm",
+    gpu: { pools: ["ADA_24"] },
+    workers: { min: 0, max: 1 },
+    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  });
   emu.resetStats();
   const listed = await runpodCli(["orphans"]);
   expect(listed.code).toBe(0);
@@ -75,47 +83,49 @@ test("`orphans` lists through v2; `orphans --delete --yes` scales the orphan to 
   for (const op of [...GRAPHQL_WRITES, "myself"]) expect(ops()[op]).toBeUndefined();
 });
 
-test("`recover --yes` adopts the endpoint of a pending create from the v2 listing", async () => {
-  // The state an interrupted `pulumi up` leaves: the create is pending, its endpoint is on the platform.
-  const file = path.join(work, "checkpoint.json");
-  await stack.run(["stack", "export", "--file", file], { quiet: true });
-  const checkpoint = JSON.parse(fs.readFileSync(file, "utf8")) as {
-    deployment: { resources: { urn: string; type: string; id?: string; inputs?: Record<string, unknown> }[]; pending_operations?: unknown[] };
-  };
-  const resources = checkpoint.deployment.resources;
-  const api = resources.find((r) => r.urn.endsWith("::api"))!;
-  checkpoint.deployment.resources = resources.filter((r) => r !== api);
-  const { id: landedId, ...withoutId } = api;
-  checkpoint.deployment.pending_operations = [{ type: "creating", resource: { ...withoutId, outputs: undefined } }];
-  fs.writeFileSync(file, JSON.stringify(checkpoint));
-  await stack.run(["stack", "import", "--file", file, "--force"], { quiet: true });
-  expect(await stack.endpoint("api")).toBeUndefined();
+test("killed while a create is in flight: `recover --yes` adopts its endpoint from the v2 listing", async () => {
+  await declare({ api: API, web: { ...API, workersMax: 1 } });
+  emu.resetStats();
+  // The create waits at the platform; the run is killed once it is sent, and the create still lands.
+  emu.setFaults({ latencyMs: 2000, match: ["createEndpoint"] });
+  const killed = await runUntilKilled(stack, ["up", "--yes", "--skip-preview"], () => (ops().createEndpoint ?? 0) >= 1);
+  await endProcesses(killed.leftovers);
+  emu.setFaults({});
+  expect(await stack.endpoint("web")).toBeUndefined();
 
   emu.resetStats();
-  const r = await runpodCli(["recover", "--yes", "--settle", "0"]);
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-  expect(r.stdout).toContain(landedId!);
-  expect((await stack.endpoint("api"))!.id).toBe(landedId);
+  const r = await runpodCli(["recover", "--yes", "--settle", "5"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/recovered: adopted 1, dropped 0, read back 0; pending operations left 0/);
+  const web = await stack.endpoint("web");
+  expect(emu.endpoints().map((e) => e.id)).toContain(web!.id);
+  expect(emu.endpoints()).toHaveLength(2);
   expect(ops().listEndpoints).toBeGreaterThanOrEqual(1);
   expect(ops().myself).toBeUndefined();
   await stack.run(["preview", "--expect-no-changes"]);
-  expect(emu.endpoints().map((e) => e.id)).toEqual([landedId]);
 });
 
 test("`import` adopts an endpoint made through v2; the next up manages it", async () => {
-  const existing = await client.v2.createEndpoint({ name: "v2-adopted", templateId: "tpl_vllm", gpu: { pools: ["AMPERE_24"] }, workers: { min: 0, max: 2 } });
-  await declare({ api: API, adopted: { name: "v2-adopted", templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMax: 2 } });
+  const existing = await client.v2.createEndpoint({
+    name: "v2-adopted",
+    type: "QUEUE",
+    templateId: "tpl_vllm",
+    gpu: { pools: ["AMPERE_24"] },
+    workers: { min: 0, max: 2 },
+    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  });
+  await declare({ api: API, web: { ...API, workersMax: 1 }, adopted: { name: "v2-adopted", templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMax: 2 } });
   const imported = await runpodCli(["import", "adopted", existing.id]);
   expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: "" });
   expect(imported.stdout).toMatch(new RegExp(`^imported endpoint ${existing.id} as urn:pulumi:v2cmd::\\S+::pulumi-nodejs:dynamic/runpod:Endpoint::adopted;`));
   expect((await stack.endpoint("adopted"))!.id).toBe(existing.id);
   expect((await stack.endpoint("adopted"))!.outputs).toMatchObject({ name: "v2-adopted", workersMax: 2, gpuIds: ["AMPERE_24"] });
 
-  await declare({ api: API, adopted: { name: "v2-adopted", templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMax: 4 } });
+  await declare({ api: API, web: { ...API, workersMax: 1 }, adopted: { name: "v2-adopted", templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMax: 4 } });
   emu.resetStats();
   await stack.run(["up", "--yes"]);
   expect(emu.endpoints().find((e) => e.id === existing.id)!.workersMax).toBe(4);
-  expect(emu.endpoints()).toHaveLength(2); // updated in place, nothing created
+  expect(emu.endpoints()).toHaveLength(3); // updated in place, nothing created
   expect(ops().createEndpoint).toBeUndefined();
   await stack.run(["preview", "--expect-no-changes"]);
 });
