@@ -50,7 +50,8 @@ const transcript: string[] = [];
 const figures = { killPoints: 0, orphansAfterRecovery: 0, leftAfterDestroy: 0 };
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 5000, jobDurationMs: 50 });
+  // The platform's own save semantics; the merge pass (tests/tiers.js) covers merge with faster scenarios.
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 5000, jobDurationMs: 50, saveSemantics: "replace" });
   client = createClientFromEnv(
     { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
     {},
