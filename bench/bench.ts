@@ -13,6 +13,7 @@ import { pulumiVersion } from "./cliInfo";
 import { BENCH_ENDPOINT, BENCH_TEMPLATE, benchImageName, runApiFloor, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
 import { resultRow, type BenchResults, type ResultRow } from "./report";
 import { BENCH_KINDS, OPERATIONS, callsNeeded, measure, requestsNeeded, type BenchKind, type BenchOperation, type Measurement } from "./requests";
+import { RssProbe } from "./rss";
 import { measureStartup } from "./startup";
 import { BenchStack, type BenchProgram } from "./stacks";
 
@@ -29,6 +30,8 @@ export interface BenchOptions {
   startupRuns: number;
   /** Progress lines. */
   log: (line: string) => void;
+  /** Called with the rows so far after each N and kind (so a long run leaves its figures if stopped). */
+  onRows?: (rows: readonly ResultRow[]) => void;
 }
 
 /** Every run of the three measured subjects at one N and kind. */
@@ -72,6 +75,7 @@ async function runStack(
 ): Promise<Record<BenchOperation, Measurement>> {
   const label = program === "noop" ? `noop-${kind}` : program;
   const prefix = `bench-${label}-${n}-${randomSuffix()}`;
+  const rss = new RssProbe();
   const stack = await BenchStack.create({
     program,
     kind,
@@ -79,14 +83,19 @@ async function runStack(
     parallelism: opts.parallelism,
     namePrefix: prefix,
     platform: { addresses: addressesOf(emu), apiKey: emu.apiKey },
+    env: rss.env,
   });
   try {
     const out = {} as Record<BenchOperation, Measurement>;
     for (const op of OPERATIONS) {
       await stack.prepare(op);
+      rss.take();
       out[op] = await measure(emu, () => stack.run(op));
+      const peak = rss.take();
+      const m = { ...out[op], peakRssMb: peak };
+      out[op] = m;
       opts.log(
-        `  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(out[op].ms / 1000).toFixed(2)} s, ${out[op].requests} requests ${JSON.stringify(out[op].byOperation)}, CPU: emulator ${out[op].localCpuMs.toFixed(0)} ms, pulumi+plugins ${out[op].childCpuMs?.toFixed(0) ?? "?"} ms`,
+        `  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(m.ms / 1000).toFixed(2)} s, ${m.requests} requests ${JSON.stringify(m.byOperation)}, CPU: emulator ${m.localCpuMs.toFixed(0)} ms, pulumi+plugins ${m.childCpuMs?.toFixed(0) ?? "?"} ms; peak RSS program ${peak.program ?? "?"} MB, provider host ${peak.providerHost ?? "?"} MB; load ${m.load1}`,
       );
       if (program !== "noop") expectOnPlatform(emu, kind, prefix, op, n);
       if (op === "create" && onCreated) await onCreated(stack);
@@ -94,6 +103,7 @@ async function runStack(
     return out;
   } finally {
     await stack.dispose();
+    rss.dispose();
   }
 }
 
@@ -152,11 +162,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
             }),
           );
         }
+        opts.onRows?.(rows);
       }
     }
   } finally {
     await emu.close();
   }
+  return { ...(await benchHeader(opts)), rows, startup };
+}
+
+/** The settings and machine of a run, as written with its rows. */
+export async function benchHeader(opts: Omit<BenchOptions, "log">): Promise<Omit<BenchResults, "rows" | "startup">> {
   return {
     generatedAt: new Date().toISOString(),
     settings: {
@@ -167,8 +183,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       pulumiVersion: await pulumiVersion(),
       node: process.version,
       cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? "unknown",
+      totalMemMb: Math.round(os.totalmem() / 2 ** 20),
     },
-    rows,
-    startup,
   };
 }

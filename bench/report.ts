@@ -2,6 +2,7 @@
  * The benchmark's result rows, the printed table and the JSON written to bench/results.json.
  */
 import type { BenchKind, BenchOperation, Measurement } from "./requests";
+import type { PeakRss } from "./rss";
 import type { StartupResult } from "./startup";
 import { median } from "./median";
 
@@ -40,6 +41,10 @@ export interface ResultRow {
   childCpuMs?: { ours: number; engineFloor: number };
   /** CPU time of the in-process emulator during our run (median), ms. */
   emulatorCpuMs: number;
+  /** Peak RSS of the program process and the dynamic provider host, MB: the largest of any run, ours and the engine floor's. */
+  peakRssMb?: { ours: PeakRss; engineFloor: PeakRss };
+  /** The 1-minute load average at the end of each of our runs (the machine may be shared). */
+  load1: number[];
 }
 
 export interface BenchResults {
@@ -55,6 +60,8 @@ export interface BenchResults {
     pulumiVersion: string;
     node: string;
     cpus: number;
+    cpuModel?: string;
+    totalMemMb?: number;
   };
   rows: ResultRow[];
   startup?: StartupResult;
@@ -99,15 +106,37 @@ export function resultRow(
     apiFloorRequests: most(api).requests,
     engineFloorRequests: most(engine).requests,
     emulatorCpuMs: round(median(ours.map((m) => m.localCpuMs))),
+    load1: ours.flatMap((m) => (m.load1 === undefined ? [] : [m.load1])),
   };
+  if (ours.some((m) => m.peakRssMb) || engine.some((m) => m.peakRssMb)) row.peakRssMb = { ours: peakOf(ours), engineFloor: peakOf(engine) };
   if (oursCpu !== undefined && engineCpu !== undefined) row.childCpuMs = { ours: round(oursCpu), engineFloor: round(engineCpu) };
   return row;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** The largest peak of each process role over the runs. */
+function peakOf(runs: readonly Measurement[]): PeakRss {
+  const out: PeakRss = {};
+  for (const m of runs) {
+    for (const role of ["program", "providerHost"] as const) {
+      const v = m.peakRssMb?.[role];
+      if (v !== undefined) out[role] = Math.max(out[role] ?? 0, v);
+    }
+  }
+  return out;
+}
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 
-/** Plain-text table of the rows: resource kind, operation, N, times in seconds, ratio, requests and calls made and needed. */
+/**
+ * CPU of the Pulumi CLI and its plugins (program, provider host) in our run over the engine floor's:
+ * on a machine shared with other work, less noisy than the wall-time ratio.
+ */
+export function cpuRatio(r: ResultRow): number | undefined {
+  return r.childCpuMs && r.childCpuMs.engineFloor > 0 ? Math.round((r.childCpuMs.ours / r.childCpuMs.engineFloor) * 100) / 100 : undefined;
+}
+
+/** Plain-text table of the rows: resource kind, operation, N, times in seconds, ratios (time, CPU), requests and calls made and needed. */
 export function formatTable(rows: readonly ResultRow[]): string {
   const header = [
     "resource",
@@ -117,6 +146,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
     "engine floor s",
     "API floor s",
     "ratio",
+    "CPU ratio",
     "requests made",
     "requests needed",
     "calls made",
@@ -130,6 +160,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
     secs(r.engineFloorMs),
     secs(r.apiFloorMs),
     `${r.ratio.toFixed(2)}x`,
+    cpuRatio(r)?.toFixed(2).concat("x") ?? "?",
     String(r.requestsMade),
     String(r.requestsNeeded),
     String(r.callsMade),
@@ -150,11 +181,17 @@ export function formatPerResource(rows: readonly ResultRow[]): string {
     const extraCpu = r.childCpuMs ? `${(r.childCpuMs.ours - r.childCpuMs.engineFloor).toFixed(0).padStart(6)} ms` : "     ?";
     return (
       `${r.kind.padEnd(9)} ${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
-      ` CPU above the floor: pulumi+plugins ${extraCpu}, emulator ${r.emulatorCpuMs.toFixed(0).padStart(5)} ms`
+      ` CPU above the floor: pulumi+plugins ${extraCpu}, emulator ${r.emulatorCpuMs.toFixed(0).padStart(5)} ms` +
+      (r.peakRssMb
+        ? `; peak RSS program ${mb(r.peakRssMb.ours.program)} (floor ${mb(r.peakRssMb.engineFloor.program)}), provider host ${mb(r.peakRssMb.ours.providerHost)} (floor ${mb(r.peakRssMb.engineFloor.providerHost)})`
+        : "") +
+      (r.load1?.length ? `; load ${r.load1.join("/")}` : "")
     );
   });
   return lines.join("\n");
 }
+
+const mb = (v: number | undefined) => (v === undefined ? "?" : `${v.toFixed(0)} MB`);
 
 /** Lines describing the provider's start-up (medians). */
 export function formatStartup(s: StartupResult): string {
@@ -162,7 +199,7 @@ export function formatStartup(s: StartupResult): string {
   const f = (ms: number) => `${ms.toFixed(1)} ms`;
   return [
     `provider start-up (median of ${s.runs.length} fresh node processes; serialized stub ${s.stubBytes} bytes):`,
-    `  load serialized stub ${f(m.stubMs)}, require("pulumi-runpod/provider") ${f(m.providerModuleMs)}, build api client ${f(m.clientMs)} -> total ${f(m.totalMs)}`,
+    `  load serialized stub ${f(m.stubMs)}, require("pulumi-runpod/provider") + configure ${f(m.providerModuleMs)}, first check (loads and builds the api client) ${f(m.clientMs)} -> total ${f(m.totalMs)}`,
     `  (for scale: the dynamic provider host's own modules ${f(m.hostModulesMs)}, node boot ${f(m.bootMs)}; whole probe process ${f(m.processMs)})`,
   ].join("\n");
 }

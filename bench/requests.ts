@@ -4,7 +4,9 @@
  * before the run).
  */
 import * as fs from "fs";
+import * as os from "os";
 import type { EmulatorStats } from "../emulator";
+import type { PeakRss } from "./rss";
 
 /** Operations measured, in the order a stack goes through them: `preview` runs on the empty stack. */
 export const OPERATIONS = ["preview", "create", "refresh", "update", "destroy"] as const;
@@ -73,6 +75,10 @@ export interface Measurement {
   localCpuMs: number;
   /** CPU time of the child processes that ended during the run (the Pulumi CLI and its plugins), ms; undefined where /proc is missing. */
   childCpuMs?: number;
+  /** Peak RSS of the program process and of the dynamic provider host, MB (rss.ts), where reported. */
+  peakRssMb?: PeakRss;
+  /** The machine's 1-minute load average when the run ended (the machine may be shared). */
+  load1?: number;
 }
 
 /** CPU time of this process's ended (and reaped) descendants so far, ms, from /proc/self/stat (Linux). */
@@ -111,5 +117,6 @@ export async function measure(counter: RequestCounter, action: () => Promise<unk
     byOperation: stats.byOperation,
     localCpuMs: (used.user + used.system) / 1000,
     childCpuMs: children === undefined || childrenAfter === undefined ? undefined : childrenAfter - children,
+    load1: Math.round(os.loadavg()[0] * 100) / 100,
   };
 }

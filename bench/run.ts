@@ -10,7 +10,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { Command, InvalidArgumentError } from "commander";
 import { pulumiBinary, pulumiInstalled, repoRoot } from "../scripts/pulumiCli";
-import { runBench } from "./bench";
+import { benchHeader, runBench } from "./bench";
 import { defaultParallelism } from "./cliInfo";
 import { formatPerResource, formatStartup, formatTable } from "./report";
 
@@ -56,7 +56,11 @@ async function main(): Promise<void> {
   log(`bench: N = ${ns.join(", ")}, ${repeat} run(s) each, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
 
   const started = Date.now();
-  const results = await runBench({ ns, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns, log });
+  const settings = { ns, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns };
+  const header = await benchHeader(settings);
+  // Partial results after each N and kind; the full file (with the start-up) at the end.
+  const onRows = (rows: readonly unknown[]) => fs.writeFileSync(o.out, `${JSON.stringify({ ...header, partial: true, rows }, null, 2)}\n`);
+  const results = await runBench({ ...settings, log, onRows });
   log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
   console.log(formatTable(results.rows));

@@ -32,6 +32,8 @@ export interface BenchStackOptions {
   namePrefix: string;
   /** Where the provider sends requests, and the key (stored as the secret `runpod:apiKey`); also set for `noop`, which ignores them. */
   platform: { addresses: PlatformAddresses; apiKey: string };
+  /** Extra environment of every CLI run, and so of the processes it starts (e.g. `NODE_OPTIONS`). */
+  env?: Record<string, string>;
 }
 
 /** One throwaway stack of a benchmark program. */
@@ -56,6 +58,7 @@ export class BenchStack {
       stackName: `bench-${opts.program}-${opts.n}-${randomSuffix()}`,
       stateDir: path.join(workDir, "state"),
       timeoutMs: 30 * 60_000,
+      env: opts.env,
     });
     await stack.usePlatform(opts.platform.addresses, opts.platform.apiKey);
     // The needed counts (requests.ts) are the GraphQL path's; rows for the default path (v2) are still to come.

@@ -1,7 +1,7 @@
 /**
  * Provider start-up: the time a fresh dynamic provider process spends before it can serve its first
- * `Endpoint` — loading the serialized stub, `require("pulumi-runpod/provider")` (with the api client
- * modules) and building the client. Measured in fresh node processes (startupProbe.ts); the median of
+ * `Endpoint` — loading the serialized stub, `require("pulumi-runpod/provider")`, then loading the api
+ * client's modules and building the client at the first check. Measured in fresh node processes (startupProbe.ts); the median of
  * several runs is reported.
  */
 import { execFile } from "child_process";
@@ -20,9 +20,9 @@ export interface StartupTiming {
   hostModulesMs: number;
   /** Deserializing the stub (`require-from-string` of `__provider`, as the host does). */
   stubMs: number;
-  /** `configure`: loads `pulumi-runpod/provider` and with it the api client modules. */
+  /** `configure`: loads `pulumi-runpod/provider` (the api client's modules load later, at the first check). */
   providerModuleMs: number;
-  /** First `check`: resolves the configuration and builds the api client (no request). */
+  /** First `check`: loads the api client's modules, resolves the configuration and builds the client (no request). */
   clientMs: number;
   /** stub + provider module + client. */
   totalMs: number;

@@ -1,8 +1,8 @@
 /**
  * Child process of startup.ts; not a module to import. Does what the dynamic provider host does the
  * first time it meets an `Endpoint` — after loading the host's own modules — turn the serialized provider (`__provider`) back into an object,
- * `configure` it (which loads `pulumi-runpod/provider`), answer the first `check` (which builds the api
- * client) — and prints how long each step took as one JSON line.
+ * `configure` it (which loads `pulumi-runpod/provider`), answer the first `check` (which loads and builds
+ * the api client) — and prints how long each step took as one JSON line.
  *
  * Runs with the Pulumi program's directory as cwd, like the host, so the stub's
  * `require("pulumi-runpod/provider")` resolves the same way.
@@ -47,10 +47,12 @@ async function main(): Promise<void> {
   const t1 = performance.now();
   await provider.configure({ config: { get: (key: string) => config[key] } });
   const t2 = performance.now();
-  // A check of an existing endpoint (olds with the same templateId): it builds the client but sends
-  // nothing, where a new templateId would be looked up in a template listing (issue #14).
+  // A check of an existing, unchanged endpoint (olds as this version stores them, with their cost
+  // estimates): it builds the client but sends nothing, where a new templateId would be looked up in a
+  // template listing and a new GPU selection in the catalog (docs/cost.md).
   const endpoint = { name: "startup-probe", templateId: "tpl_vllm", gpuIds: ["ADA_24"] };
-  const checked = (await provider.check(endpoint, { ...endpoint })) as { failures: unknown[] };
+  const stored = { ...endpoint, maxHourlyCost: 1.1, idleHourlyCost: 0, workerHourlyCost: 1.1 };
+  const checked = (await provider.check(stored, { ...endpoint })) as { failures: unknown[] };
   const t3 = performance.now();
   if (checked.failures.length > 0) throw new Error(`probe check failed: ${JSON.stringify(checked.failures)}`);
   process.stdout.write(`${JSON.stringify({ bootMs, hostModulesMs, stubMs: t1 - t0, providerModuleMs: t2 - t1, clientMs: t3 - t2, totalMs: t3 - t0 })}\n`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `pulumi-runpod-emulator [--port 0] [--seed FILE] [--data FILE] [--save-semantics replace|merge] [--json]` — starts the emulator and prints its
- * URLs and keys (human format ending in a `READY <origin>` line, or one JSON line with --json). Stops on
- * SIGINT/SIGTERM.
+ * `pulumi-runpod-emulator [--port 0] [--seed FILE] [--data FILE] [--save-semantics replace|merge] [--json | --env]` — starts the emulator and prints its
+ * URLs and keys (human format ending in a `READY <origin>` line, one JSON line with --json, or
+ * ready-to-paste `export RUNPOD_…=` lines with --env). Stops on SIGINT/SIGTERM.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { startEmulator } from "./index";
@@ -35,7 +35,37 @@ export function banner(emu: RunningEmulator): string {
     `  API key (read-write)  ${emu.apiKey}`,
     `  API key (read-only)   ${emu.readOnlyApiKey}`,
     `  API key (other user)  ${emu.otherUserApiKey}`,
+    "  Environment for pulumi-runpod and the provider: run with --env for `export RUNPOD_…=` lines",
     `READY ${new URL(urls.graphql).origin}`,
+  ].join("\n");
+}
+
+/**
+ * The environment the provider and `pulumi-runpod` read, pointing at this emulator: the variable names
+ * of the platform's own CLI (runpodctl), stated here on the emulator's side (it shares nothing with
+ * the client); a test checks them against the client's.
+ */
+export const ENVIRONMENT_VARIABLES = {
+  apiKey: "RUNPOD_API_KEY",
+  graphql: "RUNPOD_GRAPHQL_URL",
+  restV1: "RUNPOD_API_URL",
+  restV2: "RUNPOD_REST_V2_URL",
+  inference: "RUNPOD_INVOKE_URL",
+} as const;
+
+/** `export NAME=value` lines for a POSIX shell, then the READY line as a comment (pasting it is harmless). */
+export function envLines(emu: RunningEmulator): string {
+  const { urls } = emu;
+  const quote = (v: string) => `'${v.replace(/'/g, "'\\''")}'`;
+  return [
+    "# Paste into a shell (or eval) to point pulumi-runpod and the provider at this emulator:",
+    `export ${ENVIRONMENT_VARIABLES.apiKey}=${quote(emu.apiKey)}`,
+    `export ${ENVIRONMENT_VARIABLES.graphql}=${quote(urls.graphql)}`,
+    `export ${ENVIRONMENT_VARIABLES.restV1}=${quote(urls.restV1)}`,
+    `export ${ENVIRONMENT_VARIABLES.restV2}=${quote(urls.restV2)}`,
+    `export ${ENVIRONMENT_VARIABLES.inference}=${quote(urls.inference)}`,
+    `# read-only key: ${emu.readOnlyApiKey}   other user's key: ${emu.otherUserApiKey}   admin: ${urls.admin}`,
+    `# READY ${new URL(urls.graphql).origin}`,
   ].join("\n");
 }
 
@@ -47,19 +77,23 @@ async function main(argv: string[]): Promise<void> {
     .option("-s, --seed <file>", "JSON seed file (users, keys, volumes, templates, GPU types, quotas)")
     .option("-d, --data <file>", "persist state in this SQLite file (survives restarts)")
     .option("--json", "print one JSON line {urls, apiKey, readOnlyApiKey, otherUserApiKey} instead of the banner")
-    .option("--log-interval <ms>", "log line interval of simulated workers", integer)
-    .option("--job-duration <ms>", "time a job takes from IN_QUEUE to done", integer)
-    .option("--worker-start <ms>", "time a worker takes to become READY", integer)
+    .option(
+      "--env",
+      "print `export RUNPOD_API_KEY=… RUNPOD_GRAPHQL_URL=… RUNPOD_API_URL=… RUNPOD_REST_V2_URL=… RUNPOD_INVOKE_URL=…` lines instead of the banner",
+    )
+    .option("--log-interval <ms>", "log line interval of simulated workers", integer, 1000)
+    .option("--job-duration <ms>", "time a job takes from IN_QUEUE to done", integer, 1000)
+    .option("--worker-start <ms>", "time a worker takes to become READY", integer, 500)
     .option("--faults <json>", 'initial fault injection, e.g. \'{"errorRate":0.2,"seed":7}\'', faults)
     .addOption(
       new Option(
         "--save-semantics <mode>",
-        "what saveEndpoint with an id does to fields it leaves out: replace (reset to default, as the live platform) or merge (keep)",
+        "what saveEndpoint with an id does to fields it leaves out: replace (reset to default, as the live platform) or merge (keep) (default: $RUNPOD_EMULATOR_SAVE_SEMANTICS, else replace)",
       ).choices([...SAVE_SEMANTICS]),
     )
-    .option("--retention-run <ms>", "how long a finished /run job's result stays readable (default 1800000)", integer)
-    .option("--retention-runsync <ms>", "how long a finished /runsync job's result stays readable (default 60000)", integer)
-    .option("--template-release <ms>", "after an endpoint stops using a template, refuse deleteTemplate for this long (default 0)", integer)
+    .option("--retention-run <ms>", "how long a finished /run job's result stays readable (30 min)", integer, 1_800_000)
+    .option("--retention-runsync <ms>", "how long a finished /runsync job's result stays readable (1 min)", integer, 60_000)
+    .option("--template-release <ms>", "after an endpoint stops using a template, refuse deleteTemplate for this long", integer, 0)
     .option("-q, --quiet", "do not log internal errors to stderr")
     .parse(argv);
   const o = program.opts();
@@ -77,7 +111,8 @@ async function main(argv: string[]): Promise<void> {
     quiet: o.quiet,
   });
   const { urls, apiKey, readOnlyApiKey, otherUserApiKey } = emu;
-  process.stdout.write(`${o.json ? JSON.stringify({ urls, apiKey, readOnlyApiKey, otherUserApiKey }) : banner(emu)}\n`);
+  const text = o.json ? JSON.stringify({ urls, apiKey, readOnlyApiKey, otherUserApiKey }) : o.env ? envLines(emu) : banner(emu);
+  process.stdout.write(`${text}\n`);
   const stop = () => {
     emu.close().then(() => process.exit(0));
   };

@@ -36,6 +36,14 @@ export const ENDPOINT_FACTS = {
   workersStandby: { min: 0, max: 100, default: 0 },
 } as const;
 
+/** Endpoint fields only REST v2 carries (docs/spec/rest-v2-openapi.json), as the endpoint model names them. */
+export const ENDPOINT_V2_FACTS = {
+  /** GPU type ids subtracted from the pools; omitted or [] = the whole pool (docs/spec/rest-v2-openapi.json, BaseEndpointGpuConfig.excludedTypes). */
+  excludedGpuTypes: { default: [] as string[] },
+  /** preferred data centers; omitted or [] = the scheduler chooses (CreateEndpointRequest.dataCenterIds). */
+  dataCenterIds: { default: [] as string[] },
+} as const;
+
 /** Worker log stream (spec: Resources › Log event; Endpoints › GET …/logs; Limits): sources and the `tail` bounds. */
 export const LOG_FACTS = { sources: ["container", "system"], tail: { min: 0, max: 5000, default: 100 } } as const;
 

@@ -1,5 +1,5 @@
 /**
- * Local emulator of the platform API (issue #3; shapes in ./types.ts, spec gaps and choices in ./README.md).
+ * Local emulator of the platform API (docs/emulator.md; shapes in ./types.ts, spec gaps and choices in ./README.md).
  *
  *   const emu = await startEmulator({ port: 0, logIntervalMs: 20, jobDurationMs: 100 });
  *   // emu.urls.graphql, emu.urls.restV1, emu.urls.restV2, emu.urls.inference, emu.urls.admin; emu.apiKey

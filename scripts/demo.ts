@@ -5,13 +5,15 @@
  * is examples/basic) to a throwaway stack (file backend in a temp dir, passphrase secrets, no cloud
  * login, no plugin download), then walks it through its life:
  * preview → up → outputs → a change made behind Pulumi's back → refresh catches it → up converges →
- * destroy (scale to zero, then delete) → stack removed, emulator stopped.
+ * rollout → the stack's cost estimate and spend (`pulumi-runpod cost`) → destroy (scale to zero, then delete) → stack removed, emulator stopped.
  *
  * Every step checks its effect on the emulator and the demo exits non-zero on the first failure.
  * The API key is handed to Pulumi only as the secret `runpod:apiKey` (through stdin); any line of
  * output that would contain it is masked and fails the demo.
  */
+import { execFile } from "child_process";
 import * as fs from "fs";
+import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { createClientFromEnv } from "../src/api";
 import type { EndpointRecord } from "../src/api";
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
   const out = new Printer(() => [emu?.apiKey, registryPassword, hfToken]);
   const started = Date.now();
   let stepNo = 0;
-  const TOTAL = 11;
+  const TOTAL = 12;
   const step = (title: string) => {
     out.flush();
     out.line();
@@ -184,6 +186,35 @@ async function main(): Promise<void> {
       `the endpoint's workers are not all on ${newImage}: ${workerImages.join(", ") || "no workers"}`,
     );
     note(`template ${templateId} modified in place, endpoint ${inferenceId} kept; its ${workerImages.length} worker(s) run ${newImage}`);
+
+    step("pulumi-runpod cost --since 1d — the stack's cost estimate (USD/hour at catalog prices) and what the emulator billed so far");
+    const costCli = (args: string[]) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          [path.join(__dirname, "..", "src", "cli", "main.js"), "cost", ...args, "--stack", stackName],
+          { cwd: programDir, env: stack!.env },
+          (err, stdout, stderr) => (err ? reject(new DemoFailure(`pulumi-runpod cost failed: ${stderr || err.message}`)) : resolve(stdout)),
+        ),
+      );
+    out.cli(await costCli(["--since", "1d", "--bucket", "hour"]));
+    const report = JSON.parse(await costCli(["--since", "1d", "--bucket", "hour", "--json"])) as {
+      endpoints: { resource: string; maxHourlyCost: number | null; idleBilled: boolean; spend?: { totalAmount: number } }[];
+      totals: { maxHourlyCost: number; idleHourlyCost: number; spend?: number };
+    };
+    const estimated = report.endpoints
+      .filter((e) => typeof e.maxHourlyCost === "number" && e.maxHourlyCost > 0)
+      .map((e) => e.resource)
+      .sort();
+    check(estimated.join(",") === "images,inference", `expected estimates for images and inference, got ${estimated.join(", ") || "none"}`);
+    check(
+      report.endpoints.find((e) => e.resource === "inference")?.idleBilled === true,
+      "the inference endpoint (workersMin 1) is not flagged as billed while idle",
+    );
+    check((report.totals.spend ?? 0) > 0, "the emulator billed nothing for the stack's running workers");
+    note(
+      `up to $${report.totals.maxHourlyCost.toFixed(2)}/h with every worker busy, $${report.totals.idleHourlyCost.toFixed(2)}/h idle; billed so far $${(report.totals.spend ?? 0).toFixed(4)}`,
+    );
 
     step("pulumi destroy --yes — scale each endpoint to zero, delete it, then the template and the registry credentials");
     emu.resetStats();

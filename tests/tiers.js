@@ -29,8 +29,8 @@ const MERGE_PASS = [
   "tests/provider/endpointProvider.integration.test.ts",
   "tests/provider/endpointReadiness.integration.test.ts",
   "tests/provider/requestCounts.test.ts",
+  "tests/provider/v2Path.integration.test.ts",
   "tests/e2e/lifecycle.test.ts",
-  "tests/e2e/templates.test.ts",
 ];
 
 function walk(dir) {

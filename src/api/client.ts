@@ -1,5 +1,5 @@
 /**
- * The platform client: one object over every interface of the spec (issue #2), built from a
+ * The platform client: one object over every interface of the spec, built from a
  * {@link ClientConfig} and the operation table (clientOperations.ts). The key lives only inside the
  * client's closures; `config` exposes everything else.
  */
@@ -43,7 +43,7 @@ function buildClient(config: ClientConfig): PlatformClient {
 }
 
 /**
- * Builds a client for every interface of the spec (issue #2).
+ * Builds a client for every interface of the spec.
  *
  * The configuration is checked and normalised as by `resolveClientConfig` without environment
  * fallbacks (URLs lose trailing slashes and `/v1` / `/v2` version prefixes).

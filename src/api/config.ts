@@ -1,5 +1,5 @@
 /**
- * Client configuration: production defaults, environment fallbacks and validation (issue #2 "Configuration").
+ * Client configuration: production defaults, environment fallbacks and validation (README › Configuration).
  *
  * Addresses and variable names follow the platform's own CLI (runpodctl), which has one variable
  * per address; its values carry the version prefix (`…/v1`, `…/v2`), so a trailing `/v1` or `/v2`
@@ -12,7 +12,7 @@ import { MAX_TIMER_MS } from "./timers";
 
 export { MAX_TIMER_MS };
 
-/** Client configuration (issue #2). Every address may point at the emulator or a proxy. */
+/** Client configuration. Every address may point at the emulator or a proxy. */
 export interface ClientConfig {
   /** API key; never logged, never put in an error message. */
   apiKey: string;
@@ -70,16 +70,14 @@ export const ENV_VARS = {
   allowInsecureHttp: "RUNPOD_ALLOW_INSECURE_HTTP",
 } as const;
 
-/** Pulumi provider configuration keys that feed `resolveClientConfig` (read by the provider, not here). */
-export const PULUMI_CONFIG_KEYS = {
-  apiKey: "runpod:apiKey",
-  graphqlUrl: "runpod:graphqlUrl",
-  restV1Url: "runpod:restV1Url",
-  restV2Url: "runpod:restV2Url",
-  inferenceUrl: "runpod:inferenceUrl",
-  timeoutMs: "runpod:timeoutMs",
-  allowInsecureHttp: "runpod:allowInsecureHttp",
-} as const;
+/** The settings a front end may give `resolveClientConfig` from its own configuration. */
+export type SettingName = "apiKey" | "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl" | "timeoutMs" | "allowInsecureHttp";
+
+/**
+ * How the caller's user knows each setting, for messages (e.g. the provider names its Pulumi config
+ * keys); a setting without a name is called by its field name. The api layer knows no front end's keys.
+ */
+export type SettingNames = Partial<Record<SettingName, string>>;
 
 /** Per-request timeout when none is configured, in milliseconds (runpod-python uses 30 s). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -113,7 +111,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor, allowInsecureHttp: boolean): string {
+function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor, allowInsecureHttp: boolean, names: Required<SettingNames>): string {
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -125,22 +123,19 @@ function normalizeUrl(key: UrlKey, raw: string, from: string, redact: Redactor, 
     throw new ConfigurationError(`${from} must be an http(s) URL, got ${parsed.protocol}`, key);
   }
   if (parsed.searchParams.has("api_key")) {
-    throw new ConfigurationError(`${from} must not carry api_key; set the key through ${PULUMI_CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey}`, key);
+    throw new ConfigurationError(`${from} must not carry api_key; set the key through ${names.apiKey} or ${ENV_VARS.apiKey}`, key);
   }
   // Paths are appended to the base, so a query or fragment would end up in the middle of them.
   if (parsed.search || parsed.hash || /[?#]/.test(raw)) {
     throw new ConfigurationError(`${from} must be a base address without query (?) or fragment (#), got ${redact(JSON.stringify(raw))}`, key);
   }
   if (parsed.username || parsed.password) {
-    throw new ConfigurationError(
-      `${from} must not carry credentials (user:password@); set the key through ${PULUMI_CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey}`,
-      key,
-    );
+    throw new ConfigurationError(`${from} must not carry credentials (user:password@); set the key through ${names.apiKey} or ${ENV_VARS.apiKey}`, key);
   }
   if (parsed.protocol === "http:" && !allowInsecureHttp && !isLoopbackHost(parsed.hostname)) {
     throw new ConfigurationError(
       `${from} uses plain http:// on ${parsed.hostname}, which would send the API key unencrypted; use https://, ` +
-        `or opt in with ${PULUMI_CONFIG_KEYS.allowInsecureHttp} = true (environment variable ${ENV_VARS.allowInsecureHttp}=true). Plain HTTP is allowed for loopback hosts only`,
+        `or opt in with ${names.allowInsecureHttp} = true (environment variable ${ENV_VARS.allowInsecureHttp}=true). Plain HTTP is allowed for loopback hosts only`,
       key,
     );
   }
@@ -181,40 +176,51 @@ const API_KEY_CHARACTERS = /^[\x21-\x7e]+$/;
  *
  * @param partial settings already known; `timeoutMs` and retry figures are milliseconds / counts.
  * @param env environment to read fallbacks from (default `process.env`).
+ * @param settingNames how the caller's user knows each setting (e.g. `runpod:apiKey`), for messages.
  * @returns a complete {@link ClientConfig}.
  * Plain `http://` is accepted for loopback hosts only unless `allowInsecureHttp` (`runpod:allowInsecureHttp`,
  * `RUNPOD_ALLOW_INSECURE_HTTP`) is true.
  *
  * @throws ConfigurationError when no API key is found or it holds anything but visible ASCII (the
- *   message names `runpod:apiKey` and `RUNPOD_API_KEY`, never the key), when a URL is malformed, carries
+ *   message names the setting (as `settingNames` calls it) and `RUNPOD_API_KEY`, never the key), when a URL is malformed, carries
  *   `api_key`, a query, a fragment or credentials, or is plain HTTP to a non-loopback host without the
  *   opt-in, or when a number is invalid or a duration exceeds {@link MAX_TIMER_MS}.
  */
-export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS.ProcessEnv = process.env): ClientConfig {
+export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS.ProcessEnv = process.env, settingNames: SettingNames = {}): ClientConfig {
+  const names: Required<SettingNames> = {
+    apiKey: "apiKey",
+    graphqlUrl: "graphqlUrl",
+    restV1Url: "restV1Url",
+    restV2Url: "restV2Url",
+    inferenceUrl: "inferenceUrl",
+    timeoutMs: "timeoutMs",
+    allowInsecureHttp: "allowInsecureHttp",
+    ...settingNames,
+  };
+  // Where the key can be set, each place once (a front end may call the setting by its variable).
+  const keyPlaces = [...new Set([names.apiKey, ENV_VARS.apiKey])];
   const apiKey = nonEmpty(partial.apiKey) ?? nonEmpty(env[ENV_VARS.apiKey]);
   if (!apiKey) {
-    throw new ConfigurationError(
-      `No API key configured: set the Pulumi config key \`${PULUMI_CONFIG_KEYS.apiKey}\` (pulumi config set --secret ${PULUMI_CONFIG_KEYS.apiKey} ...) or the environment variable ${ENV_VARS.apiKey}`,
-      PULUMI_CONFIG_KEYS.apiKey,
-    );
+    // What to do is the front end's hint: only it knows where its user sets the key.
+    throw new ConfigurationError(`No API key configured (${keyPlaces.join(" or the environment variable ")})`, "apiKey");
   }
   if (!API_KEY_CHARACTERS.test(apiKey)) {
     // The key itself is never shown, not even in part.
     throw new ConfigurationError(
-      `The API key (${PULUMI_CONFIG_KEYS.apiKey} / ${ENV_VARS.apiKey}) contains a space, a line break, a control or a non-ASCII character; platform keys are visible ASCII only — check for a stray newline or a pasted quote`,
-      PULUMI_CONFIG_KEYS.apiKey,
+      `The API key (${keyPlaces.join(" / ")}) contains a space, a line break, a control or a non-ASCII character; platform keys are visible ASCII only — check for a stray newline or a pasted quote`,
+      "apiKey",
     );
   }
   const redact = createRedactor(apiKey);
   const allowInsecureHttp =
     partial.allowInsecureHttp !== undefined && partial.allowInsecureHttp !== ""
-      ? booleanSetting(partial.allowInsecureHttp, PULUMI_CONFIG_KEYS.allowInsecureHttp)
+      ? booleanSetting(partial.allowInsecureHttp, names.allowInsecureHttp)
       : booleanSetting(env[ENV_VARS.allowInsecureHttp], ENV_VARS.allowInsecureHttp);
   const url = (key: UrlKey): string => {
     const given = nonEmpty(partial[key]);
-    if (given) return normalizeUrl(key, given, `${PULUMI_CONFIG_KEYS[key]} / ${key}`, redact, allowInsecureHttp);
+    if (given) return normalizeUrl(key, given, names[key], redact, allowInsecureHttp, names);
     const fromEnv = nonEmpty(env[ENV_VARS[key]]);
-    if (fromEnv) return normalizeUrl(key, fromEnv, `environment variable ${ENV_VARS[key]}`, redact, allowInsecureHttp);
+    if (fromEnv) return normalizeUrl(key, fromEnv, `environment variable ${ENV_VARS[key]}`, redact, allowInsecureHttp, names);
     return DEFAULT_URLS[key];
   };
   const retryIn = partial.retry ?? {};
@@ -233,7 +239,7 @@ export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS
     restV1Url: url("restV1Url"),
     restV2Url: url("restV2Url"),
     inferenceUrl: url("inferenceUrl"),
-    timeoutMs: positiveInt(partial.timeoutMs ?? DEFAULT_TIMEOUT_MS, PULUMI_CONFIG_KEYS.timeoutMs, false, MAX_TIMER_MS),
+    timeoutMs: positiveInt(partial.timeoutMs ?? DEFAULT_TIMEOUT_MS, names.timeoutMs, false, MAX_TIMER_MS),
     retry,
     allowInsecureHttp,
     ...(partial.debug ? { debug: partial.debug } : {}),

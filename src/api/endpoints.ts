@@ -184,7 +184,7 @@ export const endpointOperations = operationTable({
 
   /**
    * Endpoints with the given name (and template, when given): what a caller looks for after a create
-   * whose outcome is unknown (issue #6).
+   * whose outcome is unknown (docs/endpoint.md › Endpoint names).
    * @returns matching records, oldest first as listed by the platform.
    */
   findEndpointsByName: composite((ctx) => async (name: string, templateId?: string): Promise<EndpointRecord[]> => {

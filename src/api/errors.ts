@@ -1,5 +1,5 @@
 /**
- * The client's one error hierarchy (spec: Errors; issue #2 "Errors", issue #6).
+ * The client's one error hierarchy (spec: Errors; README › Troubleshooting).
  *
  * PlatformError
  * ├─ ConfigurationError            bad or missing client configuration (e.g. no API key)
@@ -55,7 +55,7 @@ export class PlatformError extends Error {
   readonly operation?: string;
   /**
    * True when the request may have taken effect (connection dropped after sending, timeout, 5xx).
-   * A caller that created something must look for it before trying again (issue #6).
+   * A caller that created something must look for it before trying again (docs/operations.md).
    */
   readonly outcomeUnknown: boolean;
 
@@ -113,23 +113,43 @@ export interface ApiHttpErrorDetails extends PlatformErrorOptions {
   requestId?: string;
 }
 
-function describeProblem(d: ApiHttpErrorDetails): string {
-  const parts: string[] = [];
-  if (d.problem) {
-    parts.push(`${d.problem.title} (status ${d.problem.status}): ${d.problem.detail}`);
-    if (d.problem.errors?.length) parts.push(`errors: ${d.problem.errors.join("; ")}`);
-  } else if (d.graphqlErrors?.length) {
-    parts.push(d.graphqlErrors.map((e) => (e.code ? `${e.message} [${e.code}]` : e.message)).join("; "));
-  } else if (d.body) {
-    parts.push(d.body);
-  }
-  return parts.join(" — ");
+/** One sentence without its closing period, so a composed message never ends in "..". */
+function sentence(text: string): string {
+  return text.trim().replace(/[.\s]+$/, "");
 }
 
-/** The platform answered with an error status; the problem details are part of `message`. */
+/**
+ * The platform's own words for the failure, each said once: the problem's `detail` (or `title`),
+ * then the individual `errors` that do not repeat it; GraphQL messages with their code; or the body.
+ */
+export function summarizeProblem(d: Pick<ApiHttpErrorDetails, "problem" | "graphqlErrors" | "body">): string {
+  if (d.problem) {
+    const head = sentence(d.problem.detail || d.problem.title || "");
+    const extra = (d.problem.errors ?? []).map(sentence).filter((e) => e && e !== head);
+    return [head, ...extra].filter(Boolean).join("; ");
+  }
+  if (d.graphqlErrors?.length) return d.graphqlErrors.map((e) => (e.code ? `${sentence(e.message)} [${e.code}]` : sentence(e.message))).join("; ");
+  return d.body ? sentence(d.body) : "";
+}
+
+/**
+ * The one form of every message about an answer the platform gave: `summary (HTTP 404, doing)`,
+ * then the front end's hint. `doing` says what was being done: an operation (`listWorkers`) by
+ * default; each front end may name it its own way (the CLI names its command).
+ */
+export function composeApiMessage(parts: { summary: string; httpStatus: number; doing?: string; hint?: string; requestId?: string }): string {
+  const summary = sentence(parts.summary) || "The platform refused the request";
+  const context = [`HTTP ${parts.httpStatus}`, parts.doing, parts.requestId && `request id ${parts.requestId}`].filter(Boolean).join(", ");
+  const hint = parts.hint ? `. ${sentence(parts.hint)}` : "";
+  return `${summary} (${context})${hint}`;
+}
+
+/** The platform answered with an error status; `message` is {@link composeApiMessage} of `summary`. */
 export class ApiHttpError extends PlatformError {
   readonly status: number;
   readonly httpStatus: number;
+  /** The platform's words for the failure, without status or operation (see {@link summarizeProblem}). */
+  readonly summary: string;
   readonly problem?: ProblemDetails;
   readonly body?: string;
   readonly graphqlErrors?: GraphQLErrorEntry[];
@@ -138,12 +158,11 @@ export class ApiHttpError extends PlatformError {
   readonly requestId?: string;
 
   constructor(d: ApiHttpErrorDetails) {
-    const what = describeProblem(d);
-    const head = `${d.operation ?? "request"} failed with HTTP ${d.httpStatus ?? d.status}`;
-    const id = d.requestId ? ` (request id ${d.requestId})` : "";
-    super([head + (what ? `: ${what}` : "") + id, d.hint].filter(Boolean).join(". "), d);
+    const summary = summarizeProblem(d);
+    super(composeApiMessage({ summary, httpStatus: d.httpStatus ?? d.status, doing: d.operation, hint: d.hint, requestId: d.requestId }), d);
     this.status = d.status;
     this.httpStatus = d.httpStatus ?? d.status;
+    this.summary = summary;
     this.problem = d.problem;
     this.body = d.body;
     this.graphqlErrors = d.graphqlErrors;
@@ -190,10 +209,13 @@ export class GraphQLRequestError extends PlatformError {
   readonly messages: string[];
   readonly codes: string[];
   readonly httpStatus: number;
+  /** The messages and codes, without status or operation. */
+  readonly summary: string;
 
   constructor(errors: GraphQLErrorEntry[], httpStatus: number, options: PlatformErrorOptions = {}) {
-    const list = errors.map((e) => (e.code ? `${e.message} [${e.code}]` : e.message)).join("; ");
-    super(`${options.operation ?? "GraphQL request"} failed (HTTP ${httpStatus}): ${list || "no error message"}`, options);
+    const summary = summarizeProblem({ graphqlErrors: errors }) || "GraphQL request failed without an error message";
+    super(composeApiMessage({ summary, httpStatus, doing: options.operation }), options);
+    this.summary = summary;
     this.errors = errors;
     this.messages = errors.map((e) => e.message);
     this.codes = errors.map((e) => e.code).filter((c): c is string => typeof c === "string");
@@ -257,19 +279,48 @@ for (const cls of [
   Object.defineProperty(cls.prototype, "name", { value: cls.name, enumerable: false, configurable: true, writable: true });
 }
 
-const AUTH_HINT = "Check the API key: set Pulumi config `runpod:apiKey` (as a secret) or the RUNPOD_API_KEY environment variable";
-const PERMISSION_HINT = "The API key is valid but lacks permission for this action; use a key with read/write access";
-
 /**
  * Builds the error class that matches `status` (401, 403, 404, 429, 5xx, other 4xx → ApiHttpError).
- * Inputs must already be redacted.
+ * Inputs must already be redacted. No hint is added here: what to do about a key or a permission
+ * depends on where it was configured, which only the front end knows (see `hints` of each).
  */
 export function errorForStatus(d: ApiHttpErrorDetails & { retryAfterSeconds?: number }): ApiHttpError {
   const s = d.status;
-  if (s === 401) return new AuthenticationError({ ...d, hint: d.hint ?? AUTH_HINT });
-  if (s === 403) return new PermissionError({ ...d, hint: d.hint ?? PERMISSION_HINT });
+  if (s === 401) return new AuthenticationError(d);
+  if (s === 403) return new PermissionError(d);
   if (s === 404) return new NotFoundError(d);
   if (s === 429) return new RateLimitError(d);
   if (s >= 500) return new ServerError(d);
   return new ApiHttpError(d);
+}
+
+/** What a front end tells its user to do about errors only it can explain (where the key is set). */
+export interface FrontEndHints {
+  /** After a 401: where this front end reads the key. */
+  authentication?: string;
+  /** After a 403. */
+  permission?: string;
+  /** After a configuration error, by its `setting` (`apiKey`, `graphqlUrl`, ...). */
+  configuration?: (setting: string | undefined) => string | undefined;
+}
+
+/**
+ * `err`'s message as a front end shows it: API answers composed again with the front end's `doing`
+ * (e.g. the CLI's command instead of the operation) and its hint; other client errors with their
+ * leading `operation:` replaced by `doing`. Anything else: its message.
+ */
+export function explainError(err: unknown, options: { doing?: string; hints?: FrontEndHints } = {}): string {
+  const { doing, hints = {} } = options;
+  if (err instanceof ApiHttpError || err instanceof GraphQLRequestError) {
+    const hint = err instanceof AuthenticationError ? hints.authentication : err instanceof PermissionError ? hints.permission : undefined;
+    return composeApiMessage({ summary: err.summary, httpStatus: err.httpStatus, doing: doing ?? err.operation, hint });
+  }
+  if (err instanceof ConfigurationError) {
+    const hint = hints.configuration?.(err.setting);
+    return hint ? `${sentence(err.message)}. ${sentence(hint)}` : err.message;
+  }
+  if (err instanceof PlatformError && doing && err.operation && err.message.startsWith(`${err.operation}: `)) {
+    return `${sentence(err.message.slice(err.operation.length + 2))} (${doing})`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }

@@ -11,7 +11,7 @@ import { parseRateLimitHeaders, parseRetryAfter, type HeaderSource, type RateLim
 import { redactValue, type Redactor } from "./redact";
 import { parseResponse, problemDetailsSchema } from "./schemas";
 
-/** Counters a client keeps, for reports (issue #6 summary line). */
+/** Counters a client keeps, for reports (the reliability suite's summary line). */
 export interface ClientStats {
   /** Requests put on the wire, including retries and stream reconnects. */
   requests: number;
@@ -93,9 +93,14 @@ function transportError(err: unknown, attempt: Attempt, t: Transport, opts: Send
   const code = e?.code ?? e?.errno;
   const sent = !(code && NOT_SENT_CODES.has(code));
   const reason = t.redact(String(e?.message ?? err));
+  const what =
+    phase === "response body"
+      ? "connection failed while reading the response body"
+      : sent
+        ? "connection failed before the answer arrived"
+        : "could not send the request";
   return new NetworkError(
-    `${opts.operation}: connection failed while reading the ${phase}${code ? ` (${code})` : ""}: ${reason}` +
-      (sent ? "; the request may have taken effect" : "; the request was not delivered"),
+    `${opts.operation}: ${what}${code ? ` (${code})` : ""}: ${reason}` + (sent ? "; the request may have taken effect" : "; the request was not delivered"),
     code,
     { operation: opts.operation, outcomeUnknown: sent },
   );

@@ -1,6 +1,6 @@
 /**
  * Rate-limit figures: parsing `RateLimit`, `RateLimit-Policy` and `Retry-After` (spec: Errors, Limits),
- * and pacing — holding a request back while the latest figures say a window is used up (issue #6).
+ * and pacing — holding a request back while the latest figures say a window is used up (spec: Limits).
  */
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "./spec";
 import { MAX_TIMER_MS } from "./timers";
@@ -114,7 +114,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Keeps the latest `RateLimit` figures of one client and paces requests by them (issue #6).
+ * Keeps the latest `RateLimit` figures of one client and paces requests by them (spec: Limits).
  *
  * Each response's figures replace the window's budget; each request sent takes one from every
  * known budget, so concurrent requests do not all spend the last unit. When a budget is 0 and its

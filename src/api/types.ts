@@ -34,7 +34,7 @@ export type {
   EndpointTemplateInput,
 } from "./schemas";
 
-/** The whole client surface (issue #2): one method per declared operation, plus the client's own state. */
+/** The whole client surface: one method per declared operation, plus the client's own state. */
 export interface PlatformClient extends ClientOperations {
   readonly config: Readonly<Omit<ClientConfig, "apiKey">>;
   /** Latest `RateLimit` figures seen on any REST response, per window. */

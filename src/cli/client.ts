@@ -4,7 +4,8 @@
  * `--*-url` flags taking precedence. There is deliberately no `--api-key` flag: a key typed on a
  * command line ends up in shell history and process listings.
  */
-import { ConfigurationError, createClient, ENV_VARS, PULUMI_CONFIG_KEYS, resolveClientConfig, type ClientConfigInput, type PlatformClient } from "../api";
+import { ConfigurationError, createClient, ENV_VARS, resolveClientConfig, type ClientConfigInput, type PlatformClient } from "../api";
+import { PULUMI_CONFIG_KEYS } from "../provider/providerConfig";
 
 /** Address overrides given as global flags; each wins over its environment variable. */
 export interface AddressFlags {
@@ -22,7 +23,7 @@ export interface CliClient {
 
 /**
  * The client of one CLI invocation: key from `env.RUNPOD_API_KEY`, each address from its flag,
- * else its environment variable, else production (issue #7: same configuration as the provider).
+ * else its environment variable, else production (the same configuration as the provider).
  * The stack commands pass the stack's `runpod:*` configuration as `stackConfig`: it comes before
  * the environment, as in the provider, and the flags still come first.
  * @returns the client and the resolved key (for scrubbing error lines only).
@@ -34,8 +35,9 @@ export function clientFor(flags: AddressFlags, env: Record<string, string | unde
   for (const key of ["graphqlUrl", "restV1Url", "restV2Url", "inferenceUrl"] as const) if (flags[key] !== undefined) partial[key] = flags[key];
   if (!stackConfig && !env[ENV_VARS.apiKey]?.trim()) {
     // The api's own message points at Pulumi config too, which the after-deploy commands do not read.
-    throw new ConfigurationError(`No API key configured: set the environment variable ${ENV_VARS.apiKey}`, PULUMI_CONFIG_KEYS.apiKey);
+    throw new ConfigurationError(`No API key configured: set the environment variable ${ENV_VARS.apiKey}`, "apiKey");
   }
-  const config = resolveClientConfig(partial, env);
+  // The stack commands read the stack's keys; messages name them as the user set them.
+  const config = resolveClientConfig(partial, env, stackConfig ? PULUMI_CONFIG_KEYS : { apiKey: ENV_VARS.apiKey });
   return { client: createClient(config), apiKey: config.apiKey };
 }

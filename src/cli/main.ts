@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { ENV_VARS } from "../api";
 import { clientFor, type AddressFlags, type CliClient } from "./client";
+import { costCommand, type CostOptions } from "./commands/cost";
 import { importCommand, type ImportOptions } from "./commands/import";
 import { logsCommand, type LogsOptions } from "./commands/logs";
 import { orphansCommand, type OrphansOptions } from "./commands/orphans";
@@ -22,12 +23,14 @@ import { recoverCommand, type RecoverOptions } from "./commands/recover";
 import { runCommand, type RunOptions } from "./commands/run";
 import { workersCommand, type WorkersOptions } from "./commands/workers";
 import type { CommandContext } from "./context";
-import { describeError, exitCodeFor } from "./errors";
+import { describeError, ENVIRONMENT_HINTS, exitCodeFor, STACK_HINTS } from "./errors";
 import { EXIT, type CliIo } from "./io";
-import { parseCount, parseMillis, parseSeconds, parseSettle, parseSince, parseSource, parseTail, parseUrl } from "./options";
+import { parseBucket, parseCount, parseMillis, parseUsdPerHour, parseSeconds, parseSettle, parseSince, parseSource, parseTail, parseUrl } from "./options";
 import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
+/** Commands that read the stack's configuration (and so get its hints). */
+const STACK_COMMANDS = new Set(["import", "recover", "orphans"]);
 
 /**
  * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code.
@@ -39,7 +42,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   let code: number = EXIT.OK;
 
   const program = new Command(PROGRAM)
-    .description("Workers, logs and smoke jobs for serverless endpoints deployed with the pulumi-runpod provider; import, recover and orphans for its stacks.")
+    .description(
+      "Workers, logs and smoke jobs for serverless endpoints deployed with the pulumi-runpod provider; import, recover, orphans and cost for its stacks.",
+    )
     .version(packageVersion(), "-V, --version")
     .addOption(new Option("--graphql-url <url>", `GraphQL address (default: $${ENV_VARS.graphqlUrl} or production)`).argParser(parseUrl))
     .addOption(new Option("--rest-v1-url <url>", `REST v1 address (default: $${ENV_VARS.restV1Url} or production)`).argParser(parseUrl))
@@ -48,7 +53,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addHelpText(
       "after",
       `\nThe API key is read from $${ENV_VARS.apiKey}; there is no --api-key flag (keys on a command line leak into shell history).` +
-        "\nThe stack commands (import, recover, orphans) run `pulumi` from PATH in the program's directory and read the stack's runpod:* configuration first." +
+        "\nThe stack commands (import, recover, orphans, cost) run `pulumi` from PATH in the program's directory and read the stack's runpod:* configuration first." +
         "\nExit codes: 0 success, 1 job failed/cancelled/timed out, platform error or pending operations left, 2 usage or configuration error, 130 interrupted.",
     )
     .exitOverride()
@@ -65,12 +70,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     connect: (stackConfig) => (connected ??= clientFor(program.opts<AddressFlags>(), io.env, stackConfig)),
   });
   /** Runs a command, turning any error into one stderr line (key scrubbed) and an exit code. */
-  const act = (fn: (ctx: CommandContext) => Promise<number>) => async () => {
+  const act = (command: string, fn: (ctx: CommandContext) => Promise<number>) => async () => {
     const ctx = context();
     try {
       code = await fn(ctx);
     } catch (err) {
-      io.stderr.write(ctx.err.red(`${PROGRAM}: ${describeError(err, connected?.apiKey ?? io.env[ENV_VARS.apiKey])}`) + "\n");
+      const hints = STACK_COMMANDS.has(command) ? STACK_HINTS : ENVIRONMENT_HINTS;
+      const line = describeError(err, connected?.apiKey ?? io.env[ENV_VARS.apiKey], { doing: `${PROGRAM} ${command}`, hints });
+      io.stderr.write(ctx.err.red(`${PROGRAM}: ${line}`) + "\n");
       code = exitCodeFor(err);
     }
   };
@@ -79,11 +86,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .command("workers")
     .description("list an endpoint's workers as a table")
     .argument("<endpointId>", "serverless endpoint id")
-    .option("--json", "print the listing as JSON")
+    .option("--wide", "every field the platform reports, not only ID, STATUS, GPU, IMAGE, AGE, JOBS")
+    .option("--json", "print the listing as JSON (every field)")
     .addOption(new Option("--wait <count>", "first wait until this many workers are ready").argParser(parseCount))
     .addOption(new Option("--timeout <seconds>", "how long --wait may take").argParser(parseSeconds).default(300))
     .addOption(new Option("--poll-interval <ms>", "pause between listings while waiting").argParser(parseMillis).default(1000))
-    .action((endpointId: string, opts: WorkersOptions) => act((ctx) => workersCommand(ctx, endpointId, opts))());
+    .action((endpointId: string, opts: WorkersOptions) => act("workers", (ctx) => workersCommand(ctx, endpointId, opts))());
 
   program
     .command("logs")
@@ -96,7 +104,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("-f, --follow", "keep streaming live lines until Ctrl-C (exits 0)")
     .option("--json", "one JSON object per line: {worker, id, ts, source, line}")
     .addOption(new Option("--rescan-interval <ms>").argParser(parseMillis).hideHelp())
-    .action((endpointId: string, opts: LogsOptions) => act((ctx) => logsCommand(ctx, endpointId, opts))());
+    .action((endpointId: string, opts: LogsOptions) => act("logs", (ctx) => logsCommand(ctx, endpointId, opts))());
 
   program
     .command("run")
@@ -106,7 +114,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("--sync", "use /runsync (the response carries the result) instead of /run and polling")
     .addOption(new Option("--timeout <seconds>", "give up waiting after this long (exit 1)").argParser(parseSeconds).default(300))
     .addOption(new Option("--poll-interval <ms>", "pause between status polls").argParser(parseMillis).default(1000))
-    .action((endpointId: string, opts: RunOptions) => act((ctx) => runCommand(ctx, endpointId, opts))());
+    .action((endpointId: string, opts: RunOptions) => act("run", (ctx) => runCommand(ctx, endpointId, opts))());
 
   const stackCommand = (name: string, description: string) =>
     program
@@ -118,7 +126,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   stackCommand("import", "adopt an existing object into the stack as the resource the program declares (what `pulumi import` cannot do for dynamic providers)")
     .argument("<resourceName>", "Pulumi name of the resource in the program, e.g. inference")
     .argument("<id>", "id of the existing object on the platform")
-    .action((resourceName: string, id: string, opts: ImportOptions) => act((ctx) => importCommand(ctx, resourceName, id, opts))());
+    .action((resourceName: string, id: string, opts: ImportOptions) => act("import", (ctx) => importCommand(ctx, resourceName, id, opts))());
 
   stackCommand("recover", "settle what an interrupted `pulumi up`/`destroy` left pending: adopt or drop pending creates, read back pending updates and deletes")
     .option("-y, --yes", "act (default: only print what would be done)")
@@ -128,12 +136,21 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         "seconds after the interrupted run's last state write during which its requests may still land (default: 120 s retry deadline + runpod:timeoutMs)",
       ).argParser(parseSettle),
     )
-    .action((opts: RecoverOptions) => act((ctx) => recoverCommand(ctx, opts))());
+    .action((opts: RecoverOptions) => act("recover", (ctx) => recoverCommand(ctx, opts))());
 
   stackCommand("orphans", "list platform objects tied to the stack (recorded names, auto-name prefixes) that no stack holds")
     .option("--delete", "delete them (scale to zero first); needs --yes")
     .option("-y, --yes", "with --delete: act (default: only print what would be deleted)")
-    .action((opts: OrphansOptions) => act((ctx) => orphansCommand(ctx, opts))());
+    .action((opts: OrphansOptions) => act("orphans", (ctx) => orphansCommand(ctx, opts))());
+
+  stackCommand("cost", "the stack's endpoints with their hourly cost estimates and totals (docs/cost.md); --since adds actual spend")
+    .option("--json", "print the report as JSON")
+    .option("--csv", "print CSV records (per endpoint per bucket with --since)")
+    .addOption(new Option("--max-hourly <usd>", "exit 1 when the endpoints' total maxHourlyCost exceeds this many USD per hour").argParser(parseUsdPerHour))
+    .addOption(new Option("--since <time>", "add actual spend since an RFC 3339 time or a duration ago (7d, 24h)").argParser((v) => parseSince(v)))
+    .addOption(new Option("--bucket <size>", "billing bucket of --since: hour or day").argParser(parseBucket).default("day"))
+    .option("--no-preview", "estimates from the stack's state (as deployed) instead of `pulumi preview`")
+    .action((opts: CostOptions) => act("cost", (ctx) => costCommand(ctx, opts))());
 
   try {
     await program.parseAsync(argv, { from: "user" });

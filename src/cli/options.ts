@@ -47,29 +47,49 @@ export function parseSince(value: string, now: () => number = Date.now): string 
 // Timers hold at most MAX_TIMER_MS; a longer delay fires after 1 ms.
 const MAX_SECONDS = MAX_TIMER_MS / 1000;
 
-/** A positive number of seconds up to 2,147,483.647 (`--timeout`). */
+/** `ms` in the largest unit that keeps it readable, rounded down so a stated limit stays true. */
+export function humanDuration(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, "days"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1000, "s"],
+  ];
+  for (const [size, name] of units) {
+    if (ms >= size) return `${Math.floor((ms / size) * 10) / 10} ${name}`;
+  }
+  return `${ms} ms`;
+}
+
+const SECONDS_FORM = "a number of seconds or a duration (300, 90s, 10m, 2h)";
+const MAX_HUMAN = humanDuration(MAX_TIMER_MS);
+
+/** Seconds from `300`, `2.5`, `90s`, `10m`, `2h`, `1d`; NaN for anything else. */
+function secondsOf(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(value.trim());
+  if (m) return (Number(m[1]) * UNIT_MS[m[2]]) / 1000;
+  return value.trim() === "" ? NaN : Number(value);
+}
+
+/** A positive time in seconds (`--timeout`): a number of seconds or a duration with its unit, up to about 24.8 days. */
 export function parseSeconds(value: string): number {
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_SECONDS) {
-    throw new InvalidArgumentError(`must be a positive number of seconds, at most ${MAX_SECONDS}.`);
-  }
+  const n = secondsOf(value);
+  if (!Number.isFinite(n) || n <= 0 || n > MAX_SECONDS) throw new InvalidArgumentError(`must be a time above 0, up to ${MAX_HUMAN}: ${SECONDS_FORM}.`);
   return n;
 }
 
-/** A non-negative number of seconds up to 2,147,483.647 (`recover --settle`; 0 = do not wait). */
+/** A non-negative time in seconds (`recover --settle`; 0 = do not wait), in the forms of {@link parseSeconds}. */
 export function parseSettle(value: string): number {
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > MAX_SECONDS) {
-    throw new InvalidArgumentError(`must be a non-negative number of seconds, at most ${MAX_SECONDS}.`);
-  }
+  const n = secondsOf(value);
+  if (!Number.isFinite(n) || n < 0 || n > MAX_SECONDS) throw new InvalidArgumentError(`must be a time from 0 to ${MAX_HUMAN}: ${SECONDS_FORM}.`);
   return n;
 }
 
-/** A positive integer of milliseconds up to 2,147,483,647 (`--poll-interval`). */
+/** A positive integer of milliseconds up to about 24.8 days (`--poll-interval`). */
 export function parseMillis(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n <= 0 || n > MAX_TIMER_MS) {
-    throw new InvalidArgumentError(`must be a positive integer of milliseconds, at most ${MAX_TIMER_MS}.`);
+    throw new InvalidArgumentError(`must be a whole number of milliseconds (1000 = 1 s), from 1 to ${humanDuration(MAX_TIMER_MS)}.`);
   }
   return n;
 }
@@ -89,5 +109,18 @@ export function parseUrl(value: string): string {
     throw new InvalidArgumentError("must be an absolute http(s) URL.");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("must be an absolute http(s) URL.");
+  return value;
+}
+
+/** `cost --max-hourly`: a non-negative number of US dollars per hour. */
+export function parseUsdPerHour(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a non-negative number of US dollars per hour.");
+  return n;
+}
+
+/** `cost --bucket`: the billing bucket, `hour` or `day` (REST v2 BillingBucketSize). */
+export function parseBucket(value: string): "hour" | "day" {
+  if (value !== "hour" && value !== "day") throw new InvalidArgumentError("must be hour or day.");
   return value;
 }

@@ -76,6 +76,19 @@ export const CONFIG_DOCS: Record<string, { type: string; description: string; se
   restV2Url: { type: "string", description: "REST v2 address, without `/v2`. Default: RUNPOD_REST_V2_URL, else `https://api.runpod.io`." },
   inferenceUrl: { type: "string", description: "Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`." },
   timeoutMs: { type: "integer", description: "Per-request timeout in milliseconds. Default: 30000." },
+  api: {
+    type: "string",
+    description:
+      "Which platform interface manages resources: `v2` (REST v2) or `graphql` (the design's GraphQL mapping). Default: RUNPOD_API, else the provider's default path (docs/api-paths.md).",
+  },
+  requireAvailability: {
+    type: "boolean",
+    description: "Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.",
+  },
+  maxHourlyCost: {
+    type: "number",
+    description: "Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.",
+  },
   allowInsecureHttp: {
     type: "boolean",
     description: "Allow `http://` addresses on hosts other than loopback (the key then travels unencrypted). Default: RUNPOD_ALLOW_INSECURE_HTTP, else false.",

@@ -8,7 +8,7 @@
  * place, e.g. `gpuTypeIds` → `gpuIds`) and `default`s (`check` fills them in, and "unset" means the
  * platform's value for some fields): change policy and defaults stay in the provider's check and diff.
  */
-import { PULUMI_CONFIG_KEYS } from "../api/config";
+import { PROVIDER_SETTING_KEYS, PULUMI_CONFIG_KEYS } from "../provider/providerConfig";
 import { RESOURCE_KINDS, type ResourceModel } from "../provider";
 import { CONFIG_DOCS, FUNCTIONS, TYPES, type FunctionSpec } from "./functions";
 import { PACKAGE, tokenOf } from "./tokens";
@@ -81,9 +81,9 @@ const MODEL_DOCS: Record<string, string> = {
 
 function configSpec(): Record<string, PropertySpec> {
   const out: Record<string, PropertySpec> = {};
-  for (const [field, key] of Object.entries(PULUMI_CONFIG_KEYS)) {
+  for (const key of [...Object.values(PULUMI_CONFIG_KEYS), ...PROVIDER_SETTING_KEYS]) {
     const name = key.slice(key.indexOf(":") + 1);
-    const doc = CONFIG_DOCS[field] ?? { type: "string", description: `\`${key}\`.` };
+    const doc = CONFIG_DOCS[name] ?? { type: "string", description: `\`${key}\`.` };
     out[name] = { type: doc.type, description: doc.description, ...(doc.secret ? { secret: true } : {}) };
   }
   return out;

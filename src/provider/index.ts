@@ -8,7 +8,7 @@
  */
 import { RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { exitWhenParentDies } from "./parentWatch";
-import type { ConfigSource } from "./providerConfig";
+import { withPulumiHint, type ConfigSource } from "./providerConfig";
 import type { ProviderRuntime } from "./runtime";
 
 let runtime: Promise<ProviderRuntime> | undefined;
@@ -29,30 +29,58 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 function operationsOf(kind: ResourceKindName): ResourceOperations {
-  const provider = async () => (await processRuntime()).provider(kind);
+  // Every failure the engine shows gets the Pulumi front end's hint (where the key is set).
+  const call = async <T>(op: (p: ResourceOperations) => Promise<T>): Promise<T> => {
+    try {
+      return await op(await (await processRuntime()).provider(kind));
+    } catch (err) {
+      throw withPulumiHint(err);
+    }
+  };
   return {
-    check: async (olds, news) => (await provider()).check(olds, news),
-    diff: async (id, olds, news) => (await provider()).diff(id, olds, news),
-    create: async (inputs) => (await provider()).create(inputs),
-    read: async (id, props) => (await provider()).read(id, props),
-    update: async (id, olds, news) => (await provider()).update(id, olds, news),
-    delete: async (id, props) => (await provider()).delete(id, props),
+    check: (olds, news) => call((p) => p.check(olds, news)),
+    diff: (id, olds, news) => call((p) => p.diff(id, olds, news)),
+    create: (inputs) => call((p) => p.create(inputs)),
+    read: (id, props) => call((p) => p.read(id, props)),
+    update: (id, olds, news) => call((p) => p.update(id, olds, news)),
+    delete: (id, props) => call((p) => p.delete(id, props)),
   };
 }
 
 /** Each resource kind's operations as the dynamic provider host calls them, e.g. `resources.endpoint.create(inputs)`. */
 export const resources = Object.fromEntries(RESOURCE_KIND_NAMES.map((kind) => [kind, operationsOf(kind)])) as Record<ResourceKindName, ResourceOperations>;
 
-/** `resources.endpoint` under the name stubs serialized by earlier versions call, so their stacks keep working. */
+/**
+ * `resources.endpoint` under the name a pre-release stub called; no released stack depends on it.
+ * @internal
+ */
 export const endpoint: ResourceOperations = resources.endpoint;
 
-export { RESOURCE_KINDS, RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
+// The public surface (etc/api-report.md): the serialized-stub contract above (`configure`,
+// `resources.<kind>`), which stacks written by any released version call (their stubs are kept in
+// tests/provider/fixtures), and the types of the public resources' outputs.
+export type { ResourceKindName, ResourceOperations } from "./kinds";
+export { PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
+export type { CudaVersion, EndpointInputs, EndpointOutputs, EndpointSettings } from "./endpoint/model";
+export type { TemplateInputs, TemplateOutputs } from "./template/model";
+export type { RegistryAuthInputs, RegistryAuthOutputs } from "./registryAuth/model";
+
+// Internals: used by this package's resources and CLI, stripped from the declarations (stripInternal).
+/** @internal */
+export { RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "./kinds";
+/** @internal */
 export { providerStub, endpointProviderStub, templateProviderStub, registryAuthProviderStub, PROVIDER_MODULE } from "./serializable";
+/** @internal */
 export { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
-export { clientInputFromConfig, type ConfigSource } from "./providerConfig";
+/** @internal */
+export { clientInputFromConfig, PULUMI_HINTS } from "./providerConfig";
+/** @internal */
 export { UNKNOWN } from "./unknown";
+/** @internal */
 export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, secretNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
+/** @internal */
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
+/** @internal */
 export {
   ENDPOINT_MODEL,
   ENDPOINT_ARG_FIELDS,
@@ -62,20 +90,20 @@ export {
   ENDPOINT_SETTING_DEFAULTS,
   ENDPOINT_SETTING_FIELDS,
   CUDA_VERSIONS,
-  type CudaVersion,
   type EndpointInputField,
-  type EndpointInputs,
-  type EndpointOutputs,
   type EndpointSettingField,
-  type EndpointSettings,
 } from "./endpoint/model";
+/** @internal */
 export { checkEndpointInputs, type EndpointCheck, type InputFailure } from "./endpoint/check";
-export { API_PATHS, API_PATH_CONFIG_KEY, DEFAULT_API_PATH, resolveApiPath, type ApiPath, type PerPath } from "./apiPath";
-export { LISTINGS, type Listings } from "./paths/listings";
+/** @internal */
 export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
+/** @internal */
 export { outputsFromRecord, restCreateInputFrom } from "./endpoint/state";
+/** @internal */
 export { isAutoNameOf, AUTONAME_FORM } from "./naming";
+/** @internal */
 export { EndpointInitError } from "./endpoint/initError";
+/** @internal */
 export {
   TEMPLATE_MODEL,
   TEMPLATE_ARG_FIELDS,
@@ -84,9 +112,8 @@ export {
   TEMPLATE_OUTPUT_FIELDS,
   TEMPLATE_SECRET_FIELDS,
   type TemplateInputField,
-  type TemplateInputs,
-  type TemplateOutputs,
 } from "./template/model";
+/** @internal */
 export {
   REGISTRY_AUTH_MODEL,
   REGISTRY_AUTH_ARG_FIELDS,
@@ -94,6 +121,4 @@ export {
   REGISTRY_AUTH_OUTPUT_FIELDS,
   REGISTRY_AUTH_SECRET_FIELDS,
   type RegistryAuthInputField,
-  type RegistryAuthInputs,
-  type RegistryAuthOutputs,
 } from "./registryAuth/model";

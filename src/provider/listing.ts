@@ -11,8 +11,12 @@ export class SharedListing<T extends { id: string }> {
   private readonly changedIds = new Set<string>();
   private anyChanged = false;
 
-  constructor(list: () => Promise<T[]>, windowMs: number) {
-    this.listing = new CoalescedCall(list, windowMs);
+  /**
+   * @param windowMs largest gap between lookups sharing one listing.
+   * @param maxAgeMs oldest listing that may answer (default `windowMs`; never below it).
+   */
+  constructor(list: () => Promise<T[]>, windowMs: number, maxAgeMs: number = windowMs) {
+    this.listing = new CoalescedCall(list, windowMs, Math.max(windowMs, maxAgeMs));
   }
 
   /** Number of listings made so far. */

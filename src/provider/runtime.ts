@@ -13,9 +13,10 @@
  *   fresh bookkeeping; operations already running finish on the old ones.
  */
 import { createHash } from "crypto";
-import { createClient, resolveClientConfig, type ClientConfigInput } from "../api";
+import type { ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
-import { apiPathFromConfig, clientInputFromConfig, type ConfigSource } from "./providerConfig";
+import { catalogSettingsInput } from "./catalog/settings";
+import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
 
 export class ProviderRuntime {
@@ -28,9 +29,18 @@ export class ProviderRuntime {
     this.session = ProviderRuntime.sessionFor({});
   }
 
-  private static sessionFor(input: ClientConfigInput, api?: string): PlatformSession {
-    // The client is built, and the path resolved, at first use (after `configure`), reading the environment then.
-    return new PlatformSession(() => createClient(resolveClientConfig(input, process.env)), { api });
+  private static sessionFor(input: ClientConfigInput, api?: string, catalogSettings: Record<string, string> = {}): PlatformSession {
+    // The client is built, and the path resolved, at first use (after `configure`), reading the environment
+    // then; the api client's modules (graphql among them, most of a provider process's start-up) load then
+    // too, so `configure` stays light.
+    return new PlatformSession(
+      () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const client = require("../api") as typeof import("../api");
+        return client.createClient(client.resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS));
+      },
+      { api, catalogSettings },
+    );
   }
 
   /** How many distinct configurations this runtime has applied (a repeated one does not count). */
@@ -53,14 +63,15 @@ export class ProviderRuntime {
     };
     const input = clientInputFromConfig({ get });
     const api = apiPathFromConfig({ get });
+    const catalogSettings = catalogSettingsInput({ get });
     // A digest, so the key is not kept a second time in this process.
     const fingerprint = createHash("sha256")
-      .update(JSON.stringify([input, api ?? null]))
+      .update(JSON.stringify([input, api ?? null, catalogSettings]))
       .digest("hex");
     if (fingerprint === this.fingerprint) return;
     this.fingerprint = fingerprint;
     this.configurations += 1;
-    this.session = ProviderRuntime.sessionFor(input, api);
+    this.session = ProviderRuntime.sessionFor(input, api, catalogSettings);
     this.providers = new Map();
   }
 

@@ -15,9 +15,28 @@ import type { ResourceKindName } from "./kinds";
 /** Module the stub loads; `exports["./provider"]` of package.json. */
 export const PROVIDER_MODULE = "pulumi-runpod/provider";
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-/** The stub of resource kind `kind`: every call goes to `require("pulumi-runpod/provider").resources[kind]`. */
+/**
+ * One stub object per kind for the whole process: `pulumi.dynamic.Resource` caches the serialized text
+ * by provider object, and serializing a closure (parsing its source, walking what it captures) costs
+ * tens of milliseconds — per resource, if every resource brought a fresh object.
+ */
+const stubs = new Map<ResourceKindName, dynamic.ResourceProvider>();
+
+/**
+ * The stub of resource kind `kind`: every call goes to `require("pulumi-runpod/provider").resources[kind]`.
+ * The same object for every call with the same kind.
+ */
 export function providerStub(kind: ResourceKindName): dynamic.ResourceProvider {
+  let stub = stubs.get(kind);
+  if (!stub) {
+    stub = newStub(kind);
+    stubs.set(kind, stub);
+  }
+  return stub;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+function newStub(kind: ResourceKindName): dynamic.ResourceProvider {
   return {
     async configure(req) {
       return require("pulumi-runpod/provider").configure(req);

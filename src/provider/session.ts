@@ -6,8 +6,12 @@
  */
 import type { NetworkVolume, PlatformClient } from "../api";
 import { portOf, resolveApiPath, type ApiPath } from "./apiPath";
+import { StackLedger } from "./catalog/budget";
+import type { Catalog } from "./catalog/catalog";
+import { fetchCatalog } from "./catalog/fetch";
+import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
 import { CoalescedCall } from "./coalesce";
-import { EndpointDirectory, LOOKUP_WINDOW_MS } from "./endpoint/directory";
+import { EndpointDirectory, LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
 import { LISTINGS, type Listings } from "./paths/listings";
 import type { RegistryAuthState, TemplateState } from "./paths/records";
@@ -17,6 +21,10 @@ export interface SessionOptions {
   lookupWindowMs?: number;
   /** The configured `runpod:api` (validated at first use; unset: `RUNPOD_API`, then the default). */
   api?: string;
+  /** `runpod:requireAvailability` / `runpod:maxHourlyCost` as configured (catalog/settings.ts). */
+  catalogSettings?: Record<string, string>;
+  /** Where notices of a preview go (scarce availability); default: the provider's stderr, which the engine shows. */
+  warn?: (message: string) => void;
 }
 
 export class PlatformSession {
@@ -28,6 +36,10 @@ export class PlatformSession {
   private registryAuthListing?: SharedListing<RegistryAuthState>;
   /** Templates whose container settings (image, env, …) this process changed. */
   private readonly changedTemplates = new Set<string>();
+  private catalogRead?: Promise<Catalog>;
+  private catalogReads = 0;
+  /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
+  readonly ledger = new StackLedger();
 
   /**
    * @param getClient returns the client (throws ConfigurationError when the key or an address is
@@ -69,16 +81,46 @@ export class PlatformSession {
 
   /** The caller's templates: template reads and deletes, Endpoint's `templateId` check. */
   get templates(): SharedListing<TemplateState> {
+    // A burst of checks (a preview of many endpoints naming one template) shares one listing as long
+    // as the checks keep coming, like the endpoint directory's, instead of one per window.
     const { templates } = this.listings;
-    this.templateListing ??= new SharedListing(() => templates(this.client), this.windowMs);
+    this.templateListing ??= new SharedListing(() => templates(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
     return this.templateListing;
   }
 
   /** The caller's registry credentials. */
   get registryAuths(): SharedListing<RegistryAuthState> {
     const { registryAuths } = this.listings;
-    this.registryAuthListing ??= new SharedListing(() => registryAuths(this.client), this.windowMs);
+    this.registryAuthListing ??= new SharedListing(() => registryAuths(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
     return this.registryAuthListing;
+  }
+
+  /**
+   * The serverless catalog, read once per session (one provider process serves a whole preview or
+   * up, so: once per deployment, whatever the number of endpoints); concurrent callers share the read,
+   * and a failed read is not repeated for the next endpoint.
+   */
+  catalog(): Promise<Catalog> {
+    this.catalogRead ??= (async () => {
+      this.catalogReads += 1;
+      return fetchCatalog(this.client.v2);
+    })();
+    return this.catalogRead;
+  }
+
+  /** How many catalog reads this session started (at most 1). */
+  get catalogReadCount(): number {
+    return this.catalogReads;
+  }
+
+  /** @throws ConfigurationError naming the key of a malformed setting. */
+  get catalogSettings(): CatalogSettings {
+    return resolveCatalogSettings(this.options.catalogSettings ?? {});
+  }
+
+  /** A notice for the user (e.g. scarce availability), shown by the engine with the preview. */
+  warn(message: string): void {
+    (this.options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`)))(message);
   }
 
   /** Reports that this process changed the container settings of template `id` (endpoints re-apply it where the path copies templates). */
@@ -93,7 +135,7 @@ export class PlatformSession {
 
   /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */
   networkVolumes(): Promise<NetworkVolume[]> {
-    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs);
+    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs, Math.max(this.windowMs, LOOKUP_MAX_AGE_MS));
     return this.volumes.get();
   }
 }

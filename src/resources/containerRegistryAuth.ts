@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { LOOKUP_PROPERTY, providerStub, REGISTRY_AUTH_MODEL, REGISTRY_AUTH_OUTPUT_FIELDS, REGISTRY_AUTH_SECRET_FIELDS } from "../provider";
-import { registeredProperties } from "./registration";
+import { checkedOptions, registeredProperties } from "./registration";
 
 /** Arguments of a {@link ContainerRegistryAuth}. */
 export interface ContainerRegistryAuthArgs {
@@ -36,6 +36,7 @@ export class ContainerRegistryAuth extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ContainerRegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = REGISTRY_AUTH_MODEL;
+    opts = checkedOptions(type, name, opts);
     const props = registeredProperties(REGISTRY_AUTH_OUTPUT_FIELDS, args, name);
     if (args && "password" in args) props.password = pulumi.secret(args.password);
     const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...REGISTRY_AUTH_SECRET_FIELDS] };

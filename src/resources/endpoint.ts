@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
-import { registeredProperties } from "./registration";
+import { checkedOptions, registeredProperties } from "./registration";
 
 /**
  * Arguments of an {@link Endpoint}. Give exactly one of `gpuIds` and `gpuTypeIds`. Unset optional
@@ -111,6 +111,13 @@ export interface EndpointArgs {
    * platform; the next `pulumi up` applies it again and waits again).
    */
   workersReadyTimeout?: pulumi.Input<number>;
+  /**
+   * Budget of this endpoint, in US dollars per hour (a number ≥ 0): a `pulumi preview` (and `up`)
+   * whose `maxHourlyCost` estimate would exceed it fails, naming the estimate and where its price
+   * comes from, before anything changes on the platform; unset = no limit. A setting of the provider:
+   * changing it alone is no diff. See docs/cost.md (also for the stack-wide `runpod:maxHourlyCost`).
+   */
+  maxHourlyCostLimit?: pulumi.Input<number>;
 }
 
 /**
@@ -125,7 +132,7 @@ export interface EndpointArgs {
  *
  * Adopting an existing endpoint: `pulumi import` and the `import` resource option do not work with
  * dynamic providers (the engine reads the resource without its serialized provider, pulumi/pulumi#3550);
- * use `pulumi-runpod import <resource name> <id>` instead (README: "Adopting an existing endpoint (import)").
+ * use `pulumi-runpod import <resource name> <id>` instead (docs/operations.md › Import).
  *
  * The API key comes from the stack config `runpod:apiKey` (secret) or `RUNPOD_API_KEY`; it is never an
  * input or output. Errors name the field or say what to fix (key, permissions, missing endpoint).
@@ -173,6 +180,18 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly waitForWorkers: pulumi.Output<boolean>;
   /** Seconds; the readiness-wait limit as last applied by a create or update. */
   declare public readonly workersReadyTimeout: pulumi.Output<number>;
+  /** USD per hour; the per-endpoint limit as last applied (null = none). */
+  declare public readonly maxHourlyCostLimit: pulumi.Output<number | null>;
+  /**
+   * USD per hour with all `workersMax` workers busy, at the highest-priced GPU pool or CPU flavor the
+   * endpoint may land on (the catalog's serverless list prices; docs/cost.md). Known at `pulumi preview`
+   * for a new or changed endpoint; null when the catalog could not be read.
+   */
+  declare public readonly maxHourlyCost: pulumi.Output<number | null>;
+  /** USD per hour with no traffic: `workersMin` plus standby workers at that price; nonzero = billed while idle. */
+  declare public readonly idleHourlyCost: pulumi.Output<number | null>;
+  /** USD per hour of one worker at the highest-priced GPU pool or CPU flavor it may land on. */
+  declare public readonly workerHourlyCost: pulumi.Output<number | null>;
 
   /**
    * @param name the Pulumi resource name; the endpoint's name is `args.name`, or this name plus a
@@ -183,6 +202,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = ENDPOINT_MODEL;
+    opts = checkedOptions(type, name, opts);
     super(providerStub(kind), name, registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name), opts, module, type);
   }
 

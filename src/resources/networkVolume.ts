@@ -9,8 +9,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { NetworkVolume, PlatformClient } from "../api/types";
-import { clientInputFromConfig } from "../provider";
+import { clientInputFromConfig, PULUMI_CONFIG_KEYS } from "../provider";
 import { checkNetworkVolumeQuery, selectNetworkVolume } from "../provider/networkVolumes";
+import { checkStackConfig } from "./registration";
 
 export type { NetworkVolume } from "../api/types";
 
@@ -25,12 +26,13 @@ let cached: { key: string; client: PlatformClient } | undefined;
  * programs never look a volume up, and loading them costs every `pulumi up` tens of milliseconds.
  */
 async function programClient(): Promise<PlatformClient> {
+  checkStackConfig();
   const config = new pulumi.Config("runpod");
   const input = clientInputFromConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
   const key = JSON.stringify(input);
   if (!cached || cached.key !== key) {
     const { createClient, resolveClientConfig } = await import("../api");
-    cached = { key, client: createClient(resolveClientConfig(input, process.env)) };
+    cached = { key, client: createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)) };
   }
   return cached.client;
 }
@@ -38,10 +40,26 @@ async function programClient(): Promise<PlatformClient> {
 /**
  * All network volumes of the configured account.
  * @returns records `{ id, name, size, dataCenter, type }` (`size` in GB as the console shows it; the spec does not state the unit).
- * @throws ConfigurationError without an API key; AuthenticationError (401) / PermissionError (403) for a bad key.
+ * @throws pulumi.RunError (printed as one line) without an API key, for a bad key (401, 403) or any
+ *   other failure of the request; the message says what to set.
  */
 export async function getNetworkVolumes(): Promise<NetworkVolume[]> {
-  return (await programClient()).listNetworkVolumes();
+  try {
+    return await (await programClient()).listNetworkVolumes();
+  } catch (err) {
+    throw await lookupFailure(err, "listing network volumes");
+  }
+}
+
+/**
+ * A lookup's failure as the program shows it: a `pulumi.RunError`, which Pulumi prints as one line
+ * (any other error comes with its stack), with the Pulumi front end's hint.
+ */
+async function lookupFailure(err: unknown, doing: string): Promise<pulumi.RunError> {
+  if (err instanceof pulumi.RunError) return err;
+  const { explainError } = await import("../api");
+  const { PULUMI_HINTS } = await import("../provider");
+  return new pulumi.RunError(`runpod network volume lookup failed: ${explainError(err, { doing, hints: PULUMI_HINTS })}`);
 }
 
 /** {@link getNetworkVolumes} as an Output. */
@@ -51,12 +69,22 @@ export function getNetworkVolumesOutput(): pulumi.Output<NetworkVolume[]> {
 
 /**
  * One network volume, by `id` or by `name`.
- * @throws Error when no volume has that id or name, or several share the name; the message lists the
+ * @throws pulumi.RunError when no volume has that id or name, or several share the name; the message lists the
  *   account's volumes. Also the errors of {@link getNetworkVolumes}.
  */
 export async function getNetworkVolume(args: GetNetworkVolumeArgs): Promise<NetworkVolume> {
-  checkNetworkVolumeQuery(args);
-  return selectNetworkVolume(await getNetworkVolumes(), args);
+  // A bad query or no match is the program's mistake: one clean line (RunError), not a stack trace.
+  try {
+    checkNetworkVolumeQuery(args);
+  } catch (err) {
+    throw new pulumi.RunError((err as Error).message);
+  }
+  const volumes = await getNetworkVolumes();
+  try {
+    return selectNetworkVolume(volumes, args);
+  } catch (err) {
+    throw new pulumi.RunError((err as Error).message);
+  }
 }
 
 /** {@link getNetworkVolume} as an Output; `args` may hold Outputs. */

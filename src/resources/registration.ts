@@ -1,6 +1,7 @@
 /** What a resource class of this package registers with the engine next to its serialized stub. */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { NAME_PREFIX_PROPERTY } from "../provider";
+import { unknownConfigKeys } from "../provider/providerConfig";
 
 /**
  * The properties of a new resource: every output of its model (undefined until the provider answers,
@@ -13,4 +14,30 @@ export function registeredProperties(outputs: readonly string[], args: object | 
   Object.assign(props, args ?? {});
   props[NAME_PREFIX_PROPERTY] = resourceName;
   return props;
+}
+
+/**
+ * Stops the program (a `pulumi.RunError`: one line, at preview) when the stack's configuration holds a
+ * `runpod:*` key the provider does not read.
+ */
+export function checkStackConfig(): void {
+  const problem = unknownConfigKeys(Object.keys(pulumi.runtime.allConfig()));
+  if (problem) throw new pulumi.RunError(problem);
+}
+
+/**
+ * The resource options of a new resource of this package, after the checks every one gets:
+ * the stack's configuration keys, and no `import` (the engine cannot import through a dynamic
+ * provider; it would fail later with a cryptic "code must be a string").
+ * @throws pulumi.RunError naming `pulumi-runpod import` for `opts.import`.
+ */
+export function checkedOptions<T extends pulumi.CustomResourceOptions>(type: string, name: string, opts: T | undefined): T | undefined {
+  checkStackConfig();
+  if (opts?.import !== undefined) {
+    throw new pulumi.RunError(
+      `${type} "${name}": the \`import\` resource option does not work with this provider (Pulumi cannot import through a dynamic provider). ` +
+        `Remove it, then adopt the object with \`pulumi-runpod import ${name} <id>\` in the program's directory (docs/operations.md › Import)`,
+    );
+  }
+  return opts;
 }

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { LOOKUP_PROPERTY, providerStub, TEMPLATE_MODEL, TEMPLATE_OUTPUT_FIELDS, TEMPLATE_SECRET_FIELDS } from "../provider";
-import { registeredProperties } from "./registration";
+import { checkedOptions, registeredProperties } from "./registration";
 import { secretValues } from "./secretInputs";
 
 /**
@@ -73,6 +73,7 @@ export class Template extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = TEMPLATE_MODEL;
+    opts = checkedOptions(type, name, opts);
     const props = registeredProperties(TEMPLATE_OUTPUT_FIELDS, args, name);
     if (args && "env" in args) props.env = secretValues(args.env);
     const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...TEMPLATE_SECRET_FIELDS] };

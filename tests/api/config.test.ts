@@ -57,18 +57,20 @@ describe("resolveClientConfig", () => {
     expect(c.retry).toEqual({ ...DEFAULT_RETRY, retries: 0 });
   });
 
-  it("names both the Pulumi config key and the environment variable when the key is missing", () => {
+  it("names the setting as the caller calls it, and the environment variable, when the key is missing", () => {
     for (const partial of [{}, { apiKey: "" }, { apiKey: "   " }]) {
       let err: unknown;
       try {
-        resolveClientConfig(partial, { RUNPOD_API_KEY: "" });
+        resolveClientConfig(partial, { RUNPOD_API_KEY: "" }, { apiKey: "runpod:apiKey" });
       } catch (e) {
         err = e;
       }
       expect(err).toBeInstanceOf(ConfigurationError);
-      expect((err as Error).message).toContain("runpod:apiKey");
-      expect((err as Error).message).toContain("RUNPOD_API_KEY");
+      expect((err as ConfigurationError).setting).toBe("apiKey");
+      expect((err as Error).message).toBe("No API key configured (runpod:apiKey or the environment variable RUNPOD_API_KEY)");
     }
+    // The api layer knows no front end's keys: without names, the field name.
+    expect(() => resolveClientConfig({}, {})).toThrow(/^No API key configured \(apiKey or the environment variable RUNPOD_API_KEY\)$/);
     expect(() => createClientFromEnv({}, {})).toThrow(ConfigurationError);
   });
 
@@ -76,7 +78,7 @@ describe("resolveClientConfig", () => {
     expect(() => resolveClientConfig({ apiKey: "k", graphqlUrl: "not a url" }, {})).toThrow(/graphqlUrl.*not a valid URL/);
     expect(() => resolveClientConfig({ apiKey: "k", restV2Url: "ftp://x" }, {})).toThrow(/http\(s\)/);
     expect(() => resolveClientConfig({ apiKey: "k", graphqlUrl: "http://x/graphql?api_key=secret" }, {})).toThrow(/must not carry api_key/);
-    expect(() => resolveClientConfig({ apiKey: "k", timeoutMs: 0 }, {})).toThrow(/runpod:timeoutMs/);
+    expect(() => resolveClientConfig({ apiKey: "k", timeoutMs: 0 }, {})).toThrow(/timeoutMs/);
     expect(() => resolveClientConfig({ apiKey: "k", timeoutMs: 1.5 }, {})).toThrow(ConfigurationError);
     expect(() => resolveClientConfig({ apiKey: "k", retry: { retries: -1 } }, {})).toThrow(/retry.retries/);
     expect(() => resolveClientConfig({ apiKey: "k", retry: { minDelayMs: 100, maxDelayMs: 10 } }, {})).toThrow(/maxDelayMs/);

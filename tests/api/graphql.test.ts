@@ -1,5 +1,13 @@
 import type { RunningEmulator } from "../../emulator";
-import { AuthenticationError, GraphQLRequestError, InvalidArgumentError, NotFoundError, PermissionError, type PlatformClient } from "../../src/api";
+import {
+  AuthenticationError,
+  explainError,
+  GraphQLRequestError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionError,
+  type PlatformClient,
+} from "../../src/api";
 import { ENDPOINT_INPUT, clientFor, startFastEmulator, thrown } from "./helpers";
 
 let emu: RunningEmulator;
@@ -84,7 +92,8 @@ describe("GraphQL operations", () => {
     const g = err as GraphQLRequestError;
     expect(g.codes).toContain("FAILED_PRECONDITION");
     expect(g.messages.join(" ")).toMatch(/workersMax|workers/);
-    expect(g.message).toContain(g.messages[0]);
+    expect(g.message).toContain(g.messages[0].replace(/\.$/, ""));
+    expect(g.message).toMatch(/\[FAILED_PRECONDITION\] \(HTTP 200, deleteEndpoint\)$/);
     expect(await client.findEndpoint(ep.id)).toBeDefined();
   });
 
@@ -95,7 +104,8 @@ describe("GraphQL operations", () => {
     const g = err as GraphQLRequestError;
     expect(g.messages.length).toBeGreaterThan(0);
     expect(g.message).toMatch(/NOT_A_TIER|gpuIds/);
-    for (const m of g.messages) expect(g.message).toContain(m);
+    for (const m of g.messages) expect(g.message).toContain(m.replace(/\.$/, ""));
+    expect(g.message).not.toMatch(/\.\./);
     expect(g.httpStatus).toBe(200);
     expect(emu.endpoints(emu.apiKey).length).toBe(before);
   });
@@ -122,13 +132,19 @@ describe("GraphQL operations", () => {
     expect(await thrown(() => other.deleteEndpoint(ep.id))).toBeInstanceOf(NotFoundError);
   });
 
-  it("a bad key is an AuthenticationError that says what to fix", async () => {
+  it("a bad key is an AuthenticationError; what to fix is each front end's hint, the api layer names no config key", async () => {
     const bad = clientFor(emu, { apiKey: "rpa_not_a_real_key_123" });
-    for (const call of [() => bad.myself(), () => bad.saveEndpoint({ ...ENDPOINT_INPUT })]) {
+    for (const [call, operation] of [
+      [() => bad.myself(), "myself"],
+      [() => bad.saveEndpoint({ ...ENDPOINT_INPUT }), "saveEndpoint"],
+    ] as const) {
       const err = await thrown(call);
       expect(err).toBeInstanceOf(AuthenticationError);
       expect((err as AuthenticationError).status).toBe(401);
-      expect(err.message).toContain("RUNPOD_API_KEY");
+      expect(err.message).toMatch(new RegExp(`^The API key is invalid.* \\(HTTP 401, ${operation}\\)$`));
+      expect(err.message).not.toMatch(/runpod:|config|\.\./);
+      const hinted = explainError(err, { doing: "doing X", hints: { authentication: "Set THE_KEY." } });
+      expect(hinted).toMatch(/^The API key is invalid.* \(HTTP 401, doing X\)\. Set THE_KEY$/);
     }
   });
 
@@ -186,7 +202,7 @@ describe("scaleDownAndDeleteEndpoint: the scale-to-zero saveEndpoint and deleteE
     const err = await thrown(() => client.scaleDownAndDeleteEndpoint({ ...ep, gpuIds: "NOT_A_GPU" }));
     expect(err).toBeInstanceOf(GraphQLRequestError);
     expect((err as GraphQLRequestError).codes).toEqual(expect.arrayContaining(["FAILED_PRECONDITION", "BAD_USER_INPUT"]));
-    expect(err.message).toMatch(/^deleteEndpoint failed/);
+    expect(err.message).toMatch(/\(HTTP 200, deleteEndpoint\)$/);
     expect(err.message).toMatch(/NOT_A_GPU/);
     expect(onPlatform(ep.id)).toMatchObject({ workersMin: 1, workersMax: 2 });
   });

@@ -115,20 +115,20 @@ describe("addresses", () => {
       throw new Error("accepted");
     })();
     expect(err).toBeInstanceOf(ConfigurationError);
-    expect(err.message).toMatch(/runpod:restV2Url.*plain http:\/\/.*runpod:allowInsecureHttp.*RUNPOD_ALLOW_INSECURE_HTTP/);
+    expect(err.message).toMatch(/^restV2Url uses plain http:\/\/.*allowInsecureHttp = true.*RUNPOD_ALLOW_INSECURE_HTTP/);
     expect(() => resolveClientConfig({}, { RUNPOD_API_KEY: KEY, RUNPOD_INVOKE_URL: "http://10.0.0.5/v2" })).toThrow(/RUNPOD_INVOKE_URL uses plain http/);
     for (const host of ["127.0.0.1:8080", "localhost:1", "[::1]:9", "127.1.2.3"]) {
       expect(resolveClientConfig({ ...base, restV2Url: `http://${host}` }, {}).restV2Url).toBe(`http://${host}`);
     }
     expect(resolveClientConfig({ ...base, restV2Url: "http://api.example.com", allowInsecureHttp: "true" }, {}).restV2Url).toBe("http://api.example.com");
     expect(resolveClientConfig({ ...base, restV2Url: "http://api.example.com" }, { RUNPOD_ALLOW_INSECURE_HTTP: "true" }).allowInsecureHttp).toBe(true);
-    expect(() => resolveClientConfig({ ...base, allowInsecureHttp: "yes please" }, {})).toThrow(/runpod:allowInsecureHttp must be true or false/);
+    expect(() => resolveClientConfig({ ...base, allowInsecureHttp: "yes please" }, {})).toThrow(/^allowInsecureHttp must be true or false/);
   });
 
   test.each(["https://h.example/graphql?x=1", "https://h.example/graphql#frag", "https://h.example/graphql?", "https://u:p@h.example/graphql"])(
     "base address %s is refused",
     (graphqlUrl) => {
-      expect(() => resolveClientConfig({ ...base, graphqlUrl }, {})).toThrow(/runpod:graphqlUrl.*(query|credentials)/);
+      expect(() => resolveClientConfig({ ...base, graphqlUrl }, {})).toThrow(/^graphqlUrl .*(query|credentials)/);
     },
   );
 
@@ -163,8 +163,9 @@ describe("API key characters", () => {
     ["non-ASCII", "rpa_abcé"],
     ["space", "rpa abc"],
     ["control", "rpa_\u0007abc"],
-  ])("a key with a %s is a configuration error naming runpod:apiKey, without the key", (_label, apiKey) => {
-    for (const call of [() => resolveClientConfig({ apiKey }, {}), () => resolveClientConfig({}, { RUNPOD_API_KEY: apiKey })]) {
+  ])("a key with a %s is a configuration error naming the setting as the caller calls it, without the key", (_label, apiKey) => {
+    const names = { apiKey: "runpod:apiKey" };
+    for (const call of [() => resolveClientConfig({ apiKey }, {}, names), () => resolveClientConfig({}, { RUNPOD_API_KEY: apiKey }, names)]) {
       let err: unknown;
       try {
         call();
@@ -214,7 +215,7 @@ describe("durations beyond what timers hold", () => {
       expect(err.message).toMatch(/(timeoutMs|pollIntervalMs) must be a number of milliseconds from \d to 2147483647/);
     }
     expect(() => sleep(3_000_000_000)).toThrow(/at most 2147483647 ms/);
-    expect(() => resolveClientConfig({ apiKey: KEY, timeoutMs: 3_000_000_000 }, {})).toThrow(/runpod:timeoutMs must be at most 2147483647/);
+    expect(() => resolveClientConfig({ apiKey: KEY, timeoutMs: 3_000_000_000 }, {})).toThrow(/^timeoutMs must be at most 2147483647/);
     expect(() => resolveClientConfig({ apiKey: KEY, retry: { deadlineMs: 3_000_000_000 } }, {})).toThrow(/retry.deadlineMs must be at most/);
   });
 });

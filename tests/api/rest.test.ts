@@ -41,9 +41,11 @@ describe("REST v1: POST /v1/endpoints", () => {
     const e = err as ApiHttpError;
     expect(e.status).toBe(400);
     expect(e.problem).toBeDefined();
-    expect(e.message).toContain(e.problem!.title);
-    expect(e.message).toContain(e.problem!.detail);
-    for (const line of e.problem!.errors ?? []) expect(e.message).toContain(line);
+    // Summary first (the detail, then each error line once), then status and operation.
+    expect(e.message.startsWith(e.problem!.detail.replace(/\.$/, ""))).toBe(true);
+    for (const line of e.problem!.errors ?? []) expect(e.message.split(line.replace(/\.$/, "")).length).toBe(2);
+    expect(e.message).toMatch(/ \(HTTP 400, createEndpointRest\)$/);
+    expect(e.message).not.toMatch(/\.\.|status 400/);
     expect(e.message).toContain("NVIDIA Imaginary 9000");
     expect(e.outcomeUnknown).toBe(false);
   });
@@ -103,7 +105,7 @@ describe("REST v2", () => {
     const err = await thrown(() => client.listWorkers("nope0000000000"));
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as NotFoundError).problem?.status).toBe(404);
-    expect(err.message).toContain((err as NotFoundError).problem!.detail);
+    expect(err.message).toBe('Endpoint "nope0000000000" not found (HTTP 404, listWorkers)');
   });
 
   it("a bad key on REST v2 is an AuthenticationError", async () => {

@@ -16,6 +16,7 @@ import {
   type PlatformClient,
 } from "../../src/api";
 import { RateLimitTracker } from "../../src/api/ratelimit";
+import { DNS_ATTEMPTS } from "../../src/api/retry";
 import { ENDPOINT_INPUT, clientFor, closedPort, eventually, startFastEmulator, thrown } from "./helpers";
 
 let emu: RunningEmulator;
@@ -222,6 +223,33 @@ describe("dropped connections", () => {
     expect((err as NetworkError).code).toBe("ECONNREFUSED");
     expect((err as NetworkError).outcomeUnknown).toBe(false);
     expect(c.stats.requests).toBe(3);
+    // What happened, in the sending direction, and how long the client kept at it.
+    expect(err.message).toMatch(
+      /^saveEndpoint: could not send the request \(ECONNREFUSED\): .*; the request was not delivered \(gave up after 3 attempts over \d+\.\d s\)$/,
+    );
+  });
+
+  it("a host name that does not resolve (a typo in an address) is not retried, and says so at once", async () => {
+    const c = createClient(
+      resolveClientConfig(
+        {
+          apiKey: emu.apiKey,
+          graphqlUrl: "https://no-such-host.invalid/graphql",
+          restV2Url: "https://no-such-host.invalid",
+          retry: { retries: 6, minDelayMs: 200 },
+        },
+        {},
+      ),
+    );
+    const started = Date.now();
+    const err = await thrown(() => c.myself());
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(["ENOTFOUND", "EAI_AGAIN"]).toContain((err as NetworkError).code);
+    expect(err.message).toMatch(/^myself: could not send the request \((ENOTFOUND|EAI_AGAIN)\)/);
+    expect(err.message).not.toMatch(/reading/);
+    // ENOTFOUND: one attempt; a resolver that is down (EAI_AGAIN): DNS_ATTEMPTS, not the whole policy.
+    expect(c.stats.requests).toBeLessThanOrEqual(DNS_ATTEMPTS);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

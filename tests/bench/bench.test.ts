@@ -3,19 +3,25 @@
  * for each kind (endpoints, templates), `measure` counts only what its action sent, the pool keeps to
  * its parallelism, and rows are built from medians. Against the in-process emulator over HTTP, with N = 2; no timings are asserted.
  */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClient, resolveClientConfig, type PlatformClient } from "../../src/api";
 import { BENCH_TEMPLATE, benchImageName, runApiFloor, UPDATED_IMAGE_TAG } from "../../bench/apiFloor";
 import { parseDefaultParallelism } from "../../bench/cliInfo";
 import { forEachLimited } from "../../bench/pool";
-import { formatTable, median, resultRow } from "../../bench/report";
+import { cpuRatio, formatTable, median, resultRow } from "../../bench/report";
+import { RssProbe } from "../../bench/rss";
 import { OPERATIONS, callsNeeded, measure, requestsNeeded, type Measurement } from "../../bench/requests";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50 });
+  // The platform's own save semantics; the merge pass (tests/tiers.js) covers merge with faster scenarios.
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, saveSemantics: "replace" });
   client = createClient(
     resolveClientConfig(
       { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
@@ -173,12 +179,65 @@ describe("report", () => {
       "engine floor s",
       "API floor s",
       "ratio",
+      "CPU ratio",
       "requests made",
       "requests needed",
       "calls made",
       "calls needed",
     ]);
-    expect(lines[2].split(/\s+/)).toEqual(["templates", "destroy", "2", "2.50", "2.00", "0.10", "1.25x", "3", "2", "5", "4"]);
+    // No CPU figures in these runs: the CPU ratio is unknown.
+    expect(lines[2].split(/\s+/)).toEqual(["templates", "destroy", "2", "2.50", "2.00", "0.10", "1.25x", "?", "3", "2", "5", "4"]);
+  });
+
+  it("the CPU ratio is the median child CPU of our runs over the engine floor's; peak RSS is the largest of any run, per process", () => {
+    const run = (ms: number, cpu: number, program: number | undefined, providerHost: number, load1: number): Measurement => ({
+      ms,
+      requests: 0,
+      byOperation: {},
+      localCpuMs: 1,
+      childCpuMs: cpu,
+      peakRssMb: program === undefined ? { providerHost } : { program, providerHost },
+      load1,
+    });
+    const row = resultRow(
+      "endpoints",
+      "refresh",
+      50,
+      [run(100, 1100, 200, 150, 3), run(100, 1300, 210, 140, 4), run(100, 1200, undefined, 160, 5)],
+      [run(100, 1000, 190, 130, 3), run(100, 1000, 180, 135, 4), run(100, 1000, 185, 120, 5)],
+      [run(10, 0, undefined, 0, 0)],
+      { requests: 0, calls: 0 },
+    );
+    expect(cpuRatio(row)).toBe(1.2);
+    expect(row.peakRssMb).toEqual({ ours: { program: 210, providerHost: 160 }, engineFloor: { program: 190, providerHost: 135 } });
+    expect(row.load1).toEqual([3, 4, 5]);
+    expect(formatTable([row]).split("\n")[2].split(/\s+/)[7]).toBe("1.20x");
+  });
+});
+
+describe("peak RSS", () => {
+  it("a program process and a provider host started with the probe's environment report their peaks; other processes are ignored", async () => {
+    const probe = new RssProbe();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rss-test-"));
+    try {
+      // Stand-ins named like the engine's scripts (@pulumi/pulumi/cmd/run, cmd/dynamic-provider).
+      const scripts = ["cmd/run/index.js", "cmd/dynamic-provider/index.js", "other.js"].map((rel) => {
+        const file = path.join(dir, rel);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, "globalThis.keep = Buffer.alloc(64 * 1024 * 1024, 1);\n");
+        return file;
+      });
+      for (const script of scripts) execFileSync(process.execPath, [script], { env: { ...process.env, ...probe.env } });
+      const peak = probe.take();
+      expect(Object.keys(peak).sort()).toEqual(["program", "providerHost"]);
+      // Each held 64 MB.
+      expect(peak.program).toBeGreaterThan(64);
+      expect(peak.providerHost).toBeGreaterThan(64);
+      expect(probe.take()).toEqual({});
+    } finally {
+      probe.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

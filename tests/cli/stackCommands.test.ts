@@ -15,7 +15,9 @@ const env = { PATH: "/nonexistent-bin", NO_COLOR: "1" };
 test("bad arguments are usage errors (exit 2) naming the option and what it accepts", async () => {
   const settle = await runInProcess(["recover", "--settle", "-3"], { env });
   expect(settle.code).toBe(2);
-  expect(settle.stderr).toMatch(/option '--settle <seconds>' argument '-3' is invalid\. must be a non-negative number of seconds, at most 2147483\.647\./);
+  expect(settle.stderr).toMatch(
+    /option '--settle <seconds>' argument '-3' is invalid\. must be a time from 0 to 24\.8 days: a number of seconds or a duration \(300, 90s, 10m, 2h\)\./,
+  );
   const missing = await runInProcess(["import", "inference"], { env });
   expect(missing.code).toBe(2);
   expect(missing.stderr).toMatch(/missing required argument 'id'/);

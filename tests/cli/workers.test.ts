@@ -27,7 +27,7 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
 
   const json = await workers([endpoint.id, "--json"]);
   expect(json.code).toBe(0);
-  const listed = JSON.parse(json.stdout) as { id: string; status: string }[];
+  const listed = JSON.parse(json.stdout) as { id: string; status: string; gpuTypeId: string }[];
   expect(listed).toHaveLength(endpoint.workersMin);
   expect(listed.map((w) => w.id).sort()).toEqual(ready.map((w) => w.id).sort());
   // REST v2 WorkerStatus: a ready worker is IDLE (polling) or RUNNING (on a job).
@@ -36,13 +36,21 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
   const table = await workers([endpoint.id]);
   expect(table.code).toBe(0);
   const [header, ...rows] = table.stdout.trimEnd().split("\n");
-  // The image column comes third: what a pipeline watches during a template rollout.
-  // REST v2 names it `image` (Worker.image); src/cli/commands/workers.ts must list it third.
-  expect(header).toMatch(/^ID\s+STATUS\s+IMAGE\b/);
+  // The default set, narrow enough for a terminal; the image is what a pipeline watches during a rollout.
+  // REST v2's Worker has no job count, so JOBS shows only where a listing reports one.
+  expect(header.split(/\s{2,}/)).toEqual(["ID", "STATUS", "GPU", "IMAGE", "AGE"]);
   expect(rows).toHaveLength(2);
   const image = (await h.client.findTemplate("tpl_vllm"))!.imageName;
-  for (const r of rows) expect(r.split(/\s{2,}/)[2]).toBe(image);
+  for (const r of rows)
+    expect(r.split(/\s{2,}/)).toEqual([
+      expect.any(String),
+      expect.stringMatching(/^(IDLE|RUNNING)$/),
+      listed[0].gpuTypeId,
+      image,
+      expect.stringMatching(/^\d+[smhd]$/),
+    ]);
   for (const w of ready) expect(rows.some((r) => r.startsWith(w.id) && /\b(IDLE|RUNNING)\b/.test(r))).toBe(true);
+  for (const line of table.stdout.trimEnd().split("\n")) expect(line.length).toBeLessThanOrEqual(100);
 });
 
 test("workers --wait N waits for a freshly created endpoint's workers to become ready", async () => {

@@ -5,7 +5,7 @@
  * A default compares as the model's `diff` compares it (the emulator's `null` for "any region" equals
  * the model's `[]`), since that is where a difference would show as a perpetual diff.
  */
-import { ENDPOINT_FACTS } from "../../emulator/facts";
+import { ENDPOINT_FACTS, ENDPOINT_V2_FACTS } from "../../emulator/facts";
 import { ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
 import type { Field, InputField } from "../../src/provider/model/fields";
 import { normalise } from "../../src/provider/model/compare";
@@ -17,7 +17,7 @@ interface Fact {
   default?: unknown;
 }
 
-const facts = ENDPOINT_FACTS as unknown as Record<string, Fact>;
+const facts = { ...ENDPOINT_FACTS, ...ENDPOINT_V2_FACTS } as unknown as Record<string, Fact>;
 const fields = ENDPOINT_MODEL.fields as Record<string, Field>;
 const input = (name: string): InputField<unknown> => {
   const f = fields[name];

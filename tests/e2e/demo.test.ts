@@ -51,6 +51,7 @@ test("the demo runs every step, checks each against the emulator, and exits 0", 
     "pulumi refresh --yes",
     "pulumi up --yes --skip-preview",
     "Roll out image 1.4.4: pulumi config set workerImageTag 1.4.4, pulumi up --yes",
+    "pulumi-runpod cost --since 1d",
     "pulumi destroy --yes",
     "Remove the throwaway stack and stop the emulator",
   ]);

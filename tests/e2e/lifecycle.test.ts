@@ -324,6 +324,12 @@ test("`pulumi-runpod import` of an id the platform does not know fails (exit 2) 
   const twice = await runpodCli(["import", "ghost", await stateId("adopted")]);
   expect(twice.code).toBe(2);
   expect(twice.stderr).toMatch(/endpoint \S+ is already in the stack, as urn:pulumi:e2e::runpod-e2e::pulumi-nodejs:dynamic\/runpod:Endpoint::adopted/);
+  // The state, not the preview (which leaves unchanged resources out), says a name is already managed.
+  const managed = await runpodCli(["import", "adopted", "nosuchendpoint1"]);
+  expect(managed.code).toBe(2);
+  expect(managed.stderr).toMatch(
+    /^pulumi-runpod: the stack already manages urn:pulumi:e2e::runpod-e2e::pulumi-nodejs:dynamic\/runpod:Endpoint::adopted \(id \S+\)/,
+  );
   const undeclared = await runpodCli(["import", "nowhere", "nosuchendpoint1"]);
   expect(undeclared.code).toBe(2);
   expect(undeclared.stderr).toMatch(/the program declares no pulumi-runpod resource named "nowhere"/);

@@ -5,7 +5,8 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { DEFAULT_TIMEOUT_MS, DEFAULT_URLS, ENV_VARS, PULUMI_CONFIG_KEYS } from "../../src/api/config";
+import { DEFAULT_TIMEOUT_MS, DEFAULT_URLS, ENV_VARS } from "../../src/api/config";
+import { PULUMI_CONFIG_KEYS } from "../../src/provider/providerConfig";
 import {
   ENDPOINT_ARG_FIELDS,
   ENDPOINT_DEFAULTS,

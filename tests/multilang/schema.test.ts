@@ -11,7 +11,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { PULUMI_CONFIG_KEYS } from "../../src/api/config";
+import { PROVIDER_SETTING_KEYS, PULUMI_CONFIG_KEYS } from "../../src/provider/providerConfig";
 import { CONFIG_DOCS } from "../../src/plugin/functions";
 import { packageVersion, serve } from "../../src/plugin/main";
 import { fromStruct, toStruct } from "../../src/plugin/values";
@@ -66,7 +66,9 @@ describe("schema.json", () => {
     expect(r["runpod:index:ContainerRegistryAuth"].requiredInputs).toEqual(["username", "password"]);
     expect(r["runpod:index:Endpoint"].inputProperties.idleTimeout.description).toMatch(/seconds, 0–3600.*Default: `5`/);
     expect(r["runpod:index:Endpoint"].inputProperties.type.description).toMatch(/replaces the resource/);
-    expect(Object.keys(CONFIG_DOCS).sort()).toEqual(Object.keys(PULUMI_CONFIG_KEYS).sort());
+    expect(Object.keys(CONFIG_DOCS).sort()).toEqual(
+      [...Object.keys(PULUMI_CONFIG_KEYS), ...PROVIDER_SETTING_KEYS.map((k) => k.slice("runpod:".length))].sort(),
+    );
     expect(schema.config.variables.apiKey.secret).toBe(true);
     expect(Object.keys(schema.functions).sort()).toEqual(["runpod:index:getNetworkVolume", "runpod:index:getNetworkVolumes"]);
   });

@@ -199,7 +199,7 @@ describe("the tarball", () => {
   test("ships the provider, resources, api client, CLI and emulator (code and types), and nothing else", () => {
     const files = packed.files.map((f) => f.path).sort();
     expect(packed.filename).toBe(TARBALL);
-    const allowed = [/^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^emulator\/README\.md$/, /^dist\/(src|emulator)\/.+\.(js|d\.ts)$/];
+    const allowed = [/^package\.json$/, /^LICENSE$/, /^README\.md$/, /^CHANGELOG\.md$/, /^emulator\/README\.md$/, /^dist\/(src|emulator)\/.+\.(js|d\.ts)$/];
     expect(files.filter((f) => !allowed.some((re) => re.test(f)))).toEqual([]);
     for (const dir of ["dist/src/provider/", "dist/src/resources/", "dist/src/api/", "dist/src/cli/", "dist/emulator/"]) {
       expect({ dir, files: files.filter((f) => f.startsWith(dir)).length > 0 }).toEqual({ dir, files: true });

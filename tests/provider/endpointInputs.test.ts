@@ -39,8 +39,9 @@ describe("checkEndpointInputs: valid inputs", () => {
       networkVolumeId: null,
       waitForWorkers: false,
       workersReadyTimeout: 600,
+      maxHourlyCostLimit: null,
     });
-    expect(ENDPOINT_SETTING_DEFAULTS).toEqual({ waitForWorkers: false, workersReadyTimeout: 600 });
+    expect(ENDPOINT_SETTING_DEFAULTS).toEqual({ waitForWorkers: false, workersReadyTimeout: 600, maxHourlyCostLimit: null });
     expect(r.inputs).not.toHaveProperty("__provider");
     expect(isComplete(r.inputs)).toBe(true);
   });
@@ -77,6 +78,7 @@ describe("checkEndpointInputs: valid inputs", () => {
       networkVolumeId: "nv_models01",
       waitForWorkers: true,
       workersReadyTimeout: 3600,
+      maxHourlyCostLimit: 12.5,
     };
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);
@@ -100,6 +102,7 @@ describe("checkEndpointInputs: valid inputs", () => {
     expect(checkEndpointInputs({ ...base, waitForWorkers: null, workersReadyTimeout: null }).inputs).toMatchObject({
       waitForWorkers: false,
       workersReadyTimeout: 600,
+      maxHourlyCostLimit: null,
     });
   });
 

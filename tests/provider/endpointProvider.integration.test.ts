@@ -5,7 +5,8 @@
 import type { RunningEmulator } from "../../emulator";
 import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../src/api/types";
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpoint/provider";
-import { createClient, resolveClientConfig } from "../../src/api";
+import { createClient, explainError, resolveClientConfig } from "../../src/api";
+import { PULUMI_HINTS } from "../../src/provider/providerConfig";
 import { fieldsOf, saveEndpointInputSchema } from "../../src/api/schemas";
 import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
@@ -373,12 +374,13 @@ describe("Endpoint provider: check against the platform", () => {
 });
 
 describe("Endpoint provider: authentication", () => {
-  it("no API key: check (preview) fails naming runpod:apiKey and RUNPOD_API_KEY; nothing is sent", async () => {
+  it("no API key: check (preview) fails naming the setting and RUNPOD_API_KEY; nothing is sent (the module adds the runpod:apiKey hint)", async () => {
     const keyless = new EndpointProvider(() => createClient(resolveClientConfig({ ...emulatorAddresses(emu) }, {})));
     emu.resetStats();
     const err = (await keyless.check(undefined, { name: "n", templateId: "tpl_vllm", gpuIds: ["ADA_24"] }).catch((e: unknown) => e)) as Error;
     expect(err.name).toBe("ConfigurationError");
-    expect(err.message).toMatch(/runpod:apiKey.*RUNPOD_API_KEY/);
+    expect(err.message).toMatch(/apiKey.*RUNPOD_API_KEY/);
+    expect(explainError(err, { hints: PULUMI_HINTS })).toMatch(/Set it with `pulumi config set --secret runpod:apiKey <key>`$/);
     expect(emu.stats().requests).toBe(0);
   });
 
@@ -393,11 +395,12 @@ describe("Endpoint provider: authentication", () => {
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name === name)).toHaveLength(0);
   });
 
-  it("an invalid key: 401 that names the config key", async () => {
+  it("an invalid key: 401; the Pulumi front end's hint names the config key", async () => {
     const bad = new EndpointProvider(() => emulatorClient(emu, "rpa_not_a_key"));
     const err = (await bad.read("abc", {}).catch((e: unknown) => e)) as Error;
     expect(err.name).toBe("AuthenticationError");
-    expect(err.message).toContain("runpod:apiKey");
+    expect(err.message).toMatch(/\(HTTP 401, /);
+    expect(explainError(err, { hints: PULUMI_HINTS })).toContain("pulumi config set --secret runpod:apiKey <key>");
     expect(err.message).not.toContain("rpa_not_a_key");
   });
 });

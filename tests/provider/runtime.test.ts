@@ -8,6 +8,9 @@ import { RESOURCE_KINDS } from "../../src/provider/kinds";
 import { ProviderRuntime } from "../../src/provider/runtime";
 import { emulatorAddresses, startTestEmulator, uniqueName } from "./harness";
 
+/** One read of the serverless catalog (check's review and estimate, docs/cost.md). */
+const CATALOG_READ = { listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 };
+
 let emu: RunningEmulator;
 let config: Record<string, string>;
 
@@ -43,8 +46,8 @@ describe("ProviderRuntime", () => {
     runtime.configure(source({ ...config }));
     expect(await runtime.provider("endpoint")).toBe(provider);
     await createThrough(runtime);
-    // One template listing for check's templateId lookups, one pre-create endpoint listing.
-    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 2 });
+    // One template listing for check's templateId lookups, one pre-create endpoint listing, one catalog read.
+    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 2, ...CATALOG_READ });
     expect(runtime.configurationCount).toBe(1);
   });
 
@@ -58,8 +61,8 @@ describe("ProviderRuntime", () => {
     expect(runtime.configurationCount).toBe(2);
     expect(await runtime.provider("endpoint")).not.toBe(provider);
     await createThrough(runtime);
-    // Per configuration: one template listing (check) and one pre-create endpoint listing.
-    expect(emu.stats().byOperation).toEqual({ myself: 4, saveEndpoint: 2 });
+    // Per configuration: one template listing (check), one pre-create endpoint listing, one catalog read.
+    expect(emu.stats().byOperation).toEqual({ myself: 4, saveEndpoint: 2, listGpuTypes: 2, listCpuTypes: 2, listDataCenters: 2 });
   });
 
   it("a configuration without a key fails at the first operation, naming the setting; the next configuration recovers", async () => {

@@ -152,7 +152,8 @@ describe("two stubs in one dynamic provider host", () => {
     // check's templateId lookup (one listing), the pre-create listing, the create.
     const first = await create(current, args);
     expect(configureCalls()).toBe(1);
-    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 1 });
+    // ... and the one catalog read of check's review (docs/cost.md).
+    expect(emu.stats().byOperation).toEqual({ myself: 2, saveEndpoint: 1, listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 });
 
     // The Template stub's first use: the host configures its provider too, in the same process.
     const template = await create(templateStub, { name: uniqueName("twin-tpl"), imageName: "acme/w:1" }, TEMPLATE_URN);

@@ -44,7 +44,8 @@ export function startRelEmulator(options: EmulatorOptions = {}): Promise<RelEmul
 
 /** Starts the emulator into `rel` (an empty object), so a block's tests can hold `rel` before it starts. */
 async function startInto(rel: RelEmulator, options: EmulatorOptions): Promise<RelEmulator> {
-  const emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });
+  // The platform's own save semantics unless a suite asks otherwise; the merge pass (tests/tiers.js) covers merge.
+  const emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, saveSemantics: "replace", ...options });
   let carried = 0;
   let closed = false;
   totals.emulatorsOpen++;

@@ -1,5 +1,5 @@
 /**
- * Network volume lookups in the program process against the emulator (issue #4 "Network volumes"):
+ * Network volume lookups in the program process against the emulator (spec: Resources › Network volume):
  * configuration from `runpod:*` Pulumi config, promise and Output forms, clear errors.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -73,16 +73,39 @@ describe("getNetworkVolume", () => {
 });
 
 describe("configuration", () => {
-  it("a bad key gives a 401 error naming the config key, without the key", async () => {
+  it("a bad key is a RunError (one line, no stack) saying how to set the config key, without the key", async () => {
     pulumi.runtime.setConfig("runpod:apiKey", "rpa_wrong_key");
     try {
-      const err = (await getNetworkVolumes().catch((e: unknown) => e)) as Error;
-      expect(err.name).toBe("AuthenticationError");
-      expect(err.message).toContain("runpod:apiKey");
-      expect(err.message).not.toContain("rpa_wrong_key");
+      for (const lookup of [() => getNetworkVolumes(), () => getNetworkVolume({ name: "models" })]) {
+        const err = (await lookup().catch((e: unknown) => e)) as Error;
+        expect(pulumi.RunError.isInstance(err)).toBe(true);
+        expect(err.message).toMatch(
+          /^runpod network volume lookup failed: The API key is invalid.* \(HTTP 401, listing network volumes\)\. Check the API key: set it with `pulumi config set --secret runpod:apiKey <key>` \(or the environment variable RUNPOD_API_KEY\)$/,
+        );
+        expect(err.message).not.toContain("\n");
+        expect(err.message).not.toContain("rpa_wrong_key");
+      }
     } finally {
       pulumi.runtime.setConfig("runpod:apiKey", emu.apiKey);
     }
+  });
+
+  it("no key at all is a RunError naming the config key and the variable", async () => {
+    pulumi.runtime.setConfig("runpod:apiKey", "");
+    try {
+      const err = (await getNetworkVolumes().catch((e: unknown) => e)) as Error;
+      expect(pulumi.RunError.isInstance(err)).toBe(true);
+      expect(err.message).toBe(
+        "runpod network volume lookup failed: No API key configured (runpod:apiKey or the environment variable RUNPOD_API_KEY). Set it with `pulumi config set --secret runpod:apiKey <key>`",
+      );
+    } finally {
+      pulumi.runtime.setConfig("runpod:apiKey", emu.apiKey);
+    }
+  });
+
+  it("an unknown name is a RunError too", async () => {
+    const err = (await getNetworkVolume({ name: "nope" }).catch((e: unknown) => e)) as Error;
+    expect(pulumi.RunError.isInstance(err)).toBe(true);
   });
 
   it("falls back to RUNPOD_API_KEY when the config has no key", async () => {

@@ -63,6 +63,7 @@ describe.each(RESOURCES)("%s", (file, model, className) => {
       const problems: string[] = [];
       const expectType = {
         integer: /^pulumi\.Input<number>$/,
+        number: /^pulumi\.Input<number>$/,
         boolean: /^pulumi\.Input<boolean>$/,
         string: /^pulumi\.Input<\w+>$/,
         "string[]": /^pulumi\.Input<pulumi\.Input<\w+>\[\]>$/,
@@ -105,6 +106,7 @@ describe.each(RESOURCES)("%s", (file, model, className) => {
       const inner = declared[name].type.replace(/^pulumi\.Output<(.*)>$/, "$1");
       const ok = {
         integer: /^number( \| null)?$/,
+        number: /^number( \| null)?$/,
         boolean: /^boolean$/,
         string: /^\w+( \| null)?$/,
         "string[]": /^\w+\[\]( \| (null|undefined))*$/,

@@ -21,6 +21,8 @@ class EndpointArgs:
     def __init__(__self__, *,
                  template_id: pulumi.Input[_builtins.str],
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -29,6 +31,7 @@ class EndpointArgs:
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -43,14 +46,17 @@ class EndpointArgs:
 
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         :param pulumi.Input[_builtins.bool] fast_boot: Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
         :param pulumi.Input[_builtins.str] fast_boot_type: Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
@@ -64,6 +70,10 @@ class EndpointArgs:
         pulumi.set(__self__, "template_id", template_id)
         if allowed_cuda_versions is not None:
             pulumi.set(__self__, "allowed_cuda_versions", allowed_cuda_versions)
+        if data_center_ids is not None:
+            pulumi.set(__self__, "data_center_ids", data_center_ids)
+        if excluded_gpu_types is not None:
+            pulumi.set(__self__, "excluded_gpu_types", excluded_gpu_types)
         if execution_timeout_ms is not None:
             pulumi.set(__self__, "execution_timeout_ms", execution_timeout_ms)
         if fast_boot is not None:
@@ -80,6 +90,8 @@ class EndpointArgs:
             pulumi.set(__self__, "idle_timeout", idle_timeout)
         if locations is not None:
             pulumi.set(__self__, "locations", locations)
+        if max_hourly_cost_limit is not None:
+            pulumi.set(__self__, "max_hourly_cost_limit", max_hourly_cost_limit)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if network_volume_id is not None:
@@ -122,6 +134,30 @@ class EndpointArgs:
     @allowed_cuda_versions.setter
     def allowed_cuda_versions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "allowed_cuda_versions", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenterIds")
+    def data_center_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "data_center_ids")
+
+    @data_center_ids.setter
+    def data_center_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "data_center_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="excludedGpuTypes")
+    def excluded_gpu_types(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "excluded_gpu_types")
+
+    @excluded_gpu_types.setter
+    def excluded_gpu_types(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "excluded_gpu_types", value)
 
     @_builtins.property
     @pulumi.getter(name="executionTimeoutMs")
@@ -187,7 +223,7 @@ class EndpointArgs:
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -211,13 +247,25 @@ class EndpointArgs:
     @pulumi.getter
     def locations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         """
         return pulumi.get(self, "locations")
 
     @locations.setter
     def locations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "locations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxHourlyCostLimit")
+    def max_hourly_cost_limit(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "max_hourly_cost_limit")
+
+    @max_hourly_cost_limit.setter
+    def max_hourly_cost_limit(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_hourly_cost_limit", value)
 
     @_builtins.property
     @pulumi.getter
@@ -335,6 +383,8 @@ class Endpoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -343,6 +393,7 @@ class Endpoint(pulumi.CustomResource):
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -362,14 +413,17 @@ class Endpoint(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         :param pulumi.Input[_builtins.bool] fast_boot: Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = `fastBootType: "FASTBOOT"`. Default: `false`.
         :param pulumi.Input[_builtins.str] fast_boot_type: Fast boot mode for faster cold starts. Accepted: `FASTBOOT`. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
@@ -408,6 +462,8 @@ class Endpoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
                  fast_boot_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -416,6 +472,7 @@ class Endpoint(pulumi.CustomResource):
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -436,6 +493,8 @@ class Endpoint(pulumi.CustomResource):
             __props__ = EndpointArgs.__new__(EndpointArgs)
 
             __props__.__dict__["allowed_cuda_versions"] = allowed_cuda_versions
+            __props__.__dict__["data_center_ids"] = data_center_ids
+            __props__.__dict__["excluded_gpu_types"] = excluded_gpu_types
             __props__.__dict__["execution_timeout_ms"] = execution_timeout_ms
             __props__.__dict__["fast_boot"] = fast_boot
             __props__.__dict__["fast_boot_type"] = fast_boot_type
@@ -444,6 +503,7 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["gpu_type_ids"] = gpu_type_ids
             __props__.__dict__["idle_timeout"] = idle_timeout
             __props__.__dict__["locations"] = locations
+            __props__.__dict__["max_hourly_cost_limit"] = max_hourly_cost_limit
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
             __props__.__dict__["scaler_type"] = scaler_type
@@ -457,7 +517,10 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["workers_min"] = workers_min
             __props__.__dict__["workers_ready_timeout"] = workers_ready_timeout
             __props__.__dict__["endpoint_id"] = None
+            __props__.__dict__["idle_hourly_cost"] = None
             __props__.__dict__["job_url"] = None
+            __props__.__dict__["max_hourly_cost"] = None
+            __props__.__dict__["worker_hourly_cost"] = None
             __props__.__dict__["workers_standby"] = None
         super(Endpoint, __self__).__init__(
             'runpod:index:Endpoint',
@@ -482,16 +545,21 @@ class Endpoint(pulumi.CustomResource):
         __props__ = EndpointArgs.__new__(EndpointArgs)
 
         __props__.__dict__["allowed_cuda_versions"] = None
+        __props__.__dict__["data_center_ids"] = None
         __props__.__dict__["endpoint_id"] = None
+        __props__.__dict__["excluded_gpu_types"] = None
         __props__.__dict__["execution_timeout_ms"] = None
         __props__.__dict__["fast_boot"] = None
         __props__.__dict__["fast_boot_type"] = None
         __props__.__dict__["gpu_count"] = None
         __props__.__dict__["gpu_ids"] = None
         __props__.__dict__["gpu_type_ids"] = None
+        __props__.__dict__["idle_hourly_cost"] = None
         __props__.__dict__["idle_timeout"] = None
         __props__.__dict__["job_url"] = None
         __props__.__dict__["locations"] = None
+        __props__.__dict__["max_hourly_cost"] = None
+        __props__.__dict__["max_hourly_cost_limit"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
         __props__.__dict__["scaler_type"] = None
@@ -499,6 +567,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["template_id"] = None
         __props__.__dict__["type"] = None
         __props__.__dict__["wait_for_workers"] = None
+        __props__.__dict__["worker_hourly_cost"] = None
         __props__.__dict__["workers_max"] = None
         __props__.__dict__["workers_min"] = None
         __props__.__dict__["workers_ready_timeout"] = None
@@ -514,12 +583,28 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "allowed_cuda_versions")
 
     @_builtins.property
+    @pulumi.getter(name="dataCenterIds")
+    def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "data_center_ids")
+
+    @_builtins.property
     @pulumi.getter(name="endpointId")
     def endpoint_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The endpoint id (same as `id`).
         """
         return pulumi.get(self, "endpoint_id")
+
+    @_builtins.property
+    @pulumi.getter(name="excludedGpuTypes")
+    def excluded_gpu_types(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
+        """
+        return pulumi.get(self, "excluded_gpu_types")
 
     @_builtins.property
     @pulumi.getter(name="executionTimeoutMs")
@@ -565,9 +650,17 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1. Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         """
         return pulumi.get(self, "gpu_type_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="idleHourlyCost")
+    def idle_hourly_cost(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        USD per hour with no traffic at all: `workersMin` plus standby workers at that price (nonzero means the endpoint costs money while idle).
+        """
+        return pulumi.get(self, "idle_hourly_cost")
 
     @_builtins.property
     @pulumi.getter(name="idleTimeout")
@@ -589,9 +682,25 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter
     def locations(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region. Default: `[]`. Changed in place.
+        Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         """
         return pulumi.get(self, "locations")
+
+    @_builtins.property
+    @pulumi.getter(name="maxHourlyCost")
+    def max_hourly_cost(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        USD per hour with all `workersMax` workers busy, at the highest-priced GPU pool or CPU flavor the endpoint may land on (catalog list prices; docs/cost.md). Known at preview for a new or changed endpoint; null when the catalog could not be read.
+        """
+        return pulumi.get(self, "max_hourly_cost")
+
+    @_builtins.property
+    @pulumi.getter(name="maxHourlyCostLimit")
+    def max_hourly_cost_limit(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "max_hourly_cost_limit")
 
     @_builtins.property
     @pulumi.getter
@@ -648,6 +757,14 @@ class Endpoint(pulumi.CustomResource):
         After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         """
         return pulumi.get(self, "wait_for_workers")
+
+    @_builtins.property
+    @pulumi.getter(name="workerHourlyCost")
+    def worker_hourly_cost(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        USD per hour of one worker at the highest-priced GPU pool or CPU flavor the endpoint may land on.
+        """
+        return pulumi.get(self, "worker_hourly_cost")
 
     @_builtins.property
     @pulumi.getter(name="workersMax")

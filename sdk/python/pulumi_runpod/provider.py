@@ -20,9 +20,12 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  graphql_url: pulumi.Input[Optional[_builtins.str]] = None,
                  inference_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_hourly_cost: pulumi.Input[Optional[_builtins.float]] = None,
+                 require_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  rest_v1_url: pulumi.Input[Optional[_builtins.str]] = None,
                  rest_v2_url: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None):
@@ -30,21 +33,30 @@ class ProviderArgs:
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow `http://` addresses on hosts other than loopback (the key then travels unencrypted). Default: RUNPOD_ALLOW_INSECURE_HTTP, else false.
+        :param pulumi.Input[_builtins.str] api: Which platform interface manages resources: `v2` (REST v2) or `graphql` (the design's GraphQL mapping). Default: RUNPOD_API, else the provider's default path (docs/api-paths.md).
         :param pulumi.Input[_builtins.str] api_key: API key of the platform account. Default: the RUNPOD_API_KEY environment variable.
         :param pulumi.Input[_builtins.str] graphql_url: GraphQL address. Default: RUNPOD_GRAPHQL_URL, else `https://api.runpod.io/graphql`.
         :param pulumi.Input[_builtins.str] inference_url: Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`.
+        :param pulumi.Input[_builtins.float] max_hourly_cost: Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
+        :param pulumi.Input[_builtins.bool] require_availability: Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
         :param pulumi.Input[_builtins.str] rest_v1_url: REST v1 address, without `/v1`. Default: RUNPOD_API_URL, else `https://rest.runpod.io`.
         :param pulumi.Input[_builtins.str] rest_v2_url: REST v2 address, without `/v2`. Default: RUNPOD_REST_V2_URL, else `https://api.runpod.io`.
         :param pulumi.Input[_builtins.int] timeout_ms: Per-request timeout in milliseconds. Default: 30000.
         """
         if allow_insecure_http is not None:
             pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
+        if api is not None:
+            pulumi.set(__self__, "api", api)
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
         if graphql_url is not None:
             pulumi.set(__self__, "graphql_url", graphql_url)
         if inference_url is not None:
             pulumi.set(__self__, "inference_url", inference_url)
+        if max_hourly_cost is not None:
+            pulumi.set(__self__, "max_hourly_cost", max_hourly_cost)
+        if require_availability is not None:
+            pulumi.set(__self__, "require_availability", require_availability)
         if rest_v1_url is not None:
             pulumi.set(__self__, "rest_v1_url", rest_v1_url)
         if rest_v2_url is not None:
@@ -63,6 +75,18 @@ class ProviderArgs:
     @allow_insecure_http.setter
     def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "allow_insecure_http", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def api(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Which platform interface manages resources: `v2` (REST v2) or `graphql` (the design's GraphQL mapping). Default: RUNPOD_API, else the provider's default path (docs/api-paths.md).
+        """
+        return pulumi.get(self, "api")
+
+    @api.setter
+    def api(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api", value)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -99,6 +123,30 @@ class ProviderArgs:
     @inference_url.setter
     def inference_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "inference_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxHourlyCost")
+    def max_hourly_cost(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
+        """
+        return pulumi.get(self, "max_hourly_cost")
+
+    @max_hourly_cost.setter
+    def max_hourly_cost(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_hourly_cost", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requireAvailability")
+    def require_availability(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
+        """
+        return pulumi.get(self, "require_availability")
+
+    @require_availability.setter
+    def require_availability(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "require_availability", value)
 
     @_builtins.property
     @pulumi.getter(name="restV1Url")
@@ -144,9 +192,12 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  graphql_url: pulumi.Input[Optional[_builtins.str]] = None,
                  inference_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_hourly_cost: pulumi.Input[Optional[_builtins.float]] = None,
+                 require_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  rest_v1_url: pulumi.Input[Optional[_builtins.str]] = None,
                  rest_v2_url: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
@@ -157,9 +208,12 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow `http://` addresses on hosts other than loopback (the key then travels unencrypted). Default: RUNPOD_ALLOW_INSECURE_HTTP, else false.
+        :param pulumi.Input[_builtins.str] api: Which platform interface manages resources: `v2` (REST v2) or `graphql` (the design's GraphQL mapping). Default: RUNPOD_API, else the provider's default path (docs/api-paths.md).
         :param pulumi.Input[_builtins.str] api_key: API key of the platform account. Default: the RUNPOD_API_KEY environment variable.
         :param pulumi.Input[_builtins.str] graphql_url: GraphQL address. Default: RUNPOD_GRAPHQL_URL, else `https://api.runpod.io/graphql`.
         :param pulumi.Input[_builtins.str] inference_url: Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`.
+        :param pulumi.Input[_builtins.float] max_hourly_cost: Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
+        :param pulumi.Input[_builtins.bool] require_availability: Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
         :param pulumi.Input[_builtins.str] rest_v1_url: REST v1 address, without `/v1`. Default: RUNPOD_API_URL, else `https://rest.runpod.io`.
         :param pulumi.Input[_builtins.str] rest_v2_url: REST v2 address, without `/v2`. Default: RUNPOD_REST_V2_URL, else `https://api.runpod.io`.
         :param pulumi.Input[_builtins.int] timeout_ms: Per-request timeout in milliseconds. Default: 30000.
@@ -189,9 +243,12 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  graphql_url: pulumi.Input[Optional[_builtins.str]] = None,
                  inference_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_hourly_cost: pulumi.Input[Optional[_builtins.float]] = None,
+                 require_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  rest_v1_url: pulumi.Input[Optional[_builtins.str]] = None,
                  rest_v2_url: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
@@ -205,9 +262,12 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
+            __props__.__dict__["api"] = api
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["graphql_url"] = graphql_url
             __props__.__dict__["inference_url"] = inference_url
+            __props__.__dict__["max_hourly_cost"] = pulumi.Output.from_input(max_hourly_cost).apply(pulumi.runtime.to_json) if max_hourly_cost is not None else None
+            __props__.__dict__["require_availability"] = pulumi.Output.from_input(require_availability).apply(pulumi.runtime.to_json) if require_availability is not None else None
             __props__.__dict__["rest_v1_url"] = rest_v1_url
             __props__.__dict__["rest_v2_url"] = rest_v2_url
             __props__.__dict__["timeout_ms"] = pulumi.Output.from_input(timeout_ms).apply(pulumi.runtime.to_json) if timeout_ms is not None else None

@@ -39,7 +39,7 @@ class TemplateArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment variables, name → value (secret). Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters. Default: `{}`. Changed in place.
         :param pulumi.Input[_builtins.str] name: Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
-        :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
@@ -151,7 +151,7 @@ class TemplateArgs:
     @pulumi.getter
     def readme(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Description shown with the template. Accepted: 1–65536 characters. Default: unset. Changed in place.
+        Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         """
         return pulumi.get(self, "readme")
 
@@ -215,7 +215,7 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] image_name: Container image with repository and tag. Accepted: 1–1000 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] name: Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
-        :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters. Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
@@ -372,7 +372,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter
     def readme(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Description shown with the template. Accepted: 1–65536 characters. Default: unset. Changed in place.
+        Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         """
         return pulumi.get(self, "readme")
 

@@ -6,6 +6,8 @@
  * pulumi/pulumi#3550, #16175).
  *
  * With Pulumi's own commands, writing nothing to the platform:
+ *  0. `pulumi stack export`: a resource of that name the stack already manages stops the import (the
+ *     state, not the preview, knows it: `preview --json` leaves unchanged resources out).
  *  1. `pulumi preview --json`: the planned create of the resource gives its URN, parent, provider and
  *     serialized provider exactly as the program registers them.
  *  2. `pulumi stack export` / `stack import`: the state gains the resource with the id and only the
@@ -40,6 +42,16 @@ interface PreviewStep {
 export async function importCommand(ctx: CommandContext, resourceName: string, id: string, opts: ImportOptions): Promise<ExitCode> {
   const { pulumi } = stackSession(ctx, opts);
   const notice = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  // "Already managed" comes from the state: `preview --json` leaves unchanged resources out.
+  const original = await exportCheckpoint(pulumi);
+  const managed = resourcesOf(original).filter((r) => !r.delete && kindOf(r.type) && r.urn.endsWith(`::${resourceName}`));
+  if (managed.length > 0) {
+    const r = managed[0];
+    throw new UsageError(
+      `the stack already manages ${r.urn} (id ${r.id ?? "unknown"}); to adopt another object under this name, ` +
+        "first remove it from the stack (`pulumi state delete <urn>`, which leaves the object on the platform)",
+    );
+  }
   const preview = JSON.parse(await pulumi(["preview", "--json"])) as { steps?: PreviewStep[] };
   const steps = preview.steps ?? [];
   const matching = steps.filter((s) => kindOf(s.newState?.type ?? "") && s.urn.endsWith(`::${resourceName}`));
@@ -58,7 +70,6 @@ export async function importCommand(ctx: CommandContext, resourceName: string, i
   const serializedProvider = step.newState?.inputs?.__provider;
   if (typeof serializedProvider !== "string") throw new Error(`the planned ${step.urn} carries no serialized provider`);
 
-  const original = await exportCheckpoint(pulumi);
   const checkpoint = structuredClone(original);
   const resources = (checkpoint.deployment.resources ??= []);
   const holder = resources.find((r) => r.type === kind.type && r.id === id);

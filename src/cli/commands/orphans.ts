@@ -9,7 +9,7 @@
  * `--delete --yes` deletes the listed objects (endpoints: scaled to zero, then deleted).
  */
 import type { PlatformClient } from "../../api";
-import type { ApiPath } from "../../provider";
+import type { ApiPath } from "../../provider/apiPath";
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";

@@ -1,6 +1,6 @@
 /**
  * `recover`: settles the pending operations an interrupted `pulumi up`, `destroy` or replacement left
- * in a stack (issue #16). Pending creates are looked for on the platform by the name and template
+ * in a stack (docs/operations.md). Pending creates are looked for on the platform by the name and template
  * they recorded: found ones are adopted into the stack, the others dropped; pending updates and
  * deletes are read back. Dry run by default (a table of what it would do); `--yes` acts.
  *

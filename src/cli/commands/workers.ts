@@ -11,6 +11,8 @@ import { jsonText, printable } from "../terminalText";
 
 export interface WorkersOptions {
   json?: boolean;
+  /** Every field the platform reports, not only the default columns. */
+  wide?: boolean;
   /** Wait until this many workers are ready before listing them. */
   wait?: number;
   /** Seconds to wait for `wait` workers (default 300). */
@@ -49,30 +51,72 @@ export async function workersCommand(ctx: CommandContext, endpointId: string, op
     ctx.io.stderr.write(`no workers running for endpoint ${endpointId}\n`);
     return EXIT.OK;
   }
-  ctx.io.stdout.write(workersTable(workers, ctx.out.bold));
+  ctx.io.stdout.write(workersTable(workers, ctx.out.bold, { wide: opts.wide }));
   return EXIT.OK;
 }
 
+/** A default column: its header, the record fields that may hold it (first present wins), and how it shows. */
+interface Column {
+  header: string;
+  fields: string[];
+  show?: (value: unknown, now: number) => string;
+}
+
+/** Time since an ISO date, in the largest whole unit (`45s`, `12m`, `3h`, `2d`); the value itself when not a date. */
+export function age(value: unknown, now: number): string {
+  const at = typeof value === "string" ? Date.parse(value) : NaN;
+  if (!Number.isFinite(at)) return cell(value);
+  const s = Math.max(0, Math.floor((now - at) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
 /**
- * ID, STATUS and IMAGE_NAME (what a rollout changes) first, then every other field any worker
- * reports, in first-seen order: the spec does not show the worker record, so the table shows whatever
- * the platform sends.
+ * What a pipeline watches, narrow enough for a terminal: the image is what a rollout changes. The spec
+ * does not show the worker record, so each column takes the first field the platform sends of its
+ * list; `--wide` adds every other field, `--json` gives the records.
  */
-export function workersTable(workers: Worker[], header: (s: string) => string = (s) => s): string {
-  const first = ["id", "status", "image"];
-  const extra: string[] = [];
-  for (const w of workers) {
-    for (const key of Object.keys(w)) if (!first.includes(key) && !extra.includes(key)) extra.push(key);
+const DEFAULT_COLUMNS: Column[] = [
+  { header: "ID", fields: ["id"] },
+  { header: "STATUS", fields: ["status"] },
+  { header: "GPU", fields: ["gpuTypeId", "gpuId", "gpu"] },
+  { header: "IMAGE", fields: ["image", "imageName"] },
+  { header: "AGE", fields: ["startedAt", "createdAt"], show: age },
+  { header: "JOBS", fields: ["jobsInProgress", "jobs"] },
+];
+
+const headerOf = (key: string) =>
+  printable(key)
+    .replace(/([a-z])([A-Z])/g, "$1_$2")
+    .toUpperCase();
+
+/**
+ * The workers as a table: the default columns (those any worker reports), then with `wide` every other
+ * field any worker reports, in first-seen order.
+ */
+export function workersTable(workers: Worker[], header: (s: string) => string = (s) => s, options: { wide?: boolean; now?: number } = {}): string {
+  const now = options.now ?? Date.now();
+  const fieldOf = (c: Column) => c.fields.find((f) => workers.some((w) => f in w));
+  const columns = DEFAULT_COLUMNS.flatMap((c) => {
+    const field = fieldOf(c);
+    return field ? [{ header: c.header, field, show: c.show ?? ((v: unknown) => cell(v)) }] : [];
+  });
+  if (options.wide) {
+    const used = new Set(columns.map((c) => c.field));
+    for (const w of workers) {
+      for (const key of Object.keys(w)) {
+        if (!used.has(key)) {
+          used.add(key);
+          columns.push({ header: headerOf(key), field: key, show: (v: unknown) => cell(v) });
+        }
+      }
+    }
   }
-  const keys = [...first.filter((k) => k !== "image" || workers.some((w) => "image" in w)), ...extra];
-  const headers = keys.map((k) =>
-    printable(k)
-      .replace(/([a-z])([A-Z])/g, "$1_$2")
-      .toUpperCase(),
-  );
   const table = renderTable(
-    headers,
-    workers.map((w) => keys.map((k) => cell(w[k]))),
+    columns.map((c) => c.header),
+    workers.map((w) => columns.map((c) => c.show(w[c.field], now))),
   );
   // Bold only the header line; padding was computed on the plain text, so columns stay aligned.
   const nl = table.indexOf("\n");

@@ -3,18 +3,9 @@
  * auto-names and the `__autonamed` mark it puts in checked inputs.
  */
 import { NotFoundError, type PlatformClient } from "../../api";
-import {
-  AUTONAMED_PROPERTY,
-  ENDPOINT_MODEL,
-  LISTINGS,
-  diffEndpoint,
-  isAutoNameOf,
-  outputsFromRecord,
-  restCreateInputFrom,
-  typeToken,
-  type ApiPath,
-  type PerPath,
-} from "../../provider";
+import { AUTONAMED_PROPERTY, ENDPOINT_MODEL, diffEndpoint, isAutoNameOf, outputsFromRecord, restCreateInputFrom, typeToken } from "../../provider";
+import type { ApiPath, PerPath } from "../../provider/apiPath";
+import { LISTINGS } from "../../provider/paths/listings";
 import type { PlatformObject, ResourceKind } from "./resourceKind";
 
 type ListedEndpoint = Awaited<ReturnType<(typeof LISTINGS)["v2"]["endpoints"]>>[number];

@@ -3,7 +3,8 @@
  * object is the one with the name it recorded, exactly, so no settings need comparing.
  */
 import { NotFoundError, type PlatformClient } from "../../api";
-import { isAutoNameOf, typeToken, type ApiPath, type ResourceModel } from "../../provider";
+import { isAutoNameOf, typeToken, type ResourceModel } from "../../provider";
+import type { ApiPath } from "../../provider/apiPath";
 import type { PlatformObject, ResourceKind } from "./resourceKind";
 
 export interface NamedKindSpec {

@@ -4,7 +4,7 @@
  * commands themselves are the same for every kind.
  */
 import type { PlatformClient } from "../../api";
-import type { ApiPath } from "../../provider";
+import type { ApiPath } from "../../provider/apiPath";
 
 /** A platform object of some kind, as far as the stack commands compare and show it. */
 export interface PlatformObject {

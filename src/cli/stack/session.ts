@@ -3,7 +3,7 @@
  * and, on demand, the api client built from the stack's own `runpod:*` configuration.
  */
 import type { ClientConfigInput } from "../../api";
-import type { ApiPath } from "../../provider";
+import type { ApiPath } from "../../provider/apiPath";
 import type { CliClient } from "../client";
 import type { CommandContext } from "../context";
 import { pulumiRunner, type PulumiRunner } from "./pulumiCommand";

@@ -3,8 +3,9 @@
  * stack configuration (the API key decrypted in this process only, never printed), each falling
  * back to its environment variable when unset (`resolveClientConfig`).
  */
-import { PULUMI_CONFIG_KEYS, type ClientConfigInput } from "../../api";
-import { API_PATH_CONFIG_KEY, resolveApiPath, type ApiPath } from "../../provider";
+import { ConfigurationError, type ClientConfigInput } from "../../api";
+import { API_PATH_CONFIG_KEY, resolveApiPath, type ApiPath } from "../../provider/apiPath";
+import { PULUMI_CONFIG_KEYS, unknownConfigKeys } from "../../provider/providerConfig";
 import type { PulumiRunner } from "./pulumiCommand";
 
 export interface StackSettings {
@@ -15,12 +16,16 @@ export interface StackSettings {
 }
 
 /**
- * The `runpod:*` settings of the stack (`pulumi config --json --show-secrets`).
+ * The `runpod:*` settings of the stack (`pulumi config --json --show-secrets`); unset keys stay unset.
  * @throws PulumiCommandError when the configuration cannot be read (e.g. wrong passphrase);
- *   ConfigurationError when `runpod:api` (or `RUNPOD_API`) names no path.
+ *   ConfigurationError for a `runpod:*` key the provider does not read, or when `runpod:api` (or
+ *   `RUNPOD_API`) names no path.
  */
 export async function stackSettings(pulumi: PulumiRunner, env: NodeJS.ProcessEnv = process.env): Promise<StackSettings> {
   const config = JSON.parse(await pulumi(["config", "--json", "--show-secrets"])) as Record<string, { value?: unknown } | undefined>;
+  // A misspelled key would silently fall back to the environment or production, as in the provider.
+  const problem = unknownConfigKeys(Object.keys(config));
+  if (problem) throw new ConfigurationError(problem);
   const out: Record<string, unknown> = {};
   for (const [field, key] of Object.entries(PULUMI_CONFIG_KEYS)) {
     const value = config[key]?.value;

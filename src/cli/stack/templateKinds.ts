@@ -3,7 +3,9 @@
  * each listed and deleted through the stack's API path (docs/api-paths.md "What each path sends").
  */
 import type { PlatformClient } from "../../api";
-import { LISTINGS, REGISTRY_AUTH_MODEL, TEMPLATE_MODEL, type PerPath } from "../../provider";
+import { REGISTRY_AUTH_MODEL, TEMPLATE_MODEL } from "../../provider";
+import type { PerPath } from "../../provider/apiPath";
+import { LISTINGS } from "../../provider/paths/listings";
 import { namedKind } from "./namedKind";
 import type { PlatformObject } from "./resourceKind";
 

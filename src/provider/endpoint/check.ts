@@ -1,5 +1,5 @@
 /**
- * The Endpoint provider's `check` (issue #4, issue #6 "Bad input"): the model's validation and
+ * The Endpoint provider's `check` (docs/endpoint.md; README › Troubleshooting): the model's validation and
  * defaults (model/check.ts) plus the rules that span fields — exactly one GPU selection, `workersMax`
  * defaulting to `workersMin` when that is larger, `workersMin` ≤ `workersMax`.
  */

@@ -1,5 +1,5 @@
 /**
- * Creates that happen once (issue #6): a create whose outcome is unknown (dropped connection, timeout,
+ * Creates that happen once (docs/endpoint.md › Endpoint names): a create whose outcome is unknown (dropped connection, timeout,
  * 5xx) is not repeated blindly. The endpoints with the same name and template that this process did
  * not create or adopt already, and that did not exist before, are looked up, and one found is adopted;
  * otherwise the create is tried once more.

@@ -1,5 +1,5 @@
 /**
- * Field-by-field diff of an `Endpoint` (issue #4 "diff"): the model's comparison and change policies
+ * Field-by-field diff of an `Endpoint` (docs/endpoint.md › Update, replace, delete, refresh): the model's comparison and change policies
  * (model/compare.ts), plus the GPU selection, where the desired form (`gpuIds` or `gpuTypeIds`) decides
  * which list is compared.
  *

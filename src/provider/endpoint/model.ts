@@ -22,6 +22,7 @@ import {
   type SettingName,
 } from "../model/fields";
 import { bool, integer, listOf, oneOf, platformId, text } from "../model/rules";
+import { COST_FIELDS } from "./costFields";
 
 /** Largest worker count of `workersMin` / `workersMax`. */
 const WORKERS_LIMIT = 100;
@@ -244,6 +245,7 @@ export const ENDPOINT_MODEL = defineModel({
       { carriedBy: ["save"] },
     ),
     jobUrl: output<string>("string", "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface)."),
+    ...COST_FIELDS,
   },
 });
 

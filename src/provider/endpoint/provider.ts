@@ -1,5 +1,5 @@
 /**
- * The `Endpoint` dynamic provider's operations (issue #4; create/delete guarantees of issue #6) on a
+ * The `Endpoint` dynamic provider's operations (docs/endpoint.md; create/delete guarantees: docs/operations.md) on a
  * {@link PlatformSession}: the shared skeleton (recordProvider.ts) over the path the session uses
  * (`paths/*.ts`), plus what only endpoints have: the create settlement of unknown outcomes
  * (createOnce.ts), the readiness wait, and the GPU type names the platform does not report. The
@@ -13,11 +13,13 @@ import type { InputFailure } from "../model/check";
 import { isStringArray, joinList, splitList } from "../model/state";
 import type { EndpointState } from "../paths/records";
 import { RecordProvider, type SessionSource } from "../recordProvider";
-import { AUTONAMED_PROPERTY } from "../reserved";
+import { AUTONAMED_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
 import type { PlatformSession } from "../session";
 import { isUnknown } from "../unknown";
+import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
 import { CreateOnce } from "./createOnce";
+import { COST_OUTPUTS } from "./costFields";
 import { diffEndpoint } from "./diff";
 import type { EndpointDirectory } from "./directory";
 import { EndpointInitError } from "./initError";
@@ -62,6 +64,24 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   /** The shared endpoint listing (read, create's duplicate check, a refused delete). */
   get directory(): EndpointDirectory {
     return this.session.endpoints;
+  }
+
+  /**
+   * The shared check (recordProvider.ts), then the catalog review and the cost estimate
+   * (catalogReview.ts; docs/cost.md): one catalog read per session, none when no input it judges
+   * changed; the estimate outputs are written into the checked inputs so `pulumi preview` shows them.
+   */
+  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
+    // The cost estimates are check's own results (recomputed below); inputs that carry them back —
+    // read's inputs on import, checked inputs checked again — are not a user's unknown properties.
+    const given = { ...news };
+    for (const f of COST_OUTPUTS) delete given[f];
+    const result = await super.check(olds, given);
+    const inputs = result.inputs as Props;
+    const failures = [...(result.failures ?? [])];
+    const prefix = news?.[NAME_PREFIX_PROPERTY];
+    await reviewEndpoint(this.session, olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
+    return { inputs, failures };
   }
 
   /** The model's rules plus exactly one GPU selection and `workersMin` ≤ `workersMax` (check.ts). */

@@ -1,5 +1,5 @@
 /**
- * The readiness wait of create and update (`waitForWorkers`, `workersReadyTimeout`; issue #7): with
+ * The readiness wait of create and update (`waitForWorkers`, `workersReadyTimeout`; README › Resources): with
  * the wait on and `workersMin` > 0, polls the endpoint's worker listing until `workersMin` workers
  * report ready (spec: GET {base_url}/v2/serverless/{id}/workers).
  */

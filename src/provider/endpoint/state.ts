@@ -6,6 +6,8 @@
 import type { RestCreateEndpointInput, SaveEndpointInput } from "../../api";
 import type { EndpointState } from "../paths/records";
 import { apiInput, inputsFromOutputs as inputsFromModelOutputs, joinList, outputsFromRecord as modelOutputs } from "../model/state";
+import { costOutputs } from "./catalogReview";
+import { COST_OUTPUTS } from "./costFields";
 import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
 
 /**
@@ -27,6 +29,7 @@ export function outputsFromRecord(
     ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
     workersStandby: record.workersStandby ?? null,
     jobUrl,
+    ...costOutputs(record, previous ?? (settings as Record<string, unknown> | undefined)),
   } as EndpointOutputs;
   if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;
   return outs;
@@ -40,6 +43,8 @@ export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
   const inputs = inputsFromModelOutputs(ENDPOINT_MODEL, outs) as EndpointInputs;
   if (outs.gpuTypeIds && outs.gpuTypeIds.length > 0) delete inputs.gpuIds;
   else delete inputs.gpuTypeIds;
+  // The estimate rides with the inputs (check writes it there), so an unchanged endpoint keeps it after a refresh without a catalog read.
+  for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") (inputs as Record<string, unknown>)[f] = outs[f];
   return inputs;
 }
 

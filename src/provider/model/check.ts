@@ -4,11 +4,10 @@
  * stops before anything is created. Values the engine does not know yet (during preview) are skipped,
  * never rejected. Defaults are filled in so the stored inputs equal what the platform will report.
  */
-import type { ZodTypeAny } from "zod";
 import { PROVIDER_PROPERTY } from "../reserved";
 import { UNKNOWN, isUnknown } from "../unknown";
-import { argumentNames, type Field, type Fields, type InputField, type ResourceModel } from "./fields";
-import type { Rule, Zod } from "./rules";
+import { compiled } from "./compiled";
+import type { Field, Fields, InputField, ResourceModel } from "./fields";
 
 /** A failure in the shape Pulumi's `CheckFailure` expects. */
 export interface InputFailure {
@@ -29,26 +28,6 @@ export interface CheckedFields {
 /** null and undefined both mean "not set". */
 export const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
-let zod: Zod | undefined;
-const schemas = new WeakMap<Rule, ZodTypeAny>();
-
-/** The rule's schema; zod is loaded at the first validation, not with the model. */
-function schemaOf(rule: Rule): ZodTypeAny {
-  let schema = schemas.get(rule);
-  if (!schema) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    zod ??= (require("zod") as typeof import("zod")).z;
-    schema = rule.schema(zod);
-    schemas.set(rule, schema);
-  }
-  return schema;
-}
-
-/** What `field` accepts, completing "`name` must be …". */
-export function expectsOf(field: Exclude<Field, { kind: "output" }>): string {
-  return field.rule.expects({ unit: field.unit, orUnset: field.default === null });
-}
-
 /** Renders a received value for a failure message (short, JSON-like). */
 export function show(value: unknown): string {
   let text: string;
@@ -68,14 +47,15 @@ export function show(value: unknown): string {
  */
 export function checkFields<F extends Fields>(model: ResourceModel<F>, news: Record<string, unknown>): CheckedFields {
   const fields = model.fields as Fields;
-  const args = argumentNames(model) as string[];
+  const c = compiled(model);
+  const args = c.args;
   const failures: InputFailure[] = [];
   const bad = new Set<string>();
   const given: Record<string, unknown> = {};
 
   for (const [key, value] of Object.entries(news)) {
     if (key === PROVIDER_PROPERTY) continue;
-    if (!args.includes(key)) {
+    if (!c.isArg.has(key)) {
       if (isSet(value)) failures.push({ property: key, reason: `unknown property "${key}"; ${model.type} accepts ${args.join(", ")}` });
       continue;
     }
@@ -86,12 +66,12 @@ export function checkFields<F extends Fields>(model: ResourceModel<F>, news: Rec
     const field = fields[name] as Exclude<Field, { kind: "output" }>;
     const value = given[name];
     if (value === undefined) {
-      if (field.kind === "input" && field.required) failures.push({ property: name, reason: `${name} is required: ${expectsOf(field)}` });
+      if (field.kind === "input" && field.required) failures.push({ property: name, reason: `${name} is required: ${c.expects.get(name)}` });
       continue;
     }
     if (isUnknown(value)) continue;
-    if (!schemaOf(field.rule).safeParse(value).success) {
-      failures.push({ property: name, reason: `${name} must be ${expectsOf(field)}; got ${show(value)}` });
+    if (!c.schema(name).safeParse(value).success) {
+      failures.push({ property: name, reason: `${name} must be ${c.expects.get(name)}; got ${show(value)}` });
       bad.add(name);
     }
   }

@@ -91,7 +91,8 @@ export interface InputField<T = unknown> extends Argument<T> {
 
 export interface SettingField<T = unknown> extends Argument<T> {
   kind: "setting";
-  default: Readonly<T>;
+  /** `null`: unset is a value of its own (e.g. no limit). */
+  default: Readonly<T> | null;
   /** Why it is a setting of the provider, for the README's change-policy table. */
   why: string;
 }

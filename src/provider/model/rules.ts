@@ -12,7 +12,7 @@ import { UNKNOWN, isUnknown } from "../unknown";
 export type Zod = typeof import("zod").z;
 
 /** A field's type as the README shows it. */
-export type DisplayType = "string" | "string[]" | "integer" | "boolean" | "map(string)";
+export type DisplayType = "string" | "string[]" | "integer" | "number" | "boolean" | "map(string)";
 
 export interface ExpectsContext {
   unit?: string;

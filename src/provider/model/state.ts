@@ -2,7 +2,8 @@
  * The state mapping derived from a resource model: a platform record to outputs, outputs back to
  * inputs (refresh, adoption, `get`), and checked inputs to a platform operation's input.
  */
-import { settingNames, type Fields, type InputField, type ResourceModel } from "./fields";
+import { compiled } from "./compiled";
+import type { Fields, InputField, ResourceModel } from "./fields";
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
@@ -66,7 +67,7 @@ function toWire(field: InputField<unknown>, value: unknown): unknown {
   }
 }
 
-const inputsOf = (model: ResourceModel) => Object.entries(model.fields).filter((e): e is [string, InputField<unknown>] => e[1].kind === "input");
+const inputsOf = (model: ResourceModel) => compiled(model).inputs;
 
 /**
  * The outputs a platform record gives: every input the platform reports (lists parsed, unset = the
@@ -102,9 +103,7 @@ export function outputsFromRecord(
 export function settingsFrom(model: ResourceModel, source: object | undefined): Record<string, unknown> {
   const src = (source ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const name of settingNames(model)) {
-    const field = model.fields[name];
-    if (field.kind !== "setting") continue;
+  for (const [name, field] of compiled(model).settings) {
     const value = src[name];
     const fits =
       field.rule.type === "boolean"

@@ -1,5 +1,5 @@
 /**
- * The `ContainerRegistryAuth` dynamic provider (issue #14) on a {@link PlatformSession}: the shared
+ * The `ContainerRegistryAuth` dynamic provider (docs/template.md) on a {@link PlatformSession}: the shared
  * skeleton of kinds with unique names (namedRecordProvider.ts) over the path the session uses
  * (`paths/*.ts`). A delete is refused while a template names the credentials, which is retried within
  * a deadline and then fails naming those templates. The platform reports only `{ id, name }`, so the

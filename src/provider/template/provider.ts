@@ -1,5 +1,5 @@
 /**
- * The `Template` dynamic provider (issue #14) on a {@link PlatformSession}: the shared skeleton of
+ * The `Template` dynamic provider (docs/template.md) on a {@link PlatformSession}: the shared skeleton of
  * kinds with unique names (namedRecordProvider.ts) over the path the session uses (`paths/*.ts`).
  * A changed image or env rolls the workers of every endpoint using the template. Env values are
  * secrets: they are removed from every error this provider throws.

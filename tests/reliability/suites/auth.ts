@@ -1,8 +1,9 @@
 /**
- * Issue #6 "Auth": missing key, invalid key, read-only key on a mutation — each error says what to
+ * Auth (docs: README › Troubleshooting): missing key, invalid key, read-only key on a mutation — each error says what to
  * fix, 401 and 403 are told apart, and no partial resource is left.
  */
-import { AuthenticationError, ConfigurationError, PermissionError, createClient, resolveClientConfig } from "../../../src/api";
+import { AuthenticationError, ConfigurationError, PermissionError, createClient, explainError, resolveClientConfig } from "../../../src/api";
+import { PULUMI_HINTS } from "../../../src/provider/providerConfig";
 import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import * as providerModule from "../../../src/provider";
 import { DEFAULT_KEYS } from "../../../emulator";
@@ -44,9 +45,9 @@ export function authSuite(): void {
       const err = await thrown(() => createChecked(provider, { name, ...ARGS }));
       expect(err).toBeInstanceOf(AuthenticationError);
       expect((err as AuthenticationError).status).toBe(401);
-      expect(err.message).toMatch(/401/);
-      expect(err.message).toMatch(/Check the API key/);
-      expect(err.message).toContain("runpod:apiKey");
+      expect(err.message).toMatch(/\(HTTP 401, /);
+      // The hint is the front end's: the provider module adds it (see the `pulumi preview` suite).
+      expect(explainError(err, { hints: PULUMI_HINTS })).toMatch(/Check the API key: set it with `pulumi config set --secret runpod:apiKey <key>`/);
       expect(err.message).not.toContain(apiKey);
       expect(emu.endpoints()).toEqual([]);
       expect(mutationCounts(emu)).toEqual({ saveEndpoint: 0, restCreateEndpoint: 0, deleteEndpoint: 0 });
@@ -56,7 +57,7 @@ export function authSuite(): void {
       const provider = providerWithKey("rpa_not_a_real_key_123456");
       const err = await thrown(() => provider.check(undefined, { name: uniqueName("badkey-vol"), ...ARGS, networkVolumeId: "nv_models01" }));
       expect(err).toBeInstanceOf(AuthenticationError);
-      expect(err.message).toMatch(/Check the API key/);
+      expect(err.message).toMatch(/\(HTTP 401, /);
     });
 
     it("read-only key on a create: 403 PermissionError asking for a read/write key; nothing created", async () => {
@@ -65,8 +66,8 @@ export function authSuite(): void {
       const err = await thrown(() => createChecked(provider, { name, ...ARGS, networkVolumeId: "nv_models01" }));
       expect(err).toBeInstanceOf(PermissionError);
       expect((err as PermissionError).status).toBe(403);
-      expect(err.message).toMatch(/403/);
-      expect(err.message).toMatch(/read\/write/);
+      expect(err.message).toMatch(/\(HTTP 403, /);
+      expect(explainError(err, { hints: PULUMI_HINTS })).toMatch(/read\/write/);
       expect(err.message).not.toMatch(/Check the API key/);
       expect(err.message).not.toContain(emu.readOnlyApiKey);
       expect(emu.endpoints()).toEqual([]);

@@ -130,7 +130,9 @@ export function cliSuite(): void {
       await stack.removeConfig("runpod:apiKey");
       emu.resetStats();
       const text = output(await pulumi("preview without a key", ["preview"], FAILED));
-      expect(text).toMatch(/No API key configured: set the Pulumi config key `runpod:apiKey` \(pulumi config set --secret runpod:apiKey/);
+      expect(text).toMatch(
+        /No API key configured \(runpod:apiKey or the environment variable RUNPOD_API_KEY\)\. Set it with `pulumi config set --secret runpod:apiKey <key>`/,
+      );
       expect(text).toContain("RUNPOD_API_KEY");
       expect(emu.stats().requests).toBe(0);
     });
@@ -140,7 +142,7 @@ export function cliSuite(): void {
       await declare({ one: { name: "rel-one", templateId: "tpl_vllm", gpuIds: ["ADA_24"], networkVolumeId: "nv_models01" } });
       const text = output(await pulumi("preview with an invalid key", ["preview"], FAILED));
       expect(text).toMatch(/AuthenticationError|401/);
-      expect(text).toMatch(/Check the API key: set Pulumi config `runpod:apiKey`/);
+      expect(text).toMatch(/Check the API key: set it with `pulumi config set --secret runpod:apiKey <key>`/);
       expect(linesWithSecret(text, "rpa_invalid_key_for_the_cli_test")).toEqual([]);
       expect(emu.endpoints()).toEqual([]);
     });

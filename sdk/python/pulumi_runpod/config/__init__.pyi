@@ -19,6 +19,11 @@ allowInsecureHttp: Optional[bool]
 Allow `http://` addresses on hosts other than loopback (the key then travels unencrypted). Default: RUNPOD_ALLOW_INSECURE_HTTP, else false.
 """
 
+api: Optional[str]
+"""
+Which platform interface manages resources: `v2` (REST v2) or `graphql` (the design's GraphQL mapping). Default: RUNPOD_API, else the provider's default path (docs/api-paths.md).
+"""
+
 apiKey: Optional[str]
 """
 API key of the platform account. Default: the RUNPOD_API_KEY environment variable.
@@ -32,6 +37,16 @@ GraphQL address. Default: RUNPOD_GRAPHQL_URL, else `https://api.runpod.io/graphq
 inferenceUrl: Optional[str]
 """
 Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`.
+"""
+
+maxHourlyCost: Optional[float]
+"""
+Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
+"""
+
+requireAvailability: Optional[bool]
+"""
+Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
 """
 
 restV1Url: Optional[str]

@@ -28,6 +28,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_bool('allowInsecureHttp')
 
     @_builtins.property
+    def api(self) -> Optional[str]:
+        """
+        Which platform interface manages resources: `v2` (REST v2) or `graphql` (the design's GraphQL mapping). Default: RUNPOD_API, else the provider's default path (docs/api-paths.md).
+        """
+        return __config__.get('api')
+
+    @_builtins.property
     def api_key(self) -> Optional[str]:
         """
         API key of the platform account. Default: the RUNPOD_API_KEY environment variable.
@@ -47,6 +54,20 @@ class _ExportableConfig(types.ModuleType):
         Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`.
         """
         return __config__.get('inferenceUrl')
+
+    @_builtins.property
+    def max_hourly_cost(self) -> Optional[float]:
+        """
+        Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
+        """
+        return __config__.get_float('maxHourlyCost')
+
+    @_builtins.property
+    def require_availability(self) -> Optional[bool]:
+        """
+        Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
+        """
+        return __config__.get_bool('requireAvailability')
 
     @_builtins.property
     def rest_v1_url(self) -> Optional[str]:

@@ -1,0 +1,105 @@
+/**
+ * `cost`: the stack's endpoints with their two estimates (`maxHourlyCost`, `idleHourlyCost`; docs/cost.md)
+ * and the totals: the stack's state with what `pulumi preview --json` would change (new, changed and
+ * removed endpoints) — the program as `pulumi up` would deploy it, so a pipeline can gate on
+ * `--max-hourly` before the deploy — or, when the preview fails (e.g. a budget
+ * refusal) or with `--no-preview`, from the stack's state. `--since` adds what each endpoint actually
+ * cost per bucket (REST v2 `listServerlessBilling`), with a sparkline in a terminal and the records
+ * with `--json` / `--csv`. Endpoints billed while idle (minimum or standby workers above 0) are flagged.
+ */
+import { ENDPOINT_MODEL, typeToken } from "../../provider";
+import type { CommandContext } from "../context";
+import { UsageError } from "../errors";
+import { EXIT, type ExitCode } from "../io";
+import { bucketStarts, buildReport, renderCsv, renderJson, renderText, type BucketSize, type EndpointEstimate } from "../cost/report";
+import { resourceNameOf, resourcesOf, type StateResource } from "../stack/checkpoint";
+import { stackSession, type StackOptions } from "../stack/session";
+import { exportCheckpoint } from "../stack/stackState";
+
+export interface CostOptions extends StackOptions {
+  json?: boolean;
+  csv?: boolean;
+  /** USD per hour: exit 1 when the total `maxHourlyCost` exceeds it. */
+  maxHourly?: number;
+  /** RFC 3339 start of the spend window (parsed from a duration such as `7d`). */
+  since?: string;
+  bucket?: BucketSize;
+  /** False with `--no-preview`: estimates from the state only. */
+  preview?: boolean;
+}
+
+const ENDPOINT_TYPE = typeToken(ENDPOINT_MODEL);
+
+interface PreviewStep {
+  op: string;
+  urn: string;
+  type?: string;
+  newState?: { type?: string; inputs?: Record<string, unknown> };
+  oldState?: { type?: string };
+}
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+function estimateOf(urn: string, props: Record<string, unknown> | undefined, state: StateResource | undefined): EndpointEstimate {
+  const p = props ?? {};
+  return {
+    resource: resourceNameOf(urn),
+    endpointId: state?.id,
+    name: typeof p.name === "string" ? p.name : undefined,
+    maxHourlyCost: num(p.maxHourlyCost),
+    idleHourlyCost: num(p.idleHourlyCost),
+    workersMin: num(p.workersMin) ?? 0,
+    workersStandby: num(state?.outputs?.workersStandby) ?? 0,
+  };
+}
+
+/**
+ * @returns EXIT.OK, or EXIT.FAILED when `--max-hourly` is exceeded (the report is printed either way).
+ * @throws UsageError for `--json` with `--csv`; PulumiCommandError, api errors.
+ */
+export async function costCommand(ctx: CommandContext, opts: CostOptions): Promise<ExitCode> {
+  if (opts.json && opts.csv) throw new UsageError("--json and --csv are exclusive: choose one");
+  const session = stackSession(ctx, opts);
+  const deployed = resourcesOf(await exportCheckpoint(session.pulumi)).filter((r) => r.type === ENDPOINT_TYPE && !r.delete && r.custom !== false);
+  const byUrn = new Map(deployed.map((r) => [r.urn, r]));
+
+  let source: "preview" | "state" = "state";
+  let estimates: EndpointEstimate[] = deployed.map((r) => estimateOf(r.urn, r.outputs, r));
+  if (opts.preview !== false) {
+    try {
+      const preview = JSON.parse(await session.pulumi(["preview", "--json"])) as { steps?: PreviewStep[] };
+      // The preview lists only what changes: an unchanged endpoint keeps its estimate from the state.
+      const planned = new Map(estimates.map((e, i) => [deployed[i].urn, e]));
+      for (const step of preview.steps ?? []) {
+        if ((step.newState?.type ?? step.oldState?.type) !== ENDPOINT_TYPE) continue;
+        if (step.op === "delete") planned.delete(step.urn);
+        else if (step.newState?.inputs && !/delete|discard|read/.test(step.op))
+          planned.set(step.urn, estimateOf(step.urn, step.newState.inputs, byUrn.get(step.urn)));
+      }
+      estimates = [...planned.values()];
+      source = "preview";
+    } catch (err) {
+      const why = err instanceof Error ? err.message.split("\n").slice(-3).join(" ") : String(err);
+      ctx.io.stderr.write(ctx.err.yellow(`warning: \`pulumi preview\` failed, so the estimates are the stack's state as deployed: ${why}`) + "\n");
+    }
+  }
+
+  let spend: Parameters<typeof buildReport>[2];
+  if (opts.since !== undefined) {
+    const bucketSize = opts.bucket ?? "day";
+    const { client } = await session.connect();
+    // No endTime: the platform's "now" ends the window (its default), so the current bucket is in.
+    const answer = await client.v2.listServerlessBilling({ startTime: opts.since, bucketSize });
+    const { startTime, endTime } = answer.metadata.query;
+    spend = { window: { startTime, endTime, bucketSize, buckets: bucketStarts(startTime, endTime, bucketSize) }, records: answer.records };
+  }
+
+  const report = buildReport(source, estimates, spend, opts.maxHourly);
+  ctx.io.stdout.write(opts.json ? renderJson(report) : opts.csv ? renderCsv(report) : renderText(report, ctx.out));
+  if (report.budget?.over) {
+    if (opts.json || opts.csv)
+      ctx.io.stderr.write(`over budget: $${report.totals.maxHourlyCost.toFixed(2)}/h exceeds --max-hourly $${report.budget.maxHourly.toFixed(2)}/h\n`);
+    return EXIT.FAILED;
+  }
+  return EXIT.OK;
+}

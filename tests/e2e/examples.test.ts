@@ -1,0 +1,114 @@
+/**
+ * Every program under examples/ (but `basic`, which the demo deploys) is deployed through the real
+ * Pulumi CLI against the emulator: preview creates nothing, up creates what the program declares,
+ * destroy removes it. The template rollout also rolls the image. Needs `npm run setup` (Pulumi CLI)
+ * and a build (dist/). Kept to preview + up + destroy so it stays fast.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { repoRoot } from "../../scripts/pulumiCli";
+
+jest.setTimeout(300_000);
+
+const EXAMPLES = path.join(repoRoot(), "examples");
+let emu: RunningEmulator;
+let work: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  work = tempDir("pulumi-runpod-examples-");
+});
+afterAll(async () => {
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** A stack of `examples/<name>` in a copy outside the repository (TypeScript resolves from the repository). */
+async function stackOf(name: string, copy = name): Promise<LocalStack> {
+  const programDir = copyProgram(path.join(EXAMPLES, name), path.join(work, copy));
+  fs.symlinkSync(path.join(repoRoot(), "node_modules", "typescript"), path.join(programDir, "node_modules", "typescript"), "dir");
+  const stack = await LocalStack.create({ programDir, stackName: `ex-${copy}`, stateDir: path.join(work, `${copy}-state`) });
+  await stack.usePlatform(emu.urls, emu.apiKey);
+  return stack;
+}
+
+const endpointsNow = () => emu.endpoints().map((e) => e.id);
+
+test("every example directory is a Pulumi program with a test here", () => {
+  const names = fs.readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join(EXAMPLES, d.name, "Pulumi.yaml")));
+  expect(names.map((d) => d.name).sort()).toEqual(["javascript", "minimal-endpoint", "template-rollout"]);
+});
+
+test("examples/minimal-endpoint: preview, up (one endpoint), destroy", async () => {
+  const stack = await stackOf("minimal-endpoint");
+  const before = endpointsNow();
+  const preview = await stack.run(["preview"]);
+  expect(preview.stdout).toMatch(/\+ 2 to create/); // the stack and the endpoint
+  expect(endpointsNow()).toEqual(before);
+  await stack.run(["up", "--yes"]);
+  const out = (await stack.outputs()) as { endpointId: string; jobUrl: string };
+  expect(emu.endpoints().find((e) => e.id === out.endpointId)).toMatchObject({ templateId: "tpl_vllm", workersMax: 1 });
+  expect(out.jobUrl).toContain(out.endpointId);
+  await stack.run(["destroy", "--yes"]);
+  expect(endpointsNow()).toEqual(before);
+  await stack.remove();
+});
+
+test("examples/template-rollout: up, a new image tag updates the template in place and rolls the workers, destroy", async () => {
+  const stack = await stackOf("template-rollout");
+  await stack.run(["up", "--yes"]);
+  const first = (await stack.outputs()) as { templateId: string; imageName: string; endpointId: string };
+  expect(first.imageName).toBe("ghcr.io/acme/worker:1.0.0");
+  await stack.setConfig("imageTag", "1.1.0");
+  const up = await stack.run(["up", "--yes"]);
+  expect(up.stdout).toMatch(/~ 1 updated/);
+  const second = (await stack.outputs()) as typeof first;
+  expect(second).toEqual({ ...first, imageName: "ghcr.io/acme/worker:1.1.0" });
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const workers = await fetch(`${emu.urls.restV2}/v2/serverless/${first.endpointId}/workers`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+    const list = (await workers.json()) as { status: string; imageName: string }[] | { workers: { status: string; imageName: string }[] };
+    const items = Array.isArray(list) ? list : list.workers;
+    if (items.some((w) => w.status === "READY" && w.imageName === "ghcr.io/acme/worker:1.1.0")) break;
+    if (Date.now() > end) throw new Error(`no worker on the new image: ${JSON.stringify(items)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stack.run(["destroy", "--yes"]);
+  expect(emu.endpoints().some((e) => e.id === first.endpointId)).toBe(false);
+  expect(emu.templates("user_1").some((t) => t.id === first.templateId)).toBe(false);
+  await stack.remove();
+});
+
+test("examples/javascript: the volume lookup feeds the endpoint; up, destroy", async () => {
+  const stack = await stackOf("javascript");
+  await stack.run(["up", "--yes"]);
+  const out = (await stack.outputs()) as { endpointId: string; volume: string; dataCenter: string };
+  expect(out.volume).toBe("models");
+  const endpoint = emu.endpoints().find((e) => e.id === out.endpointId)!;
+  expect(endpoint.networkVolumeId).toBe("nv_models01");
+  await stack.run(["destroy", "--yes"]);
+  expect(emu.endpoints().some((e) => e.id === out.endpointId)).toBe(false);
+  await stack.remove();
+});
+
+test("through `pulumi preview`: a misspelled runpod:* key and a failed lookup each stop the program with one clean line; nothing is sent", async () => {
+  const stack = await stackOf("javascript", "javascript-errors");
+  await stack.setConfig("volume", "no-such-volume");
+  emu.resetStats();
+  const lookup = await stack.run(["preview"], { expectFailure: true });
+  const lookupText = lookup.stdout + lookup.stderr;
+  expect(lookupText).toMatch(/No network volume with name "no-such-volume"; yours: nv_models01 \("models"/);
+  expect(lookupText).not.toMatch(/PromiseRejectionHandledWarning|Promise \{|\n\s+at [\w.<]+ \(/);
+
+  await stack.setConfig("volume", "models");
+  await stack.setConfig("runpod:graphQLUrl", "https://api.runpod.io/graphql");
+  emu.resetStats();
+  const typo = await stack.run(["preview"], { expectFailure: true });
+  const typoText = typo.stdout + typo.stderr;
+  expect(typoText).toContain("Unknown configuration key runpod:graphQLUrl (did you mean runpod:graphqlUrl?)");
+  expect(typoText).not.toMatch(/\n\s+at [\w.<]+ \(/);
+  expect(emu.stats().requests).toBe(0);
+  await stack.remove();
+});
