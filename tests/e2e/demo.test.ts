@@ -56,7 +56,7 @@ test("the demo runs every step, checks each against the emulator, and exits 0", 
     "Remove the throwaway stack and stop the emulator",
   ]);
   expect(output).toMatch(/^ {4}✓ the emulator still has no endpoints$/m);
-  expect(output).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Endpoint inference updated .*\[diff: ~workersMax\]/); // refresh saw the drift
+  expect(output).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Endpoint inference updated .*\[diff: ~maxHourlyCost,workersMax\]/); // refresh saw the drift (and the cost estimate that follows workersMax)
   expect(output).toMatch(/~ workersMax\s*: 6 => 3/);
   expect(output).toMatch(/runpod:apiKey\s+\[secret\]/);
   expect(output).toMatch(/registryPassword\s+\[secret\]/);
