@@ -61,6 +61,8 @@ export class BenchStack {
       env: opts.env,
     });
     await stack.usePlatform(opts.platform.addresses, opts.platform.apiKey);
+    // The needed counts (requests.ts) are the GraphQL path's; rows for the default path (v2) are still to come.
+    await stack.setConfig("runpod:api", "graphql");
     await stack.setConfig("count", String(opts.n));
     await stack.setConfig("namePrefix", opts.namePrefix);
     if (opts.program === "noop") await stack.setConfig("kind", opts.kind);

@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     check(emu.endpoints().length === 2, `expected 2 endpoints on the emulator, found ${emu.endpoints().length}`);
     check(inference.networkVolumeId === outputs.modelsVolumeId, "the inference endpoint does not mount the looked-up volume");
     note(
-      `created ${inferenceId} (${inference.gpuIds}, regions ${inference.locations}, volume ${inference.networkVolumeId}) and ${imagesId} (${images.gpuIds})`,
+      `created ${inferenceId} (${inference.gpuIds}, data centers ${String(outputs.inferenceDataCenterIds)}, volume ${inference.networkVolumeId}) and ${imagesId} (${images.gpuIds})`,
     );
 
     step("pulumi stack output — the stack's outputs");
@@ -143,21 +143,8 @@ async function main(): Promise<void> {
     step(`Change the inference endpoint behind Pulumi's back (API call: workersMax +${DRIFT})`);
     const declaredMax = inference.workersMax;
     const driftedMax = declaredMax + DRIFT;
-    // The platform resets the fields a modify leaves out, so the change carries all of them: only workersMax differs.
-    await client.saveEndpoint({
-      id: inferenceId,
-      name: inference.name,
-      templateId: inference.templateId,
-      gpuIds: inference.gpuIds,
-      idleTimeout: inference.idleTimeout ?? undefined,
-      locations: inference.locations,
-      fastBootType: inference.fastBootType,
-      scalerType: inference.scalerType ?? undefined,
-      scalerValue: inference.scalerValue ?? undefined,
-      workersMin: inference.workersMin,
-      workersMax: driftedMax,
-      networkVolumeId: inference.networkVolumeId,
-    });
+    // REST v2 PATCH (the default path's interface) changes only the fields it carries.
+    await client.v2.updateEndpoint(inferenceId, { workers: { max: driftedMax } });
     check(onPlatform(inferenceId)?.workersMax === driftedMax, "the out-of-band change did not take effect");
     note(`workersMax on the platform: ${declaredMax} -> ${driftedMax}; the program still says ${declaredMax}`);
 
@@ -237,12 +224,12 @@ async function main(): Promise<void> {
     check(!emu.templates().some((t) => t.id === templateId), `template ${templateId} left on the emulator`);
     check(!emu.registryAuths().some((r) => r.id === String(outputs.registryAuthId)), "registry credentials left on the emulator");
     const ops = emu.stats().byOperation;
-    // The platform refuses deleteEndpoint while workersMax > 0, so each delete needs its scale-down first.
+    // Each delete first scales the endpoint to zero (PATCH workers), then deletes it (REST v2, the default path).
     check(
-      (ops.saveEndpoint ?? 0) >= 2 && ops.deleteEndpoint === 2,
-      `expected 2 scale-downs and 2 deletes, saw ${ops.saveEndpoint ?? 0} and ${ops.deleteEndpoint ?? 0}`,
+      (ops.updateEndpoint ?? 0) >= 2 && ops.deleteEndpoint === 2,
+      `expected 2 scale-downs and 2 deletes, saw ${ops.updateEndpoint ?? 0} and ${ops.deleteEndpoint ?? 0}`,
     );
-    note(`${ops.saveEndpoint} scale-to-zero calls and ${ops.deleteEndpoint} deletes in ${emu.stats().requests} requests: the emulator has no endpoints left`);
+    note(`${ops.updateEndpoint} scale-to-zero calls and ${ops.deleteEndpoint} deletes in ${emu.stats().requests} requests: the emulator has no endpoints left`);
 
     step("Remove the throwaway stack and stop the emulator");
     await stack.remove();

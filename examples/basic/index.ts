@@ -26,12 +26,12 @@ const worker = new Template("llm", {
   containerRegistryAuthId: registry.id,
 });
 
-/** Queue-based inference endpoint on 24 GB tiers, in EU regions, with the model volume mounted. */
+/** Queue-based inference endpoint on 24 GB tiers, in two EU data centers, with the model volume mounted. */
 const inference = new Endpoint("inference", {
   name: `${prefix}-inference`,
   templateId: worker.id,
   gpuIds: ["ADA_24", "AMPERE_24"],
-  locations: ["RO", "CZ"],
+  dataCenterIds: ["EU-RO-1", "EU-CZ-1"],
   scalerType: "QUEUE_DELAY",
   scalerValue: 4,
   idleTimeout: 30,
@@ -43,12 +43,12 @@ const inference = new Endpoint("inference", {
 });
 
 /**
- * Image endpoint created from GPU type names in priority order (the platform's REST v1 create). No
- * `name`: auto-named `images-<7 hex digits>`, kept for the endpoint's life.
+ * Image endpoint on the 24 GB and 48 GB tiers, scaled to zero when idle. No `name`: auto-named
+ * `images-<7 hex digits>`, kept for the endpoint's life.
  */
 const images = new Endpoint("images", {
   templateId: "tpl_comfy",
-  gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A6000"],
+  gpuIds: ["ADA_24", "AMPERE_48"],
   workersMin: 0,
   workersMax: 2,
   idleTimeout: 10,
@@ -59,8 +59,9 @@ export const templateId = worker.id;
 export const templateImage = worker.imageName;
 export const inferenceId = inference.id;
 export const inferenceJobUrl = inference.jobUrl;
+export const inferenceDataCenterIds = inference.dataCenterIds;
 export const imagesId = images.id;
 export const imagesJobUrl = images.jobUrl;
-/** The tiers the platform derived from the GPU type names. */
+/** The GPU tiers the platform records for the image endpoint. */
 export const imagesGpuTiers = images.gpuIds;
 export const modelsVolumeId = models.id;

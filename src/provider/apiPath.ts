@@ -12,7 +12,7 @@ export const API_PATHS = ["v2", "graphql"] as const;
 export type ApiPath = (typeof API_PATHS)[number];
 
 /** The path when neither the stack configuration nor the environment names one. */
-export const DEFAULT_API_PATH: ApiPath = "graphql";
+export const DEFAULT_API_PATH: ApiPath = "v2";
 export const API_PATH_CONFIG_KEY = "runpod:api";
 export const API_PATH_ENV_VAR = "RUNPOD_API";
 

@@ -80,112 +80,120 @@ function make(name: string, extra: Partial<SaveEndpointInput> = {}): Promise<End
   return h.client.saveEndpoint({ name, templateId: "tpl_vllm", gpuIds: "AMPERE_16", workersMax: 1, ...extra });
 }
 
-beforeAll(async () => {
-  h = await startHarness();
-});
+// Each path lists endpoints its own way (GraphQL myself, REST v2 GET /v2/serverless); the plan is the same.
+describe.each(["v2", "graphql"] as const)("on API path %s", (api) => {
+  // A platform of its own per path: the tests reuse endpoint names.
+  beforeAll(async () => {
+    h = await startHarness();
+  });
 
-afterAll(async () => {
-  await h?.close();
-});
+  afterAll(async () => {
+    await h?.close();
+  });
 
-test("a pending create whose endpoint landed is adopted, one that never reached the platform is dropped", async () => {
-  const landed = await make("api-3f9a2c1");
-  listings = new Map([[endpointKind.type, await endpointKind.list(h.client)]]);
-  const state = checkpoint([], [creating("api", inputs("api-3f9a2c1", { __autonamed: true })), creating("web", inputs("web-00aa11b", { __autonamed: true }))]);
-  expect(kindsToList(state)).toEqual([endpointKind]);
-  expect(summary(planRecovery(state, listings))).toEqual([
-    ["api", "adopt", landed.id],
-    ["web", "drop", undefined],
-  ]);
-});
+  test("a pending create whose endpoint landed is adopted, one that never reached the platform is dropped", async () => {
+    const landed = await make("api-3f9a2c1");
+    listings = new Map([[endpointKind.type, await endpointKind.list(h.client, api)]]);
+    const state = checkpoint(
+      [],
+      [creating("api", inputs("api-3f9a2c1", { __autonamed: true })), creating("web", inputs("web-00aa11b", { __autonamed: true }))],
+    );
+    expect(kindsToList(state)).toEqual([endpointKind]);
+    expect(summary(planRecovery(state, listings))).toEqual([
+      ["api", "adopt", landed.id],
+      ["web", "drop", undefined],
+    ]);
+  });
 
-test("a chosen name is matched on the settings the create sent too; an auto-name on name and template alone", async () => {
-  // Another stack's endpoint with the same chosen name and template, but other settings: not ours.
-  const someoneElses = await make("shared-name", { workersMax: 3 });
-  const ours = await make("shared-name", { workersMax: 1, idleTimeout: 5 });
-  const listing = await endpointKind.list(h.client);
-  const objectOf = (r: EndpointRecord) => listing.find((o) => o.id === r.id)!;
-  expect(endpointKind.madeBy(objectOf(ours), inputs("shared-name"))).toBe(true);
-  expect(endpointKind.madeBy(objectOf(someoneElses), inputs("shared-name"))).toBe(false);
-  expect(endpointKind.madeBy(objectOf(ours), inputs("shared-name", { templateId: "tpl_comfy" }))).toBe(false);
-  // A REST v1 create (GPU type names) sends only workers and idle timeout; the rest may not have followed.
-  expect(endpointKind.madeBy(objectOf(ours), inputs("shared-name", { gpuIds: undefined, gpuTypeIds: ["NVIDIA L4"], scalerValue: 9 }))).toBe(true);
-  // A drawn name belongs to nothing else: the other settings are not compared.
-  const drawn = await make("job-1a2b3c4", { workersMax: 3 });
-  const drawnObject = (await endpointKind.list(h.client)).find((o) => o.id === drawn.id)!;
-  expect(endpointKind.madeBy(drawnObject, inputs("job-1a2b3c4", { __autonamed: true }))).toBe(true);
-  expect(endpointKind.madeBy(drawnObject, inputs("job-1a2b3c4"))).toBe(false);
-});
+  test("a chosen name is matched on the settings the create sent too; an auto-name on name and template alone", async () => {
+    // Another stack's endpoint with the same chosen name and template, but other settings: not ours.
+    const someoneElses = await make("shared-name", { workersMax: 3 });
+    const ours = await make("shared-name", { workersMax: 1, idleTimeout: 5 });
+    const listing = await endpointKind.list(h.client, api);
+    const objectOf = (r: EndpointRecord) => listing.find((o) => o.id === r.id)!;
+    expect(endpointKind.madeBy(objectOf(ours), inputs("shared-name"))).toBe(true);
+    expect(endpointKind.madeBy(objectOf(someoneElses), inputs("shared-name"))).toBe(false);
+    // v2 reports no template (templateId is a snapshot at create), so there name and settings decide.
+    expect(endpointKind.madeBy(objectOf(ours), inputs("shared-name", { templateId: "tpl_comfy" }))).toBe(api === "v2");
+    // A REST v1 create (GPU type names) sends only workers and idle timeout; the rest may not have followed.
+    expect(endpointKind.madeBy(objectOf(ours), inputs("shared-name", { gpuIds: undefined, gpuTypeIds: ["NVIDIA L4"], scalerValue: 9 }))).toBe(true);
+    // A drawn name belongs to nothing else: the other settings are not compared.
+    const drawn = await make("job-1a2b3c4", { workersMax: 3 });
+    const drawnObject = (await endpointKind.list(h.client, api)).find((o) => o.id === drawn.id)!;
+    expect(endpointKind.madeBy(drawnObject, inputs("job-1a2b3c4", { __autonamed: true }))).toBe(true);
+    expect(endpointKind.madeBy(drawnObject, inputs("job-1a2b3c4"))).toBe(false);
+  });
 
-test("several candidates leave the create pending; an endpoint the stack already holds is never a candidate", async () => {
-  const first = await make("twin");
-  const second = await make("twin");
-  const held = await make("held-name");
-  listings = new Map([[endpointKind.type, await endpointKind.list(h.client)]]);
-  const state = checkpoint(
-    [{ urn: urnOf("other"), custom: true, type: endpointKind.type, id: held.id, parent: STACK, provider: `${PROVIDER}::${PROVIDER_ID}` }],
-    [creating("twin", inputs("twin")), creating("copy", inputs("held-name"))],
-  );
-  expect(summary(planRecovery(state, listings))).toEqual([
-    ["twin", "ambiguous", [first.id, second.id].sort()],
-    ["copy", "drop", undefined],
-  ]);
-});
+  test("several candidates leave the create pending; an endpoint the stack already holds is never a candidate", async () => {
+    const first = await make("twin");
+    const second = await make("twin");
+    const held = await make("held-name");
+    listings = new Map([[endpointKind.type, await endpointKind.list(h.client, api)]]);
+    const state = checkpoint(
+      [{ urn: urnOf("other"), custom: true, type: endpointKind.type, id: held.id, parent: STACK, provider: `${PROVIDER}::${PROVIDER_ID}` }],
+      [creating("twin", inputs("twin")), creating("copy", inputs("held-name"))],
+    );
+    expect(summary(planRecovery(state, listings))).toEqual([
+      ["twin", "ambiguous", [first.id, second.id].sort()],
+      ["copy", "drop", undefined],
+    ]);
+  });
 
-test("two pending creates never adopt the same endpoint; pending deletes are read back; other providers' operations are left", async () => {
-  const one = await make("dup-name");
-  listings = new Map([[endpointKind.type, await endpointKind.list(h.client)]]);
-  const deleting: PendingOperation = { type: "deleting", resource: { urn: urnOf("gone"), custom: true, type: endpointKind.type, id: "x1" } };
-  const foreign: PendingOperation = {
-    type: "creating",
-    resource: { urn: "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b", custom: true, type: "aws:s3/bucket:Bucket" },
-  };
-  const state = checkpoint([], [creating("p", inputs("dup-name")), creating("q", inputs("dup-name")), deleting, foreign]);
-  expect(summary(planRecovery(state, listings))).toEqual([
-    ["p", "adopt", one.id],
-    ["q", "drop", undefined],
-    ["gone", "refresh", undefined],
-    ["b", "foreign", undefined],
-  ]);
-});
+  test("two pending creates never adopt the same endpoint; pending deletes are read back; other providers' operations are left", async () => {
+    const one = await make("dup-name");
+    listings = new Map([[endpointKind.type, await endpointKind.list(h.client, api)]]);
+    const deleting: PendingOperation = { type: "deleting", resource: { urn: urnOf("gone"), custom: true, type: endpointKind.type, id: "x1" } };
+    const foreign: PendingOperation = {
+      type: "creating",
+      resource: { urn: "urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b", custom: true, type: "aws:s3/bucket:Bucket" },
+    };
+    const state = checkpoint([], [creating("p", inputs("dup-name")), creating("q", inputs("dup-name")), deleting, foreign]);
+    expect(summary(planRecovery(state, listings))).toEqual([
+      ["p", "adopt", one.id],
+      ["q", "drop", undefined],
+      ["gone", "refresh", undefined],
+      ["b", "foreign", undefined],
+    ]);
+  });
 
-test("the state edit: adopted resources join with their id, a replaced one is marked for deletion, dropped creates leave", async () => {
-  const replacement = await make("svc-7777777");
-  const fresh = await make("new-1234567");
-  listings = new Map([[endpointKind.type, await endpointKind.list(h.client)]]);
-  const old: StateResource = { urn: urnOf("svc"), custom: true, type: endpointKind.type, id: "old1", parent: STACK, provider: `${PROVIDER}::${PROVIDER_ID}` };
-  const state = checkpoint(
-    [old],
-    [
-      creating("svc", inputs("svc-7777777", { __autonamed: true, type: "QB" })),
-      creating("lost", inputs("lost-0000000", { __autonamed: true })),
-      creating("new", inputs("new-1234567", { __autonamed: true }), [urnOf("lost"), STACK]),
-    ],
-  );
-  const actions = planRecovery(state, listings);
-  expect(actions.map((a) => a.action === "adopt" && a.replaces)).toEqual([true, false, false]);
-  const edited = applyRecovery(state, actions);
-  const resources = edited.deployment.resources!;
-  expect(resources.filter((r) => r.urn === urnOf("svc")).map((r) => [r.id, r.delete === true])).toEqual([
-    ["old1", true],
-    [replacement.id, false],
-  ]);
-  const adopted = resources.find((r) => r.urn === urnOf("new"))!;
-  expect(adopted).toMatchObject({ id: fresh.id, custom: true, type: endpointKind.type, parent: STACK, provider: `${PROVIDER}::${PROVIDER_ID}` });
-  // The recorded inputs are what the read gets as properties (with the serialized provider it runs).
-  expect(adopted.outputs).toEqual(adopted.inputs);
-  expect(adopted.dependencies).toEqual([STACK]); // the dropped create is no longer referred to
-  expect(edited.deployment.pending_operations).toEqual([]);
-  expect(state.deployment.pending_operations).toHaveLength(3); // the input is not changed
-});
+  test("the state edit: adopted resources join with their id, a replaced one is marked for deletion, dropped creates leave", async () => {
+    const replacement = await make("svc-7777777");
+    const fresh = await make("new-1234567");
+    listings = new Map([[endpointKind.type, await endpointKind.list(h.client, api)]]);
+    const old: StateResource = { urn: urnOf("svc"), custom: true, type: endpointKind.type, id: "old1", parent: STACK, provider: `${PROVIDER}::${PROVIDER_ID}` };
+    const state = checkpoint(
+      [old],
+      [
+        creating("svc", inputs("svc-7777777", { __autonamed: true, type: "QB" })),
+        creating("lost", inputs("lost-0000000", { __autonamed: true })),
+        creating("new", inputs("new-1234567", { __autonamed: true }), [urnOf("lost"), STACK]),
+      ],
+    );
+    const actions = planRecovery(state, listings);
+    expect(actions.map((a) => a.action === "adopt" && a.replaces)).toEqual([true, false, false]);
+    const edited = applyRecovery(state, actions);
+    const resources = edited.deployment.resources!;
+    expect(resources.filter((r) => r.urn === urnOf("svc")).map((r) => [r.id, r.delete === true])).toEqual([
+      ["old1", true],
+      [replacement.id, false],
+    ]);
+    const adopted = resources.find((r) => r.urn === urnOf("new"))!;
+    expect(adopted).toMatchObject({ id: fresh.id, custom: true, type: endpointKind.type, parent: STACK, provider: `${PROVIDER}::${PROVIDER_ID}` });
+    // The recorded inputs are what the read gets as properties (with the serialized provider it runs).
+    expect(adopted.outputs).toEqual(adopted.inputs);
+    expect(adopted.dependencies).toEqual([STACK]); // the dropped create is no longer referred to
+    expect(edited.deployment.pending_operations).toEqual([]);
+    expect(state.deployment.pending_operations).toHaveLength(3); // the input is not changed
+  });
 
-test("adopting needs the provider the create was recorded with in the state", async () => {
-  await make("orphaned-9999999");
-  listings = new Map([[endpointKind.type, await endpointKind.list(h.client)]]);
-  const op = creating("x", inputs("orphaned-9999999", { __autonamed: true }));
-  op.resource.provider = `${PROVIDER}::not-in-state`;
-  const state = checkpoint([], [op]);
-  expect(() => applyRecovery(state, planRecovery(state, listings))).toThrow(/cannot adopt .*::x: its provider .*::not-in-state is not in the stack's state/);
+  test("adopting needs the provider the create was recorded with in the state", async () => {
+    await make("orphaned-9999999");
+    listings = new Map([[endpointKind.type, await endpointKind.list(h.client, api)]]);
+    const op = creating("x", inputs("orphaned-9999999", { __autonamed: true }));
+    op.resource.provider = `${PROVIDER}::not-in-state`;
+    const state = checkpoint([], [op]);
+    expect(() => applyRecovery(state, planRecovery(state, listings))).toThrow(/cannot adopt .*::x: its provider .*::not-in-state is not in the stack's state/);
+  });
 });
 
 test("auto-names: `<resource name>-<7 hex digits>` and nothing else", () => {

@@ -4,7 +4,9 @@
  * and removal in dependency order (a template in use is refused until its endpoint is gone).
  */
 import { GraphQLRequestError } from "../../src/api";
+import { endpointKind } from "../../src/cli/stack/endpointKind";
 import { kindOf, RESOURCE_KINDS } from "../../src/cli/stack/registry";
+import { AUTONAMED_PROPERTY } from "../../src/provider";
 import { registryAuthKind, templateKind } from "../../src/cli/stack/templateKinds";
 import { createEndpoint, startHarness, type Harness } from "./harness";
 
@@ -25,38 +27,56 @@ test("every resource kind of the provider is registered, endpoints first so orph
   expect(kindOf("pulumi-nodejs:dynamic/runpod:Template")).toBe(templateKind);
 });
 
-test("templates and registry credentials: listed, tied by name, auto-names recognised, removed after their users", async () => {
-  const registry = await h.client.saveRegistryAuth({ name: `ghcr-${process.pid}a1b2c3d`.slice(0, 40), username: "bot", password: "s3cret-pw" });
-  const template = await h.client.saveTemplate({
-    name: `llm-${(process.pid % 0xfffffff).toString(16).padStart(7, "0")}`,
-    imageName: "ghcr.io/acme/llm-worker:1.4.3",
-    isServerless: true,
-    containerRegistryAuthId: registry.id,
+describe.each(["v2", "graphql"] as const)("on API path %s (the stack's listing and deletes)", (api) => {
+  test("templates and registry credentials: listed, tied by name, auto-names recognised, removed after their users", async () => {
+    const registry = await h.client.saveRegistryAuth({ name: `ghcr-${api}-${process.pid}a1b2c3d`.slice(0, 40), username: "bot", password: "s3cret-pw" });
+    const template = await h.client.saveTemplate({
+      name: `llm-${((process.pid + (api === "v2" ? 0 : 1)) % 0xfffffff).toString(16).padStart(7, "0")}`,
+      imageName: "ghcr.io/acme/llm-worker:1.4.3",
+      isServerless: true,
+      containerRegistryAuthId: registry.id,
+    });
+    const endpoint = await createEndpoint(h.client, 0);
+    await h.client.updateEndpointTemplate({ endpointId: endpoint.id, templateId: template.id });
+
+    const templates = await templateKind.list(h.client, api);
+    const listed = templates.find((t) => t.id === template.id)!;
+    expect(listed).toMatchObject({ name: template.name, summary: "ghcr.io/acme/llm-worker:1.4.3" });
+    expect(templateKind.madeBy(listed, { name: template.name })).toBe(true);
+    expect(templateKind.madeBy(listed, { name: `${template.name}x` })).toBe(false);
+    expect(templateKind.isAutoNameOf(template.name, "llm")).toBe(true);
+    expect(templateKind.isAutoNameOf(template.name, "ll")).toBe(false);
+    const auths = await registryAuthKind.list(h.client, api);
+    const auth = auths.find((r) => r.id === registry.id)!;
+    expect(auth.name).toBe(registry.name);
+    expect(JSON.stringify(auths)).not.toContain("s3cret-pw");
+
+    // In use: the platform refuses, and the error reaches the caller (orphans reports it). v2 deletes
+    // credentials that a template references (the template loses the reference: the document's deleteRegistry).
+    if (api === "graphql") {
+      await expect(registryAuthKind.remove(h.client, auth, api)).rejects.toBeInstanceOf(GraphQLRequestError);
+      await expect(templateKind.remove(h.client, listed, api)).rejects.toBeInstanceOf(GraphQLRequestError);
+    } else {
+      await expect(templateKind.remove(h.client, listed, api)).rejects.toMatchObject({ name: "ApiHttpError", status: 400 });
+    }
+    await h.client.scaleDownAndDeleteEndpoint({ id: endpoint.id, name: endpoint.name, templateId: template.id, gpuIds: endpoint.gpuIds });
+    await templateKind.remove(h.client, listed, api);
+    await registryAuthKind.remove(h.client, auth, api);
+    expect((await templateKind.list(h.client, api)).some((t) => t.id === template.id)).toBe(false);
+    expect((await registryAuthKind.list(h.client, api)).some((r) => r.id === registry.id)).toBe(false);
+    // Gone already counts as removed.
+    await templateKind.remove(h.client, listed, api);
+    await registryAuthKind.remove(h.client, auth, api);
   });
-  const endpoint = await createEndpoint(h.client, 0);
-  await h.client.updateEndpointTemplate({ endpointId: endpoint.id, templateId: template.id });
 
-  const templates = await templateKind.list(h.client);
-  const listed = templates.find((t) => t.id === template.id)!;
-  expect(listed).toMatchObject({ name: template.name, summary: "ghcr.io/acme/llm-worker:1.4.3" });
-  expect(templateKind.madeBy(listed, { name: template.name })).toBe(true);
-  expect(templateKind.madeBy(listed, { name: `${template.name}x` })).toBe(false);
-  expect(templateKind.isAutoNameOf(template.name, "llm")).toBe(true);
-  expect(templateKind.isAutoNameOf(template.name, "ll")).toBe(false);
-  const auths = await registryAuthKind.list(h.client);
-  const auth = auths.find((r) => r.id === registry.id)!;
-  expect(auth.name).toBe(registry.name);
-  expect(JSON.stringify(auths)).not.toContain("s3cret-pw");
-
-  // In use: the platform refuses, and the error reaches the caller (orphans reports it).
-  await expect(registryAuthKind.remove(h.client, auth)).rejects.toBeInstanceOf(GraphQLRequestError);
-  await expect(templateKind.remove(h.client, listed)).rejects.toBeInstanceOf(GraphQLRequestError);
-  await h.client.scaleDownAndDeleteEndpoint({ id: endpoint.id, name: endpoint.name, templateId: template.id, gpuIds: endpoint.gpuIds });
-  await templateKind.remove(h.client, listed);
-  await registryAuthKind.remove(h.client, auth);
-  expect((await templateKind.list(h.client)).some((t) => t.id === template.id)).toBe(false);
-  expect((await registryAuthKind.list(h.client)).some((r) => r.id === registry.id)).toBe(false);
-  // Gone already counts as removed.
-  await templateKind.remove(h.client, listed);
-  await registryAuthKind.remove(h.client, auth);
+  test("endpoints: listed from the path's listing, tied by name, scaled to zero and deleted", async () => {
+    const endpoint = await createEndpoint(h.client, 0);
+    const listed = (await endpointKind.list(h.client, api)).find((e) => e.id === endpoint.id)!;
+    expect(listed.name).toBe(endpoint.name);
+    expect(endpointKind.madeBy(listed, { name: endpoint.name, templateId: endpoint.templateId, [AUTONAMED_PROPERTY]: true })).toBe(true);
+    expect(endpointKind.madeBy(listed, { name: `${endpoint.name}x`, templateId: endpoint.templateId, [AUTONAMED_PROPERTY]: true })).toBe(false);
+    await endpointKind.remove(h.client, listed, api);
+    expect((await endpointKind.list(h.client, api)).some((e) => e.id === endpoint.id)).toBe(false);
+    await endpointKind.remove(h.client, listed, api); // gone already counts as removed
+  });
 });

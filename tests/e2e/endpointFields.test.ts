@@ -40,6 +40,7 @@ describe.each<SaveSemantics>(["replace", "merge"])("Endpoint platform fields thr
     const programDir = copyProgram(FIXTURE, path.join(work, "program"));
     stack = await LocalStack.create({ programDir, stackName: `fields-${saveSemantics}`, stateDir: path.join(work, "state") });
     await stack.usePlatform(emu.urls, emu.apiKey);
+    await stack.setConfig("runpod:api", "graphql"); // save semantics (replace / merge) are the GraphQL modify's; the counts name saveEndpoint
   });
 
   afterAll(async () => {

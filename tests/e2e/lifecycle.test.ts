@@ -5,7 +5,8 @@
  *
  * The program (tests/e2e/fixture/index.js) declares whatever the `endpoints` config holds, so each
  * scenario is a config change. The emulator is the witness: what exists there, and which operations
- * it received, is what the assertions check. Needs `npm run setup` (Pulumi CLI) and a build.
+ * it received, is what the assertions check. Needs `npm run setup` (Pulumi CLI) and a build. The stack
+ * runs the GraphQL path (`runpod:api graphql`), whose operations the assertions name.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -103,6 +104,9 @@ beforeAll(async () => {
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
   stack = await LocalStack.create({ programDir, stackName: "e2e", stateDir: path.join(work, "state") });
   await stack.usePlatform(emu.urls, emu.apiKey);
+  // This file checks the design's GraphQL mapping operation by operation (saveEndpoint, REST v1 create,
+  // locations, gpuTypeIds); the default path (v2) runs the demo, apiPathMigration and the provider suites.
+  await stack.setConfig("runpod:api", "graphql");
 });
 
 afterAll(async () => {

@@ -101,6 +101,7 @@ beforeAll(async () => {
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
   stack = await LocalStack.create({ programDir, stackName: "e2e-tpl", stateDir: path.join(work, "state") });
   await stack.usePlatform(emu.urls, emu.apiKey);
+  await stack.setConfig("runpod:api", "graphql"); // the counts name the GraphQL path's mutations (saveTemplate, saveEndpoint, deleteTemplate)
   await stack.setConfig("registryPassword", PASSWORD, { secret: true });
   await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
 });

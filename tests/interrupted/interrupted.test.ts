@@ -77,6 +77,8 @@ async function newStack(name: string): Promise<LocalStack> {
   const s = await LocalStack.create({ programDir: path.join(work, "program"), stackName: name, stateDir: path.join(work, "state"), timeoutMs: 180_000 });
   await s.usePlatform(emu.urls, emu.apiKey);
   await s.setConfig("runpod:timeoutMs", String(TIMEOUT_MS));
+  // The kill points count the GraphQL path's operations (saveEndpoint, REST v1 create); v2's stack commands: tests/e2e/stackCommandsV2.test.ts.
+  await s.setConfig("runpod:api", "graphql");
   return s;
 }
 

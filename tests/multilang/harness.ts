@@ -101,11 +101,18 @@ export function changingSteps(previewJson: string): PreviewStep[] {
 export const resourceName = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 
 /**
- * Points `stack` at the emulator: the four addresses in one `config set-all` (each CLI run costs about a
+ * Points `stack` at the emulator: the four addresses and `runpod:api` in one `config set-all` (each CLI run costs about a
  * second), the API key and `secrets` one by one through stdin, so no secret is on a command line.
  */
 export async function usePlatform(stack: LocalStack, urls: PlatformAddresses, apiKey: string, secrets: Record<string, string> = {}): Promise<void> {
-  const plain = { "runpod:graphqlUrl": urls.graphql, "runpod:restV1Url": urls.restV1, "runpod:restV2Url": urls.restV2, "runpod:inferenceUrl": urls.inference };
+  // The Python and YAML programs declare `locations` (GraphQL-only), so their stacks run on `runpod:api graphql`.
+  const plain = {
+    "runpod:graphqlUrl": urls.graphql,
+    "runpod:restV1Url": urls.restV1,
+    "runpod:restV2Url": urls.restV2,
+    "runpod:inferenceUrl": urls.inference,
+    "runpod:api": "graphql",
+  };
   await stack.run(["config", "set-all", ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`])], { quiet: true });
   for (const [key, value] of Object.entries({ "runpod:apiKey": apiKey, ...secrets })) await stack.setConfig(key, value, { secret: true });
 }

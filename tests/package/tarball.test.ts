@@ -148,22 +148,24 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 
 interface PlatformEndpoint {
   id: string;
-  templateId: string;
-  gpuIds: string;
-  locations: string;
-  networkVolumeId: string | null;
+  gpuPools: string[];
+  dataCenterIds: string[];
+  networkVolumes: string[];
   workersMax: number;
 }
 
-/** The caller's endpoints, as the platform lists them (GraphQL `myself { endpoints }`). */
+/** The caller's endpoints, as the platform lists them (REST v2 `GET /v2/serverless`, the default path's listing). */
 async function endpointsOn(p: Platform): Promise<PlatformEndpoint[]> {
-  const res = await fetch(`${p.urls.graphql}?api_key=${encodeURIComponent(p.apiKey)}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: "{ myself { endpoints { id templateId gpuIds locations networkVolumeId workersMax } } }" }),
-  });
-  const body = (await res.json()) as { data: { myself: { endpoints: PlatformEndpoint[] } } };
-  return body.data.myself.endpoints;
+  const res = await fetch(`${p.urls.restV2}/v2/serverless`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+  type Listed = { id: string; gpu: { pools: string[] } | null; dataCenterIds: string[]; networkVolumes: string[]; workers: { max: number } };
+  const body = (await res.json()) as { endpoints: Listed[] };
+  return body.endpoints.map((e) => ({
+    id: e.id,
+    gpuPools: e.gpu?.pools ?? [],
+    dataCenterIds: e.dataCenterIds,
+    networkVolumes: e.networkVolumes,
+    workersMax: e.workers.max,
+  }));
 }
 
 /** The caller's network volumes (REST v2 `GET /v2/network-volumes`). */
@@ -327,7 +329,7 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
     const out = (await stack.outputs()) as { endpointId: string; jobUrl: string };
     const models = (await volumesOn(platform)).find((v) => v.name === "models");
     expect(await endpointsOn(platform)).toEqual([
-      { id: out.endpointId, templateId: "tpl_vllm", gpuIds: "ADA_24,AMPERE_24", locations: "RO,CZ", networkVolumeId: models?.id, workersMax: 3 },
+      { id: out.endpointId, gpuPools: ["ADA_24", "AMPERE_24"], dataCenterIds: ["EU-RO-1", "EU-CZ-1"], networkVolumes: [models?.id], workersMax: 3 },
     ]);
     expect(out.jobUrl).toBe(`${platform.urls.inference}/v2/${out.endpointId}/`);
   });

@@ -29,6 +29,7 @@ describe("resolveApiPath", () => {
     expect(resolveApiPath(undefined, { RUNPOD_API: "graphql" })).toBe("graphql");
     expect(resolveApiPath("", { RUNPOD_API: "v2" })).toBe("v2");
     expect(resolveApiPath(undefined, {})).toBe(DEFAULT_API_PATH);
+    expect(DEFAULT_API_PATH).toBe("v2"); // REST v2, the platform's current interface (docs/api-paths.md)
     expect(resolveApiPath(" GraphQL ", {})).toBe("graphql");
   });
 

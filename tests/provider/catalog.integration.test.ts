@@ -26,9 +26,9 @@ beforeEach(() => {
 });
 
 /** A provider on a session of its own, as one deployment's provider process has; warnings collected. */
-function deployment(catalogSettings: Record<string, string> = {}) {
+function deployment(catalogSettings: Record<string, string> = {}, api?: "v2" | "graphql") {
   const warnings: string[] = [];
-  const session = new PlatformSession(() => client, { catalogSettings, warn: (m) => warnings.push(m) });
+  const session = new PlatformSession(() => client, { catalogSettings, warn: (m) => warnings.push(m), api });
   return { provider: new EndpointProvider(session), session, warnings };
 }
 
@@ -103,7 +103,7 @@ describe("cost at preview", () => {
 
 describe("catalog review at preview", () => {
   it("fails on a GPU type name the catalog does not have, naming the field and the nearest", async () => {
-    const { provider } = deployment();
+    const { provider } = deployment({}, "graphql"); // gpuTypeIds: the GraphQL path's input
     const r = await provider.check(undefined, { ...args("typo"), gpuIds: undefined, gpuTypeIds: ["NVIDIA GeForce RTX 4091"] });
     expect(r.failures).toEqual([
       {

@@ -8,6 +8,10 @@ import type { RunningEmulator, SaveSemantics } from "../../emulator";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 /** A `saveEndpoint` modify as another tool would send it: the record's fields plus `changes` (GraphQL over HTTP, bearer auth). */
 async function modifyOutside(emu: RunningEmulator, id: string, changes: Record<string, unknown>): Promise<void> {
   const rec = emu.endpoints(emu.apiKey).find((e) => e.id === id)!;

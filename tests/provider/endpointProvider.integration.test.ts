@@ -11,6 +11,10 @@ import { PlatformSession } from "../../src/provider/session";
 import { fieldsOf, saveEndpointInputSchema } from "../../src/api/schemas";
 import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 let emu: RunningEmulator;
 let client: PlatformClient;
 /** A client used "behind the provider's back", like a colleague in the console. */

@@ -13,6 +13,10 @@ import { EndpointInitError, EndpointProvider } from "../../src/provider/endpoint
 import { LOOKUP_PROPERTY } from "../../src/provider/reserved";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 let quick: RunningEmulator;
 let stuck: RunningEmulator;
 let quickClient: PlatformClient;

@@ -50,9 +50,10 @@ test("plain HTTP to a remote host needs runpod:allowInsecureHttp; loopback does 
   const err = await checkError(remote);
   expect(err.name).toBe("ConfigurationError");
   expect(err.message).toMatch(/runpod:restV2Url.*plain http:\/\/.*runpod:allowInsecureHttp/);
-  // The opt-in is read from the same configuration (the address is then accepted; it is never contacted here).
+  // The opt-in is read from the same configuration (the address is then accepted; on the graphql path
+  // check's template lookup goes to the loopback GraphQL address, so the remote one is never contacted).
   const runtime = new ProviderRuntime();
-  runtime.configure(source({ ...remote, "runpod:allowInsecureHttp": "true" }));
+  runtime.configure(source({ ...remote, "runpod:allowInsecureHttp": "true", "runpod:api": "graphql" }));
   const provider = await runtime.provider("endpoint");
   const checked = await provider.check({}, INPUTS);
   expect(checked.failures).toEqual([]);

@@ -16,6 +16,7 @@ const CONFIG: Record<string, string> = {
   "runpod:restV1Url": "http://127.0.0.1:9/v1",
   "runpod:restV2Url": "http://127.0.0.1:9/v2",
   "runpod:inferenceUrl": "http://127.0.0.1:9/inference",
+  "runpod:api": "graphql", // the args use every field, `locations` and a template `readme` (GraphQL-only) among them
 };
 
 const endpointArgs = (i: number) => ({

@@ -10,6 +10,10 @@ import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
 import { TemplateProvider } from "../../src/provider/template/provider";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 const PASSWORD = "ghp_registry-secret-123";
 
 describe.each<SaveSemantics>(["replace", "merge"])("ContainerRegistryAuth provider (%s save semantics)", (saveSemantics) => {

@@ -12,6 +12,10 @@ import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { forEachLimited } from "../../bench/pool";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 const N = 12;
 const PARALLEL = 8;
 

@@ -7,6 +7,10 @@ import type { RunningEmulator, SaveSemantics } from "../../emulator";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 describe.each<SaveSemantics>(["replace", "merge"])("a one-field update under %s save semantics", (saveSemantics) => {
   let emu: RunningEmulator;
   beforeAll(async () => {

@@ -107,7 +107,11 @@ describe("Pulumi's dynamic provider host running the serialized provider", () =>
 
     const configure = new provproto.ConfigureRequest();
     configure.setArgs(
-      struct({ "runpod:apiKey": emu.apiKey, ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])) }),
+      struct({
+        "runpod:apiKey": emu.apiKey,
+        "runpod:api": "graphql",
+        ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])),
+      }),
     );
     await call("configure", configure);
   });

@@ -10,6 +10,10 @@ import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { TemplateProvider } from "../../src/provider/template/provider";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
+// This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
+// runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
+process.env.RUNPOD_API = "graphql";
+
 const SECRET = "hf_s3cr3t-token-value";
 
 async function checkedBy(provider: { check: TemplateProvider["check"] }, args: Record<string, unknown>, olds?: Record<string, unknown>) {

@@ -100,7 +100,13 @@ beforeAll(async () => {
   });
   rpc = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const configure = new provproto.ConfigureRequest();
-  configure.setArgs(struct({ "runpod:apiKey": emu.apiKey, ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])) }));
+  configure.setArgs(
+    struct({
+      "runpod:apiKey": emu.apiKey,
+      "runpod:api": "graphql",
+      ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])),
+    }),
+  );
   await call("configure", configure);
 });
 

@@ -24,6 +24,10 @@ import { secretsInProcessSuite } from "./suites/secretsInProcess";
 import { timeoutSuite } from "./suites/timeouts";
 import { transientSuite } from "./suites/transient";
 
+// The suites count the GraphQL path's requests (saveEndpoint, myself, REST v1 create) and inject faults
+// by those names, so providers built here run on it; the default path (v2): tests/provider/v2Path, tests/e2e.
+process.env.RUNPOD_API = "graphql";
+
 jest.setTimeout(120_000);
 
 // The tight-quota deployment waits for a wall-clock minute window to reset (up to a minute): started

@@ -9,6 +9,7 @@
  * `--delete --yes` deletes the listed objects (endpoints: scaled to zero, then deleted).
  */
 import type { PlatformClient } from "../../api";
+import type { ApiPath } from "../../provider/apiPath";
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
@@ -68,10 +69,11 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
   }
 
   const { client } = await session.connect();
+  const api = await session.api();
   const orphans: Orphan[] = [];
   for (const kind of RESOURCE_KINDS) {
     const tie = ties.get(kind.type)!;
-    for (const object of await kind.list(client)) {
+    for (const object of await kind.list(client, api)) {
       if (held.has(`${kind.type}\u0000${object.id}`) || pendingNames.has(`${kind.type}\u0000${object.name}`)) continue;
       const why = tieOf(kind, object, tie);
       if (why) orphans.push({ kind, object, tie: why });
@@ -92,13 +94,13 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
     return EXIT.OK;
   }
   if (pendingOf(current).length > 0) throw new UsageError("not deleting while the stack has pending operations: run `pulumi-runpod recover --yes` first");
-  await deleteAll(ctx, client, orphans);
+  await deleteAll(ctx, client, api, orphans);
   return EXIT.OK;
 }
 
-async function deleteAll(ctx: CommandContext, client: PlatformClient, orphans: readonly Orphan[]): Promise<void> {
+async function deleteAll(ctx: CommandContext, client: PlatformClient, api: ApiPath, orphans: readonly Orphan[]): Promise<void> {
   for (const o of orphans) {
-    await o.kind.remove(client, o.object);
+    await o.kind.remove(client, o.object, api);
     ctx.io.stdout.write(`deleted ${o.kind.noun} ${printable(o.object.id)} (${printable(o.object.name)})\n`);
   }
 }

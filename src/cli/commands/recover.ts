@@ -63,7 +63,8 @@ export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions):
   const listings = new Map<string, PlatformObject[]>();
   if (kinds.length > 0) {
     const { client } = await session.connect();
-    for (const kind of kinds) listings.set(kind.type, await kind.list(client));
+    const api = await session.api();
+    for (const kind of kinds) listings.set(kind.type, await kind.list(client, api));
   }
   const actions = planRecovery(checkpoint, listings);
   ctx.io.stdout.write(planTable(actions, ctx.out.bold));

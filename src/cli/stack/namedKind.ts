@@ -4,14 +4,15 @@
  */
 import { NotFoundError, type PlatformClient } from "../../api";
 import { isAutoNameOf, typeToken, type ResourceModel } from "../../provider";
+import type { ApiPath } from "../../provider/apiPath";
 import type { PlatformObject, ResourceKind } from "./resourceKind";
 
 export interface NamedKindSpec {
   model: ResourceModel;
   noun: string;
-  list(client: PlatformClient): Promise<PlatformObject[]>;
+  list(client: PlatformClient, api: ApiPath): Promise<PlatformObject[]>;
   /** The delete call; the platform may refuse while something still uses the object. */
-  delete(client: PlatformClient, object: PlatformObject): Promise<void>;
+  delete(client: PlatformClient, object: PlatformObject, api: ApiPath): Promise<void>;
 }
 
 export function namedKind(spec: NamedKindSpec): ResourceKind {
@@ -22,9 +23,9 @@ export function namedKind(spec: NamedKindSpec): ResourceKind {
     madeBy: (object, inputs) => object.name === inputs.name,
     nameIn: (props) => (typeof props?.name === "string" ? props.name : undefined),
     isAutoNameOf,
-    async remove(client, object) {
+    async remove(client, object, api) {
       try {
-        await spec.delete(client, object);
+        await spec.delete(client, object, api);
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
       }

@@ -4,6 +4,7 @@
  * commands themselves are the same for every kind.
  */
 import type { PlatformClient } from "../../api";
+import type { ApiPath } from "../../provider/apiPath";
 
 /** A platform object of some kind, as far as the stack commands compare and show it. */
 export interface PlatformObject {
@@ -19,8 +20,8 @@ export interface ResourceKind {
   /** Singular noun for messages and tables, e.g. `endpoint`. */
   readonly noun: string;
 
-  /** Every object of this kind the API key can see. */
-  list(client: PlatformClient): Promise<PlatformObject[]>;
+  /** Every object of this kind the API key can see, from the listing of the stack's API path. */
+  list(client: PlatformClient, api: ApiPath): Promise<PlatformObject[]>;
 
   /**
    * Whether `object` can be what a create with `inputs` made: `inputs` are the checked inputs a
@@ -35,5 +36,5 @@ export interface ResourceKind {
   isAutoNameOf(name: string, resourceName: string): boolean;
 
   /** Deletes `object` from the platform, first stopping whatever keeps it from being deleted; gone already counts as deleted. */
-  remove(client: PlatformClient, object: PlatformObject): Promise<void>;
+  remove(client: PlatformClient, object: PlatformObject, api: ApiPath): Promise<void>;
 }
