@@ -5,7 +5,7 @@
  * (the emulator serves both over one state).
  */
 import type { RunningEmulator } from "../../emulator";
-import type { PlatformClient } from "../../src/api";
+import { NotFoundError, type PlatformClient } from "../../src/api";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
 import { PlatformSession } from "../../src/provider/session";
@@ -296,14 +296,21 @@ describe("Endpoint delete on REST v2", () => {
     const job = await client.run(id, { executionMs: 1500 });
     for (let i = 0; i < 100 && (await client.jobStatus(id, job.id)).status !== "IN_PROGRESS"; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await client.jobStatus(id, job.id)).status).toBe("IN_PROGRESS");
+    const runningSince = Date.now();
     const deleting = provider.delete(id, outs as Record<string, unknown>);
+    // The job ends COMPLETED (not CANCELLED); the endpoint may be gone (404) between two polls once it has.
     let last = "IN_PROGRESS";
     while (last === "IN_PROGRESS" || last === "IN_QUEUE") {
-      last = (await client.jobStatus(id, job.id)).status;
-      await new Promise((r) => setTimeout(r, 50));
+      last = await client.jobStatus(id, job.id).then(
+        (s) => s.status,
+        (err: unknown) => (err instanceof NotFoundError ? "GONE" : Promise.reject(err)),
+      );
+      await new Promise((r) => setTimeout(r, 20));
     }
-    expect(last).toBe("COMPLETED");
+    expect(["COMPLETED", "GONE"]).toContain(last);
     await deleting;
+    // A DELETE sent before the job's 1.5 s had run would have cancelled it: the delete waited at least that long.
+    expect(Date.now() - runningSince).toBeGreaterThanOrEqual(1400);
     expect(await new EndpointProvider(on("v2")).read(id, outs as Record<string, unknown>)).toEqual({});
   });
 });
