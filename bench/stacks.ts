@@ -10,7 +10,7 @@ import * as path from "path";
 import { LocalStack, copyProgram, randomSuffix, tempDir, type PlatformAddresses } from "../scripts/exampleStack";
 import { repoRoot } from "../scripts/pulumiCli";
 import { UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
-import type { BenchKind, BenchOperation } from "./requests";
+import type { BenchApi, BenchKind, BenchOperation } from "./requests";
 
 /** `endpoints`, `templates`: N resources of that kind; `noop`: N no-op dynamic resources shaped like one kind (engine floor). */
 export type BenchProgram = BenchKind | "noop";
@@ -26,6 +26,8 @@ export interface BenchStackOptions {
   kind: BenchKind;
   /** Number of resources. */
   n: number;
+  /** The provider's API path (`runpod:api`); unset: the provider's default. The no-op program ignores it. */
+  api?: BenchApi;
   /** The engine's `--parallel`. */
   parallelism: number;
   /** Resource names are `${namePrefix}-${i}`. */
@@ -61,6 +63,7 @@ export class BenchStack {
       env: opts.env,
     });
     await stack.usePlatform(opts.platform.addresses, opts.platform.apiKey);
+    if (opts.api) await stack.setConfig("runpod:api", opts.api);
     await stack.setConfig("count", String(opts.n));
     await stack.setConfig("namePrefix", opts.namePrefix);
     if (opts.program === "noop") await stack.setConfig("kind", opts.kind);

@@ -47,8 +47,9 @@ async function main(): Promise<void> {
   const t1 = performance.now();
   await provider.configure({ config: { get: (key: string) => config[key] } });
   const t2 = performance.now();
-  // A check of an existing endpoint (olds with the same templateId): it builds the client but sends
-  // nothing, where a new templateId would be looked up in a template listing (issue #14).
+  // A check of an existing endpoint (olds with the same templateId): it builds the client and looks no
+  // template up (a new templateId would be, in a listing); its olds carry no cost estimate, so it reads
+  // the catalog once (three requests).
   const endpoint = { name: "startup-probe", templateId: "tpl_vllm", gpuIds: ["ADA_24"] };
   const checked = (await provider.check(endpoint, { ...endpoint })) as { failures: unknown[] };
   const t3 = performance.now();
