@@ -102,7 +102,7 @@ async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, 
   return { preview, create, refresh, update, destroy };
 }
 
-/** Templates on REST v2: nothing for a preview; `createTemplate` each, one listing, a PATCH of `image` each, one listing then `deleteTemplate` each. */
+/** Templates on REST v2: nothing for a preview; `createTemplate` each, one listing, a PATCH of `image` each, `deleteTemplate` each (by id: no listing). */
 async function templateFloorV2(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
   const indexes = Array.from({ length: opts.n }, (_, i) => i);
   const ids: string[] = [];
@@ -132,12 +132,11 @@ async function templateFloorV2(client: PlatformClient, counter: RequestCounter, 
       await v2.updateTemplate(ids[i], { image: benchImageName(UPDATED_IMAGE_TAG) });
     }),
   );
-  const destroy = await measure(counter, async () => {
-    await v2.listTemplates();
-    await forEachLimited(indexes, opts.parallelism, async (i) => {
+  const destroy = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
       await v2.deleteTemplate(ids[i]);
-    });
-  });
+    }),
+  );
   return { preview, create, refresh, update, destroy };
 }
 

@@ -33,6 +33,8 @@ export interface BenchOptions {
   ns: number[];
   /** The provider's API paths to run every kind on (`runpod:api`), e.g. ["v2", "graphql"]. */
   apis: BenchApi[];
+  /** Also run the endpoints through the provider plugin (a YAML program; rows with `provider: "plugin"`). */
+  plugin: boolean;
   /** Added to every emulator request, ms. */
   latencyMs: number;
   /** `--parallel` for every Pulumi command and the API floor's concurrency. */
@@ -50,6 +52,8 @@ export interface BenchOptions {
 /** Every run of the three measured subjects at one N and kind. */
 interface Runs {
   ours: Record<BenchOperation, Measurement>[];
+  /** The same stack through the provider plugin (endpoints, with `plugin`). */
+  plugin: Record<BenchOperation, Measurement>[];
   engine: Record<BenchOperation, Measurement>[];
   api: Record<BenchOperation, Measurement>[];
 }
@@ -87,7 +91,7 @@ async function runStack(
   opts: BenchOptions,
   onCreated?: (stack: BenchStack) => Promise<void>,
 ): Promise<Record<BenchOperation, Measurement>> {
-  const label = program === "noop" ? `noop-${kind}` : `${program}-${api}`;
+  const label = program === "noop" ? `noop-${kind}` : program === "plugin" ? `plugin-${kind}-${api}` : `${program}-${api}`;
   const prefix = `bench-${label}-${n}-${randomSuffix()}`;
   const rss = new RssProbe();
   const stack = await BenchStack.create({
@@ -140,51 +144,59 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       ),
     );
     for (const n of opts.ns) {
-      for (const api of opts.apis) for (const kind of BENCH_KINDS) {
-        opts.log(`N=${n} ${kind} (runpod:api ${api})`);
-        const runs: Runs = { ours: [], engine: [], api: [] };
-        // Interleaved, so a slow spell of the machine hits all three alike.
-        for (let rep = 1; rep <= opts.repeat; rep++) {
-          if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
-          runs.ours.push(
-            await runStack(kind, kind, emu, n, api, opts, async (stack) => {
-              if (kind !== "endpoints" || startup || opts.startupRuns <= 0) return;
-              const a = addressesOf(emu);
-              startup = await measureStartup(
-                stack.programDir,
-                {
-                  "runpod:apiKey": emu.apiKey,
-                  "runpod:graphqlUrl": a.graphql,
-                  "runpod:restV1Url": a.restV1,
-                  "runpod:restV2Url": a.restV2,
-                  "runpod:inferenceUrl": a.inference,
-                },
-                opts.startupRuns,
-              );
-            }),
-          );
-          runs.engine.push(await runStack("noop", kind, emu, n, api, opts));
-          const floor = await runApiFloor(kind, client, emu, { n, parallelism: opts.parallelism, prefix: `floor-${kind}-${api}-${n}-${randomSuffix()}` }, api);
-          opts.log(`  api floor (${api}): ${OPERATIONS.map((op) => `${op} ${(floor[op].ms / 1000).toFixed(2)} s / ${floor[op].requests} req`).join(", ")}`);
-          runs.api.push(floor);
-        }
-        for (const op of OPERATIONS) {
-          const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
-          rows.push(
-            resultRow(
+      for (const api of opts.apis)
+        for (const kind of BENCH_KINDS) {
+          opts.log(`N=${n} ${kind} (runpod:api ${api})`);
+          const runs: Runs = { ours: [], plugin: [], engine: [], api: [] };
+          // Interleaved, so a slow spell of the machine hits all three alike.
+          for (let rep = 1; rep <= opts.repeat; rep++) {
+            if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
+            runs.ours.push(
+              await runStack(kind, kind, emu, n, api, opts, async (stack) => {
+                if (kind !== "endpoints" || startup || opts.startupRuns <= 0) return;
+                const a = addressesOf(emu);
+                startup = await measureStartup(
+                  stack.programDir,
+                  {
+                    "runpod:apiKey": emu.apiKey,
+                    "runpod:graphqlUrl": a.graphql,
+                    "runpod:restV1Url": a.restV1,
+                    "runpod:restV2Url": a.restV2,
+                    "runpod:inferenceUrl": a.inference,
+                  },
+                  opts.startupRuns,
+                );
+              }),
+            );
+            if (kind === "endpoints" && opts.plugin) runs.plugin.push(await runStack("plugin", kind, emu, n, api, opts));
+            runs.engine.push(await runStack("noop", kind, emu, n, api, opts));
+            const floor = await runApiFloor(
               kind,
-              op,
-              n,
-              pick(runs.ours),
-              pick(runs.engine),
-              pick(runs.api),
-              { requests: requestsNeeded(kind, op, n, api), calls: callsNeeded(kind, op, n, api), catalog: catalogNeeded(kind, op, n) },
+              client,
+              emu,
+              { n, parallelism: opts.parallelism, prefix: `floor-${kind}-${api}-${n}-${randomSuffix()}` },
               api,
-            ),
-          );
+            );
+            opts.log(`  api floor (${api}): ${OPERATIONS.map((op) => `${op} ${(floor[op].ms / 1000).toFixed(2)} s / ${floor[op].requests} req`).join(", ")}`);
+            runs.api.push(floor);
+          }
+          for (const op of OPERATIONS) {
+            const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
+            rows.push(
+              resultRow(
+                kind,
+                op,
+                n,
+                pick(runs.ours),
+                pick(runs.engine),
+                pick(runs.api),
+                { requests: requestsNeeded(kind, op, n, api), calls: callsNeeded(kind, op, n, api), catalog: catalogNeeded(kind, op, n) },
+                api,
+              ),
+            );
+          }
+          opts.onRows?.(rows);
         }
-        opts.onRows?.(rows);
-      }
     }
   } finally {
     await emu.close();
@@ -199,6 +211,7 @@ export async function benchHeader(opts: Omit<BenchOptions, "log">): Promise<Omit
     settings: {
       ns: opts.ns,
       apis: opts.apis,
+      plugin: opts.plugin,
       repeat: opts.repeat,
       latencyMs: opts.latencyMs,
       parallelism: opts.parallelism,

@@ -13,6 +13,11 @@ export interface ResultRow {
   kind: BenchKind;
   /** The provider's API path (`runpod:api`) of our stack and of the API floor. */
   api: BenchApi;
+  /**
+   * What served our stack: the dynamic provider (a Node.js program; default) or the provider plugin
+   * (a YAML program). Both are set against the same floors (the engine's: the no-op dynamic stack).
+   */
+  provider?: "dynamic" | "plugin";
   operation: BenchOperation;
   n: number;
   /** Wall time of the operation on the Endpoint or Template stack, ms. */
@@ -59,6 +64,8 @@ export interface BenchResults {
     ns: number[];
     /** The provider's API paths benchmarked (absent in results from before both paths: GraphQL only). */
     apis?: BenchApi[];
+    /** Whether the provider plugin's endpoint rows ran. */
+    plugin?: boolean;
     /** Runs per N; rows hold the medians. */
     repeat: number;
     /** Added to every emulator request, ms. */
@@ -152,6 +159,7 @@ export function cpuRatio(r: ResultRow): number | undefined {
 export function formatTable(rows: readonly ResultRow[]): string {
   const header = [
     "resource",
+    "provider",
     "api",
     "operation",
     "N",
@@ -169,6 +177,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
   ];
   const body = rows.map((r) => [
     r.kind,
+    r.provider ?? "dynamic",
     r.api,
     r.operation,
     String(r.n),
@@ -185,7 +194,7 @@ export function formatTable(rows: readonly ResultRow[]): string {
     String(r.catalogNeeded),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) => cells.map((c, i) => (i < 5 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
@@ -198,7 +207,7 @@ export function formatPerResource(rows: readonly ResultRow[]): string {
   const lines = rows.map((r) => {
     const extraCpu = r.childCpuMs ? `${(r.childCpuMs.ours - r.childCpuMs.engineFloor).toFixed(0).padStart(6)} ms` : "     ?";
     return (
-      `${r.kind.padEnd(9)} ${r.api.padEnd(7)} ${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
+      `${r.kind.padEnd(9)} ${(r.provider ?? "dynamic").padEnd(7)} ${r.api.padEnd(7)} ${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
       ` CPU above the floor: pulumi+plugins ${extraCpu}, emulator ${r.emulatorCpuMs.toFixed(0).padStart(5)} ms` +
       (r.peakRssMb
         ? `; peak RSS program ${mb(r.peakRssMb.ours.program)} (floor ${mb(r.peakRssMb.engineFloor.program)}), provider host ${mb(r.peakRssMb.ours.providerHost)} (floor ${mb(r.peakRssMb.engineFloor.providerHost)})`

@@ -81,9 +81,8 @@ function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
  * `listEndpoints` for a refresh; a delete scales to zero (`updateEndpoint`), waits for in-progress jobs
  * (`listEndpointWorkers`, which the emulator counts as `listWorkers`: v2's DELETE cancels them) and then `deleteEndpoint`s, three per endpoint.
  * Templates: nothing for a preview; `createTemplate` / `updateTemplate` per create / update; one
- * `listTemplates` for a refresh; a delete goes by id, but the provider first reads the template's
- * current name from one shared listing (as on GraphQL, to name it in an in-use refusal), then one
- * `deleteTemplate` each.
+ * `listTemplates` for a refresh; a delete goes by id (`deleteTemplate`), so, unlike GraphQL's delete by
+ * name, it needs no listing.
  */
 function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
   const listing = n > 0 ? 1 : 0;
@@ -95,7 +94,7 @@ function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
     case "update":
       return n;
     case "destroy":
-      return kind === "endpoints" ? 3 * n : n + listing;
+      return kind === "endpoints" ? 3 * n : n;
     case "refresh":
       return listing;
   }

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     )
     .option("--n <list>", `resource counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
     .option("--api <list>", `runpod:api paths to run, comma-separated (default ${BENCH_APIS.join(",")})`, apiList, [...BENCH_APIS])
+    .option("--no-plugin", "skip the provider plugin's endpoints (a YAML program; needs the YAML host of `npm run setup`)")
     .option("--quick", `only N = ${QUICK_NS.join(",")}`)
     .option("--repeat <k>", "runs per N (rows report the medians; default 3, 1 with --quick)", positiveInt)
     .option("--latency <ms>", "latency the emulator adds to every request", nonNegativeInt, 20)
@@ -49,7 +50,17 @@ async function main(): Promise<void> {
     .option("--startup-runs <k>", "fresh processes for the provider start-up median (0 skips it)", nonNegativeInt, 5)
     .option("--out <file>", "where to write the JSON results", path.join(repoRoot(), "bench", "results.json"))
     .parse();
-  const o = program.opts<{ api: BenchApi[]; n?: number[]; quick?: boolean; repeat?: number; latency: number; parallel?: number; startupRuns: number; out: string }>();
+  const o = program.opts<{
+    api: BenchApi[];
+    plugin: boolean;
+    n?: number[];
+    quick?: boolean;
+    repeat?: number;
+    latency: number;
+    parallel?: number;
+    startupRuns: number;
+    out: string;
+  }>();
   if (!pulumiInstalled())
     throw new Error(`the Pulumi CLI is not installed in ${path.dirname(pulumiBinary())}: run \`npm run setup\` (or \`bash scripts/install-pulumi.sh\`)`);
   const ns = o.n ?? (o.quick ? QUICK_NS : DEFAULT_NS);
@@ -59,7 +70,7 @@ async function main(): Promise<void> {
   log(`bench: N = ${ns.join(", ")}, runpod:api ${o.api.join(" and ")}, ${repeat} run(s) each, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
 
   const started = Date.now();
-  const settings = { ns, apis: o.api, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns };
+  const settings = { ns, apis: o.api, plugin: o.plugin, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns };
   const header = await benchHeader(settings);
   // Partial results after each N and kind; the full file (with the start-up) at the end.
   const onRows = (rows: readonly unknown[]) => fs.writeFileSync(o.out, `${JSON.stringify({ ...header, partial: true, rows }, null, 2)}\n`);
@@ -76,10 +87,12 @@ async function main(): Promise<void> {
   const broken = results.rows.filter((r) => r.apiFloorRequests !== r.requestsNeeded || r.engineFloorRequests !== 0);
   for (const r of broken)
     log(
-      `warning: ${r.kind} (${r.api}) ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`,
+      `warning: ${r.kind} (${r.provider ?? "dynamic"}, ${r.api}) ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`,
     );
   for (const r of results.rows.filter((row) => row.requestsMade !== row.requestsNeeded))
-    log(`warning: ${r.kind} (${r.api}) ${r.operation} N=${r.n}: made ${r.requestsMade} requests ${JSON.stringify(r.madeByOperation)}, needed ${r.requestsNeeded}`);
+    log(
+      `warning: ${r.kind} (${r.api}) ${r.operation} N=${r.n}: made ${r.requestsMade} requests ${JSON.stringify(r.madeByOperation)}, needed ${r.requestsNeeded}`,
+    );
   fs.writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
   log(`bench: wrote ${o.out}`);
 }

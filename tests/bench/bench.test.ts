@@ -121,7 +121,7 @@ describe("API floor", () => {
     expect(floor.create.byOperation).toEqual({ createTemplate: 2 });
     expect(floor.refresh.byOperation).toEqual({ listTemplates: 1 });
     expect(floor.update.byOperation).toEqual({ updateTemplate: 2 });
-    expect(floor.destroy.byOperation).toEqual({ listTemplates: 1, deleteTemplate: 2 });
+    expect(floor.destroy.byOperation).toEqual({ deleteTemplate: 2 });
     // Before the destroy, both templates are on the new image.
     expect(images[4]).toBe(`${benchImageName(UPDATED_IMAGE_TAG)},${benchImageName(UPDATED_IMAGE_TAG)}`);
     expect(emu.templates(emu.apiKey).filter((t) => t.name.startsWith(prefix))).toEqual([]);
@@ -134,10 +134,10 @@ describe("API floor", () => {
     expect(catalogMade({ listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1, listTemplates: 1 })).toBe(3);
   });
 
-  it("REST v2 needed counts: endpoints 1 listing + catalog for a preview, 1 call per create (plus those) and update, 3 per delete (scale, workers, delete), one listing for a refresh", () => {
+  it("REST v2 needed counts: endpoints 1 listing + catalog for a preview, 1 call per create (plus those) and update, 3 per delete (scale, workers, delete), one listing for a refresh; templates delete by id", () => {
     expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 1, 7, 21]);
     expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 1, 7, 21]);
-    expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7, "v2"))).toEqual([0, 7, 1, 7, 8]);
+    expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7, "v2"))).toEqual([0, 7, 1, 7, 7]);
     expect(requestsNeeded("endpoints", "refresh", 0, "v2")).toBe(0);
   });
 
@@ -231,6 +231,7 @@ describe("report", () => {
     const lines = formatTable([row]).split("\n");
     expect(lines[0].split(/\s{2,}/)).toEqual([
       "resource",
+      "provider",
       "api",
       "operation",
       "N",
@@ -247,7 +248,24 @@ describe("report", () => {
       "catalog needed",
     ]);
     // No CPU figures in these runs: the CPU ratio is unknown.
-    expect(lines[2].split(/\s+/)).toEqual(["templates", "graphql", "destroy", "2", "2.50", "2.00", "0.10", "1.25x", "?", "3", "2", "5", "4", "0", "0"]);
+    expect(lines[2].split(/\s+/)).toEqual([
+      "templates",
+      "dynamic",
+      "graphql",
+      "destroy",
+      "2",
+      "2.50",
+      "2.00",
+      "0.10",
+      "1.25x",
+      "?",
+      "3",
+      "2",
+      "5",
+      "4",
+      "0",
+      "0",
+    ]);
   });
 
   it("a row names its API path and counts the catalog requests of the run with the most requests", () => {
@@ -263,7 +281,14 @@ describe("report", () => {
       "v2",
     );
     expect(row).toMatchObject({ api: "v2", requestsMade: 7, requestsNeeded: 4, catalogMade: 6, catalogNeeded: 3 });
-    expect(formatTable([row]).split("\n")[2].split(/\s+/).slice(0, 3)).toEqual(["endpoints", "v2", "preview"]);
+    expect(formatTable([row]).split("\n")[2].split(/\s+/).slice(0, 4)).toEqual(["endpoints", "dynamic", "v2", "preview"]);
+    // The plugin's rows share the floors and needed counts; the table names what served them.
+    expect(
+      formatTable([{ ...row, provider: "plugin" }])
+        .split("\n")[2]
+        .split(/\s+/)
+        .slice(0, 4),
+    ).toEqual(["endpoints", "plugin", "v2", "preview"]);
   });
 
   it("the CPU ratio is the median child CPU of our runs over the engine floor's; peak RSS is the largest of any run, per process", () => {
@@ -288,7 +313,7 @@ describe("report", () => {
     expect(cpuRatio(row)).toBe(1.2);
     expect(row.peakRssMb).toEqual({ ours: { program: 210, providerHost: 160 }, engineFloor: { program: 190, providerHost: 135 } });
     expect(row.load1).toEqual([3, 4, 5]);
-    expect(formatTable([row]).split("\n")[2].split(/\s+/)[8]).toBe("1.20x");
+    expect(formatTable([row]).split("\n")[2].split(/\s+/)[9]).toBe("1.20x");
   });
 });
 
@@ -315,6 +340,20 @@ describe("peak RSS", () => {
       probe.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("plugin program", () => {
+  it("declares N endpoints with the dynamic program's inputs, the plugin from this repository, and idleTimeout as a typed config value", async () => {
+    const { pluginProgramText } = await import("../../bench/stacks");
+    const text = pluginProgramText(3, "bench-plugin-x");
+    expect(text).toContain(`path: ${JSON.stringify(path.join(__dirname, "..", "..", "bin"))}`);
+    expect(fs.existsSync(path.join(__dirname, "..", "..", "bin", "pulumi-resource-runpod"))).toBe(true);
+    const names = [...text.matchAll(/^ {2}(bench-plugin-x-\d+):$/gm)].map((m) => m[1]);
+    expect(names).toEqual(["bench-plugin-x-0", "bench-plugin-x-1", "bench-plugin-x-2"]);
+    expect(text.match(/type: runpod:index:Endpoint/g)).toHaveLength(3);
+    expect(text.match(/idleTimeout: \$\{idleTimeout\}/g)).toHaveLength(3);
+    expect(text).toMatch(/config:\n {2}idleTimeout:\n {4}type: integer\n {4}default: 30\n/);
   });
 });
 
