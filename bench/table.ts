@@ -1,6 +1,6 @@
 /**
  * `node dist/bench/table.js <results.json>...`: the markdown tables of docs/benchmark.md from one or
- * more results files of `npm run bench` — per kind, N and operation the wall-time ratio to the engine's
+ * more results files of `npm run bench` — per kind, API path and provider (dynamic, plugin), N and operation the wall-time ratio to the engine's
  * floor and the CPU ratio (the Pulumi CLI and its plugins, ours over the floor's); the CPU per resource;
  * the peak RSS of the program and of the dynamic provider host.
  */
@@ -15,15 +15,17 @@ if (files.length === 0) {
 }
 const results = files.map((f) => JSON.parse(fs.readFileSync(f, "utf8")) as BenchResults);
 // Results from before both API paths were benchmarked have no `api`: they ran on GraphQL.
-const rows = results.flatMap((r) => r.rows.map((row) => ({ ...row, api: (row as Partial<ResultRow>).api ?? ("graphql" as BenchApi) })));
-/** Each resource kind on each API path, e.g. `endpoints (v2)`. */
-const groups = [...new Set(rows.map((r) => `${r.kind}|${r.api}`))].map((g) => {
-  const [kind, api] = g.split("|") as [BenchKind, BenchApi];
-  return { kind, api, label: `${kind} (${api})` };
+const rows = results.flatMap((r) =>
+  r.rows.map((row) => ({ ...row, api: (row as Partial<ResultRow>).api ?? ("graphql" as BenchApi), provider: row.provider ?? "dynamic" })),
+);
+/** Each resource kind on each API path, by what served it, e.g. `endpoints (v2)`, `endpoints (plugin, v2)`. */
+const groups = [...new Set(rows.map((r) => `${r.kind}|${r.api}|${r.provider}`))].map((g) => {
+  const [kind, api, provider] = g.split("|") as [BenchKind, BenchApi, string];
+  return { kind, api, provider, label: provider === "plugin" ? `${kind} (plugin, ${api})` : `${kind} (${api})` };
 });
 const ns = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
-const find = (g: { kind: BenchKind; api: BenchApi }, n: number, op: string): ResultRow | undefined =>
-  rows.find((r) => r.kind === g.kind && r.api === g.api && r.n === n && r.operation === op);
+const find = (g: { kind: BenchKind; api: BenchApi; provider: string }, n: number, op: string): ResultRow | undefined =>
+  rows.find((r) => r.kind === g.kind && r.api === g.api && r.provider === g.provider && r.n === n && r.operation === op);
 const x = (v: number | undefined) => (v === undefined ? "–" : `${v.toFixed(2)}×`);
 const out: string[] = [];
 
