@@ -180,20 +180,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
             opts.log(`  api floor (${api}): ${OPERATIONS.map((op) => `${op} ${(floor[op].ms / 1000).toFixed(2)} s / ${floor[op].requests} req`).join(", ")}`);
             runs.api.push(floor);
           }
-          for (const op of OPERATIONS) {
-            const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
-            rows.push(
-              resultRow(
-                kind,
-                op,
-                n,
-                pick(runs.ours),
-                pick(runs.engine),
-                pick(runs.api),
-                { requests: requestsNeeded(kind, op, n, api), calls: callsNeeded(kind, op, n, api), catalog: catalogNeeded(kind, op, n) },
-                api,
-              ),
-            );
+          // The plugin's rows share the dynamic provider's floors: the same N, path and inputs.
+          const subjects = [["dynamic", runs.ours] as const, ["plugin", runs.plugin] as const].filter(([, ours]) => ours.length > 0);
+          for (const [provider, ours] of subjects) {
+            for (const op of OPERATIONS) {
+              const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
+              const needed = { requests: requestsNeeded(kind, op, n, api), calls: callsNeeded(kind, op, n, api), catalog: catalogNeeded(kind, op, n) };
+              rows.push({ ...resultRow(kind, op, n, pick(ours), pick(runs.engine), pick(runs.api), needed, api), provider });
+            }
           }
           opts.onRows?.(rows);
         }
