@@ -5,7 +5,7 @@
  */
 import type { PlatformClient, SaveTemplateInput } from "../src/api";
 import { forEachLimited } from "./pool";
-import { measure, type BenchKind, type BenchOperation, type Measurement, type RequestCounter } from "./requests";
+import { measure, type BenchApi, type BenchKind, type BenchOperation, type Measurement, type RequestCounter } from "./requests";
 
 /** The endpoint the benchmark stacks declare (bench/programs/*), as the platform takes it. */
 export const BENCH_ENDPOINT = { templateId: "tpl_vllm", gpuIds: "ADA_24", idleTimeout: 30 } as const;
@@ -41,12 +41,107 @@ export function runApiFloor(
   client: PlatformClient,
   counter: RequestCounter,
   opts: ApiFloorOptions,
+  api: BenchApi = "graphql",
 ): Promise<Record<BenchOperation, Measurement>> {
+  if (api === "v2") return kind === "endpoints" ? endpointFloorV2(client, counter, opts) : templateFloorV2(client, counter, opts);
   return kind === "endpoints" ? endpointFloor(client, counter, opts) : templateFloor(client, counter, opts);
 }
 
+/** One read of the serverless catalog (three REST v2 requests in parallel), as an endpoint check needs it. */
+async function readCatalog(client: PlatformClient): Promise<void> {
+  await Promise.all([
+    client.v2.listGpuTypes({ include: ["AVAILABILITY"], product: ["SERVERLESS"] }),
+    client.v2.listCpuTypes({ include: ["AVAILABILITY"], product: ["SERVERLESS"] }),
+    client.v2.listDataCenters(),
+  ]);
+}
+
 /**
- * Endpoints: a preview and a create look the template up in one listing; creates `n` endpoints, lists
+ * Endpoints on REST v2: a preview and a create look the template up in one listing and read the
+ * catalog once; `createEndpoint` each, one `listEndpoints`, one `updateEndpoint` (PATCH `workers`)
+ * each; a delete scales to zero, lists the workers (`listEndpointWorkers`: no job running) and deletes.
+ */
+async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+  const indexes = Array.from({ length: opts.n }, (_, i) => i);
+  const ids: string[] = [];
+  const v2 = client.v2;
+  const workers = (idleTimeout: number) => ({ min: 0, max: 3, idleTimeout });
+  const lookups = () => Promise.all([v2.listTemplates(), readCatalog(client)]);
+
+  const preview = await measure(counter, lookups);
+  const create = await measure(counter, async () => {
+    await lookups();
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
+      const created = await v2.createEndpoint({
+        name: `${opts.prefix}-${i}`,
+        type: "QUEUE",
+        templateId: BENCH_ENDPOINT.templateId,
+        gpu: { pools: [BENCH_ENDPOINT.gpuIds], excludedTypes: [] },
+        workers: workers(BENCH_ENDPOINT.idleTimeout),
+        scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+        networkVolumes: [],
+        flashboot: "OFF",
+        dataCenterIds: [],
+      });
+      ids[i] = created.id;
+    });
+  });
+  const refresh = await measure(counter, () => v2.listEndpoints());
+  const update = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.updateEndpoint(ids[i], { workers: workers(UPDATED_IDLE_TIMEOUT) });
+    }),
+  );
+  const destroy = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.updateEndpoint(ids[i], { workers: { min: 0, max: 0 } });
+      await v2.listEndpointWorkers(ids[i]);
+      await v2.deleteEndpoint(ids[i]);
+    }),
+  );
+  return { preview, create, refresh, update, destroy };
+}
+
+/** Templates on REST v2: nothing for a preview; `createTemplate` each, one listing, a PATCH of `image` each, `deleteTemplate` each (by id: no listing). */
+async function templateFloorV2(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+  const indexes = Array.from({ length: opts.n }, (_, i) => i);
+  const ids: string[] = [];
+  const v2 = client.v2;
+
+  const preview = await measure(counter, async () => undefined);
+  const create = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      const created = await v2.createTemplate({
+        name: `${opts.prefix}-${i}`,
+        image: benchImageName(BENCH_TEMPLATE.imageTag),
+        args: "",
+        disk: BENCH_TEMPLATE.containerDiskInGb,
+        ports: [],
+        env: { ...BENCH_TEMPLATE.env },
+        registry: null,
+        serverless: true,
+        startSsh: false,
+        startJupyter: false,
+      });
+      ids[i] = created.id;
+    }),
+  );
+  const refresh = await measure(counter, () => v2.listTemplates());
+  const update = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.updateTemplate(ids[i], { image: benchImageName(UPDATED_IMAGE_TAG) });
+    }),
+  );
+  const destroy = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.deleteTemplate(ids[i]);
+    }),
+  );
+  return { preview, create, refresh, update, destroy };
+}
+
+/**
+ * Endpoints: a preview and a create look the template up in one listing and read the catalog once; creates `n` endpoints, lists
  * them once, updates one field of each, deletes them (scale to zero, then delete, in one request).
  */
 async function endpointFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
@@ -54,9 +149,10 @@ async function endpointFloor(client: PlatformClient, counter: RequestCounter, op
   const ids: string[] = [];
   const name = (i: number) => `${opts.prefix}-${i}`;
 
-  const preview = await measure(counter, () => client.listTemplates());
+  const lookups = () => Promise.all([client.listTemplates(), readCatalog(client)]);
+  const preview = await measure(counter, lookups);
   const create = await measure(counter, async () => {
-    await client.listTemplates();
+    await lookups();
     await forEachLimited(indexes, opts.parallelism, async (i) => {
       ids[i] = (await client.saveEndpoint({ name: name(i), ...BENCH_ENDPOINT })).id;
     });

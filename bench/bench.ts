@@ -1,5 +1,5 @@
 /**
- * The benchmark (issues #8, #14): for each N and each kind (Endpoint, Template), the stack's preview,
+ * The benchmark: for each N, each API path (`runpod:api`) and each kind (Endpoint, Template), the stack's preview,
  * create, refresh, one-field update and destroy against the emulator with a fixed added latency, next
  * to the engine's floor (the same stack with a no-op dynamic resource) and the API's floor (the minimum
  * requests, issued directly with the api client at the same parallelism). Plus the provider's start-up
@@ -12,7 +12,18 @@ import { randomSuffix, type PlatformAddresses } from "../scripts/exampleStack";
 import { pulumiVersion } from "./cliInfo";
 import { BENCH_ENDPOINT, BENCH_TEMPLATE, benchImageName, runApiFloor, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
 import { resultRow, type BenchResults, type ResultRow } from "./report";
-import { BENCH_KINDS, OPERATIONS, callsNeeded, measure, requestsNeeded, type BenchKind, type BenchOperation, type Measurement } from "./requests";
+import {
+  BENCH_KINDS,
+  OPERATIONS,
+  callsNeeded,
+  catalogNeeded,
+  measure,
+  requestsNeeded,
+  type BenchApi,
+  type BenchKind,
+  type BenchOperation,
+  type Measurement,
+} from "./requests";
 import { RssProbe } from "./rss";
 import { measureStartup } from "./startup";
 import { BenchStack, type BenchProgram } from "./stacks";
@@ -20,6 +31,10 @@ import { BenchStack, type BenchProgram } from "./stacks";
 export interface BenchOptions {
   /** Resource counts, e.g. [10, 50, 200]. */
   ns: number[];
+  /** The provider's API paths to run every kind on (`runpod:api`), e.g. ["v2", "graphql"]. */
+  apis: BenchApi[];
+  /** Also run the endpoints through the provider plugin (a YAML program; rows with `provider: "plugin"`). */
+  plugin: boolean;
   /** Added to every emulator request, ms. */
   latencyMs: number;
   /** `--parallel` for every Pulumi command and the API floor's concurrency. */
@@ -37,6 +52,8 @@ export interface BenchOptions {
 /** Every run of the three measured subjects at one N and kind. */
 interface Runs {
   ours: Record<BenchOperation, Measurement>[];
+  /** The same stack through the provider plugin (endpoints, with `plugin`). */
+  plugin: Record<BenchOperation, Measurement>[];
   engine: Record<BenchOperation, Measurement>[];
   api: Record<BenchOperation, Measurement>[];
 }
@@ -70,16 +87,18 @@ async function runStack(
   kind: BenchKind,
   emu: RunningEmulator,
   n: number,
+  api: BenchApi,
   opts: BenchOptions,
   onCreated?: (stack: BenchStack) => Promise<void>,
 ): Promise<Record<BenchOperation, Measurement>> {
-  const label = program === "noop" ? `noop-${kind}` : program;
+  const label = program === "noop" ? `noop-${kind}` : program === "plugin" ? `plugin-${kind}-${api}` : `${program}-${api}`;
   const prefix = `bench-${label}-${n}-${randomSuffix()}`;
   const rss = new RssProbe();
   const stack = await BenchStack.create({
     program,
     kind,
     n,
+    api,
     parallelism: opts.parallelism,
     namePrefix: prefix,
     platform: { addresses: addressesOf(emu), apiKey: emu.apiKey },
@@ -125,45 +144,53 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       ),
     );
     for (const n of opts.ns) {
-      for (const kind of BENCH_KINDS) {
-        opts.log(`N=${n} ${kind}`);
-        const runs: Runs = { ours: [], engine: [], api: [] };
-        // Interleaved, so a slow spell of the machine hits all three alike.
-        for (let rep = 1; rep <= opts.repeat; rep++) {
-          if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
-          runs.ours.push(
-            await runStack(kind, kind, emu, n, opts, async (stack) => {
-              if (kind !== "endpoints" || startup || opts.startupRuns <= 0) return;
-              const a = addressesOf(emu);
-              startup = await measureStartup(
-                stack.programDir,
-                {
-                  "runpod:apiKey": emu.apiKey,
-                  "runpod:graphqlUrl": a.graphql,
-                  "runpod:restV1Url": a.restV1,
-                  "runpod:restV2Url": a.restV2,
-                  "runpod:inferenceUrl": a.inference,
-                },
-                opts.startupRuns,
-              );
-            }),
-          );
-          runs.engine.push(await runStack("noop", kind, emu, n, opts));
-          const api = await runApiFloor(kind, client, emu, { n, parallelism: opts.parallelism, prefix: `floor-${kind}-${n}-${randomSuffix()}` });
-          opts.log(`  api floor: ${OPERATIONS.map((op) => `${op} ${(api[op].ms / 1000).toFixed(2)} s / ${api[op].requests} req`).join(", ")}`);
-          runs.api.push(api);
+      for (const api of opts.apis)
+        for (const kind of BENCH_KINDS) {
+          opts.log(`N=${n} ${kind} (runpod:api ${api})`);
+          const runs: Runs = { ours: [], plugin: [], engine: [], api: [] };
+          // Interleaved, so a slow spell of the machine hits all three alike.
+          for (let rep = 1; rep <= opts.repeat; rep++) {
+            if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
+            runs.ours.push(
+              await runStack(kind, kind, emu, n, api, opts, async (stack) => {
+                if (kind !== "endpoints" || startup || opts.startupRuns <= 0) return;
+                const a = addressesOf(emu);
+                startup = await measureStartup(
+                  stack.programDir,
+                  {
+                    "runpod:apiKey": emu.apiKey,
+                    "runpod:graphqlUrl": a.graphql,
+                    "runpod:restV1Url": a.restV1,
+                    "runpod:restV2Url": a.restV2,
+                    "runpod:inferenceUrl": a.inference,
+                  },
+                  opts.startupRuns,
+                );
+              }),
+            );
+            if (kind === "endpoints" && opts.plugin) runs.plugin.push(await runStack("plugin", kind, emu, n, api, opts));
+            runs.engine.push(await runStack("noop", kind, emu, n, api, opts));
+            const floor = await runApiFloor(
+              kind,
+              client,
+              emu,
+              { n, parallelism: opts.parallelism, prefix: `floor-${kind}-${api}-${n}-${randomSuffix()}` },
+              api,
+            );
+            opts.log(`  api floor (${api}): ${OPERATIONS.map((op) => `${op} ${(floor[op].ms / 1000).toFixed(2)} s / ${floor[op].requests} req`).join(", ")}`);
+            runs.api.push(floor);
+          }
+          // The plugin's rows share the dynamic provider's floors: the same N, path and inputs.
+          const subjects = [["dynamic", runs.ours] as const, ["plugin", runs.plugin] as const].filter(([, ours]) => ours.length > 0);
+          for (const [provider, ours] of subjects) {
+            for (const op of OPERATIONS) {
+              const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
+              const needed = { requests: requestsNeeded(kind, op, n, api), calls: callsNeeded(kind, op, n, api), catalog: catalogNeeded(kind, op, n) };
+              rows.push({ ...resultRow(kind, op, n, pick(ours), pick(runs.engine), pick(runs.api), needed, api), provider });
+            }
+          }
+          opts.onRows?.(rows);
         }
-        for (const op of OPERATIONS) {
-          const pick = (list: Record<BenchOperation, Measurement>[]) => list.map((r) => r[op]);
-          rows.push(
-            resultRow(kind, op, n, pick(runs.ours), pick(runs.engine), pick(runs.api), {
-              requests: requestsNeeded(kind, op, n),
-              calls: callsNeeded(kind, op, n),
-            }),
-          );
-        }
-        opts.onRows?.(rows);
-      }
     }
   } finally {
     await emu.close();
@@ -177,6 +204,8 @@ export async function benchHeader(opts: Omit<BenchOptions, "log">): Promise<Omit
     generatedAt: new Date().toISOString(),
     settings: {
       ns: opts.ns,
+      apis: opts.apis,
+      plugin: opts.plugin,
       repeat: opts.repeat,
       latencyMs: opts.latencyMs,
       parallelism: opts.parallelism,

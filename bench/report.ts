@@ -1,7 +1,7 @@
 /**
  * The benchmark's result rows, the printed table and the JSON written to bench/results.json.
  */
-import type { BenchKind, BenchOperation, Measurement } from "./requests";
+import { catalogMade, type BenchApi, type BenchKind, type BenchOperation, type Measurement } from "./requests";
 import type { PeakRss } from "./rss";
 import type { StartupResult } from "./startup";
 import { median } from "./median";
@@ -11,6 +11,13 @@ export { median };
 /** One operation on N resources of one kind: our stack against both floors (times are medians over the runs). */
 export interface ResultRow {
   kind: BenchKind;
+  /** The provider's API path (`runpod:api`) of our stack and of the API floor. */
+  api: BenchApi;
+  /**
+   * What served our stack: the dynamic provider (a Node.js program; default) or the provider plugin
+   * (a YAML program). Both are set against the same floors (the engine's: the no-op dynamic stack).
+   */
+  provider?: "dynamic" | "plugin";
   operation: BenchOperation;
   n: number;
   /** Wall time of the operation on the Endpoint or Template stack, ms. */
@@ -31,6 +38,10 @@ export interface ResultRow {
   callsMade: number;
   /** Calls the spec needs (requests.ts `callsNeeded`). */
   callsNeeded: number;
+  /** Catalog requests (listGpuTypes, listCpuTypes, listDataCenters) in our run with the most requests. */
+  catalogMade: number;
+  /** Catalog requests needed (requests.ts `catalogNeeded`; included in requestsNeeded). */
+  catalogNeeded: number;
   /** Our calls by operation name (of the run with the most requests). */
   madeByOperation: Record<string, number>;
   /** Requests counted during the API floor's runs, the most of any (equals requestsNeeded unless the floor is broken). */
@@ -51,6 +62,10 @@ export interface BenchResults {
   generatedAt: string;
   settings: {
     ns: number[];
+    /** The provider's API paths benchmarked (absent in results from before both paths: GraphQL only). */
+    apis?: BenchApi[];
+    /** Whether the provider plugin's endpoint rows ran. */
+    plugin?: boolean;
     /** Runs per N; rows hold the medians. */
     repeat: number;
     /** Added to every emulator request, ms. */
@@ -80,7 +95,8 @@ export function resultRow(
   ours: readonly Measurement[],
   engine: readonly Measurement[],
   api: readonly Measurement[],
-  needed: { requests: number; calls: number },
+  needed: { requests: number; calls: number; catalog?: number },
+  path: BenchApi = "graphql",
 ): ResultRow {
   const ms = (list: readonly Measurement[]) => list.map((m) => m.ms);
   const oursMs = median(ms(ours));
@@ -91,6 +107,7 @@ export function resultRow(
   const engineCpu = cpu(engine);
   const row: ResultRow = {
     kind,
+    api: path,
     operation,
     n,
     oursMs: round(oursMs),
@@ -102,6 +119,8 @@ export function resultRow(
     requestsNeeded: needed.requests,
     callsMade: Object.values(most(ours).byOperation).reduce((a, b) => a + b, 0),
     callsNeeded: needed.calls,
+    catalogMade: catalogMade(most(ours).byOperation),
+    catalogNeeded: needed.catalog ?? 0,
     madeByOperation: most(ours).byOperation,
     apiFloorRequests: most(api).requests,
     engineFloorRequests: most(engine).requests,
@@ -136,10 +155,12 @@ export function cpuRatio(r: ResultRow): number | undefined {
   return r.childCpuMs && r.childCpuMs.engineFloor > 0 ? Math.round((r.childCpuMs.ours / r.childCpuMs.engineFloor) * 100) / 100 : undefined;
 }
 
-/** Plain-text table of the rows: resource kind, operation, N, times in seconds, ratios (time, CPU), requests and calls made and needed. */
+/** Plain-text table of the rows: resource kind, API path, operation, N, times in seconds, ratios (time, CPU), requests and calls made and needed, catalog requests made and needed. */
 export function formatTable(rows: readonly ResultRow[]): string {
   const header = [
     "resource",
+    "provider",
+    "api",
     "operation",
     "N",
     "ours s",
@@ -151,9 +172,13 @@ export function formatTable(rows: readonly ResultRow[]): string {
     "requests needed",
     "calls made",
     "calls needed",
+    "catalog made",
+    "catalog needed",
   ];
   const body = rows.map((r) => [
     r.kind,
+    r.provider ?? "dynamic",
+    r.api,
     r.operation,
     String(r.n),
     secs(r.oursMs),
@@ -165,9 +190,11 @@ export function formatTable(rows: readonly ResultRow[]): string {
     String(r.requestsNeeded),
     String(r.callsMade),
     String(r.callsNeeded),
+    String(r.catalogMade),
+    String(r.catalogNeeded),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) => cells.map((c, i) => (i < 5 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
@@ -180,7 +207,7 @@ export function formatPerResource(rows: readonly ResultRow[]): string {
   const lines = rows.map((r) => {
     const extraCpu = r.childCpuMs ? `${(r.childCpuMs.ours - r.childCpuMs.engineFloor).toFixed(0).padStart(6)} ms` : "     ?";
     return (
-      `${r.kind.padEnd(9)} ${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
+      `${r.kind.padEnd(9)} ${(r.provider ?? "dynamic").padEnd(7)} ${r.api.padEnd(7)} ${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
       ` CPU above the floor: pulumi+plugins ${extraCpu}, emulator ${r.emulatorCpuMs.toFixed(0).padStart(5)} ms` +
       (r.peakRssMb
         ? `; peak RSS program ${mb(r.peakRssMb.ours.program)} (floor ${mb(r.peakRssMb.engineFloor.program)}), provider host ${mb(r.peakRssMb.ours.providerHost)} (floor ${mb(r.peakRssMb.engineFloor.providerHost)})`

@@ -16,6 +16,28 @@ export type BenchOperation = (typeof OPERATIONS)[number];
 export const BENCH_KINDS = ["endpoints", "templates"] as const;
 export type BenchKind = (typeof BENCH_KINDS)[number];
 
+/** The provider's API paths (`runpod:api`, docs/api-paths.md): every kind and operation is benchmarked on each. */
+export const BENCH_APIS = ["v2", "graphql"] as const;
+export type BenchApi = (typeof BENCH_APIS)[number];
+
+/** The REST v2 catalog operations (one read: all three, in parallel; src/provider/catalog/fetch.ts). */
+export const CATALOG_OPERATIONS = ["listGpuTypes", "listCpuTypes", "listDataCenters"] as const;
+
+/**
+ * Catalog requests `op` needs: an endpoint check reviews new or changed GPU selections against the
+ * catalog, read once per provider session whatever N (rest-v2-openapi.json › Catalog), on both paths.
+ * A preview or create of new endpoints reads it once; the update changes `idleTimeout` only, which the
+ * review does not look at, so it reads nothing; refresh and destroy run no check. Templates: never.
+ */
+export function catalogNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
+  return kind === "endpoints" && n > 0 && (op === "preview" || op === "create") ? CATALOG_OPERATIONS.length : 0;
+}
+
+/** Catalog requests among the calls counted by operation name. */
+export function catalogMade(byOperation: Record<string, number>): number {
+  return CATALOG_OPERATIONS.reduce((sum, op) => sum + (byOperation[op] ?? 0), 0);
+}
+
 /**
  * Calls the spec needs for `op` on `n` resources of `kind`. The emulator counts calls per GraphQL
  * top-level field (`byOperation`; both listings below count as `myself`).
@@ -32,7 +54,11 @@ export type BenchKind = (typeof BENCH_KINDS)[number];
  * belong to another template), so one shared listing plus one `deleteTemplate` each. Their check makes
  * no request without `containerRegistryAuthId`, so a preview needs none.
  */
-export function callsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
+export function callsNeeded(kind: BenchKind, op: BenchOperation, n: number, api: BenchApi = "graphql"): number {
+  return (api === "v2" ? v2CallsNeeded(kind, op, n) : graphqlCallsNeeded(kind, op, n)) + catalogNeeded(kind, op, n);
+}
+
+function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
   const listing = n > 0 ? 1 : 0;
   switch (op) {
     case "preview":
@@ -49,12 +75,39 @@ export function callsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
 }
 
 /**
- * HTTP requests those calls need at the least (the API floor's count): one per call, except that an
- * endpoint delete's two mutations travel as two fields of one document (GraphQL runs them in order; the
- * api client's `scaleDownAndDeleteEndpoint`), so destroying N endpoints needs N requests.
+ * REST v2 (rest-v2-openapi.json), one request per operation. Endpoints: a new `templateId` is looked up
+ * in one shared `listTemplates` (preview, create); one `createEndpoint` per create and one
+ * `updateEndpoint` (PATCH of `workers`) per update, a scaling field, so no release to follow; one
+ * `listEndpoints` for a refresh; a delete scales to zero (`updateEndpoint`), waits for in-progress jobs
+ * (`listEndpointWorkers`, which the emulator counts as `listWorkers`: v2's DELETE cancels them) and then `deleteEndpoint`s, three per endpoint.
+ * Templates: nothing for a preview; `createTemplate` / `updateTemplate` per create / update; one
+ * `listTemplates` for a refresh; a delete goes by id (`deleteTemplate`), so, unlike GraphQL's delete by
+ * name, it needs no listing.
  */
-export function requestsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
-  return kind === "endpoints" && op === "destroy" ? n : callsNeeded(kind, op, n);
+function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
+  const listing = n > 0 ? 1 : 0;
+  switch (op) {
+    case "preview":
+      return kind === "endpoints" ? listing : 0;
+    case "create":
+      return kind === "endpoints" ? n + listing : n;
+    case "update":
+      return n;
+    case "destroy":
+      return kind === "endpoints" ? 3 * n : n;
+    case "refresh":
+      return listing;
+  }
+}
+
+/**
+ * HTTP requests those calls need at the least (the API floor's count): one per call, except that on
+ * GraphQL an endpoint delete's two mutations travel as two fields of one document (GraphQL runs them in
+ * order; the api client's `scaleDownAndDeleteEndpoint`), so destroying N endpoints needs N requests.
+ */
+export function requestsNeeded(kind: BenchKind, op: BenchOperation, n: number, api: BenchApi = "graphql"): number {
+  if (api === "graphql" && kind === "endpoints" && op === "destroy") return n;
+  return callsNeeded(kind, op, n, api);
 }
 
 /** What the emulator offers to count requests (a `RunningEmulator` has both). */

@@ -4,7 +4,7 @@
  *
  *   npm run bench                      N = 10, 50, 200 endpoints and templates, three runs each (medians reported)
  *   npm run bench -- --quick           N = 10, one run
- *   npm run bench -- --n 10,50 --repeat 1 --latency 20 --parallel 8 --startup-runs 5 --out bench/results.json
+ *   npm run bench -- --api v2 --n 10,50 --repeat 1 --latency 20 --parallel 8 --startup-runs 5 --out bench/results.json
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -13,6 +13,8 @@ import { pulumiBinary, pulumiInstalled, repoRoot } from "../scripts/pulumiCli";
 import { benchHeader, runBench } from "./bench";
 import { defaultParallelism } from "./cliInfo";
 import { formatPerResource, formatStartup, formatTable } from "./report";
+import { apiList } from "./options";
+import { BENCH_APIS, type BenchApi } from "./requests";
 
 const DEFAULT_NS = [10, 50, 200];
 const QUICK_NS = [10];
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
       "Time and count the API requests of pulumi preview / up / refresh / update / destroy of N endpoints and of N templates against the engine's and the API's floors",
     )
     .option("--n <list>", `resource counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
+    .option("--api <list>", `runpod:api paths to run, comma-separated (default ${BENCH_APIS.join(",")})`, apiList, [...BENCH_APIS])
+    .option("--no-plugin", "skip the provider plugin's endpoints (a YAML program; needs the YAML host of `npm run setup`)")
     .option("--quick", `only N = ${QUICK_NS.join(",")}`)
     .option("--repeat <k>", "runs per N (rows report the medians; default 3, 1 with --quick)", positiveInt)
     .option("--latency <ms>", "latency the emulator adds to every request", nonNegativeInt, 20)
@@ -46,17 +50,27 @@ async function main(): Promise<void> {
     .option("--startup-runs <k>", "fresh processes for the provider start-up median (0 skips it)", nonNegativeInt, 5)
     .option("--out <file>", "where to write the JSON results", path.join(repoRoot(), "bench", "results.json"))
     .parse();
-  const o = program.opts<{ n?: number[]; quick?: boolean; repeat?: number; latency: number; parallel?: number; startupRuns: number; out: string }>();
+  const o = program.opts<{
+    api: BenchApi[];
+    plugin: boolean;
+    n?: number[];
+    quick?: boolean;
+    repeat?: number;
+    latency: number;
+    parallel?: number;
+    startupRuns: number;
+    out: string;
+  }>();
   if (!pulumiInstalled())
     throw new Error(`the Pulumi CLI is not installed in ${path.dirname(pulumiBinary())}: run \`npm run setup\` (or \`bash scripts/install-pulumi.sh\`)`);
   const ns = o.n ?? (o.quick ? QUICK_NS : DEFAULT_NS);
   const repeat = o.repeat ?? (o.quick ? 1 : 3);
   const parallelism = o.parallel ?? (await defaultParallelism());
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  log(`bench: N = ${ns.join(", ")}, ${repeat} run(s) each, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
+  log(`bench: N = ${ns.join(", ")}, runpod:api ${o.api.join(" and ")}, ${repeat} run(s) each, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
 
   const started = Date.now();
-  const settings = { ns, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns };
+  const settings = { ns, apis: o.api, plugin: o.plugin, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns };
   const header = await benchHeader(settings);
   // Partial results after each N and kind; the full file (with the start-up) at the end.
   const onRows = (rows: readonly unknown[]) => fs.writeFileSync(o.out, `${JSON.stringify({ ...header, partial: true, rows }, null, 2)}\n`);
@@ -73,10 +87,12 @@ async function main(): Promise<void> {
   const broken = results.rows.filter((r) => r.apiFloorRequests !== r.requestsNeeded || r.engineFloorRequests !== 0);
   for (const r of broken)
     log(
-      `warning: ${r.kind} ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`,
+      `warning: ${r.kind} (${r.provider ?? "dynamic"}, ${r.api}) ${r.operation} N=${r.n}: API floor made ${r.apiFloorRequests} requests (needed ${r.requestsNeeded}), engine floor ${r.engineFloorRequests}`,
     );
   for (const r of results.rows.filter((row) => row.requestsMade !== row.requestsNeeded))
-    log(`warning: ${r.kind} ${r.operation} N=${r.n}: made ${r.requestsMade} requests ${JSON.stringify(r.madeByOperation)}, needed ${r.requestsNeeded}`);
+    log(
+      `warning: ${r.kind} (${r.api}) ${r.operation} N=${r.n}: made ${r.requestsMade} requests ${JSON.stringify(r.madeByOperation)}, needed ${r.requestsNeeded}`,
+    );
   fs.writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
   log(`bench: wrote ${o.out}`);
 }

@@ -10,13 +10,51 @@ import * as path from "path";
 import { LocalStack, copyProgram, randomSuffix, tempDir, type PlatformAddresses } from "../scripts/exampleStack";
 import { repoRoot } from "../scripts/pulumiCli";
 import { UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
-import type { BenchKind, BenchOperation } from "./requests";
+import type { BenchApi, BenchKind, BenchOperation } from "./requests";
 
-/** `endpoints`, `templates`: N resources of that kind; `noop`: N no-op dynamic resources shaped like one kind (engine floor). */
-export type BenchProgram = BenchKind | "noop";
+/**
+ * `endpoints`, `templates`: N resources of that kind (dynamic provider, Node.js); `noop`: N no-op
+ * dynamic resources shaped like one kind (engine floor); `plugin`: N endpoints declared in a YAML
+ * program, served by the provider plugin `pulumi-resource-runpod` (docs/plugin.md).
+ */
+export type BenchProgram = BenchKind | "noop" | "plugin";
+
+/**
+ * The plugin's YAML program of `n` endpoints named `${prefix}-${i}`, with the same inputs as
+ * bench/programs/endpoints (YAML has no loops: the resources are written out). The plugin comes from
+ * this repository by `plugins.providers`, as tests/multilang/ run it; `idleTimeout` is a typed config
+ * value, so the update changes stack config as the other programs' updates do.
+ */
+export function pluginProgramText(n: number, prefix: string): string {
+  const lines = [
+    "name: runpod-bench-plugin",
+    "description: Benchmark stack of the provider plugin (bench/stacks.ts writes it)",
+    "runtime: yaml",
+    "plugins:",
+    "  providers:",
+    "    - name: runpod",
+    `      path: ${JSON.stringify(path.join(repoRoot(), "bin"))}`,
+    "config:",
+    "  idleTimeout:",
+    "    type: integer",
+    "    default: 30",
+    "resources:",
+  ];
+  for (let i = 0; i < n; i++) {
+    lines.push(
+      `  ${prefix}-${i}:`,
+      "    type: runpod:index:Endpoint",
+      "    properties:",
+      "      templateId: tpl_vllm",
+      "      gpuIds: [ADA_24]",
+      "      idleTimeout: ${idleTimeout}",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
 
 /** Source directory of a benchmark program (`bench/programs/<name>`). */
-export function programSource(program: BenchProgram): string {
+export function programSource(program: Exclude<BenchProgram, "plugin">): string {
   return path.join(repoRoot(), "bench", "programs", program);
 }
 
@@ -26,6 +64,8 @@ export interface BenchStackOptions {
   kind: BenchKind;
   /** Number of resources. */
   n: number;
+  /** The provider's API path (`runpod:api`); unset: the provider's default. The no-op program ignores it. */
+  api?: BenchApi;
   /** The engine's `--parallel`. */
   parallelism: number;
   /** Resource names are `${namePrefix}-${i}`. */
@@ -52,7 +92,14 @@ export class BenchStack {
    */
   static async create(opts: BenchStackOptions): Promise<BenchStack> {
     const workDir = tempDir(`pulumi-runpod-bench-${opts.program}-`);
-    const programDir = copyProgram(programSource(opts.program), path.join(workDir, "program"));
+    let programDir: string;
+    if (opts.program === "plugin") {
+      programDir = path.join(workDir, "program");
+      fs.mkdirSync(programDir, { recursive: true });
+      fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), pluginProgramText(opts.n, opts.namePrefix));
+    } else {
+      programDir = copyProgram(programSource(opts.program), path.join(workDir, "program"));
+    }
     const stack = await LocalStack.create({
       programDir,
       stackName: `bench-${opts.program}-${opts.n}-${randomSuffix()}`,
@@ -61,10 +108,11 @@ export class BenchStack {
       env: opts.env,
     });
     await stack.usePlatform(opts.platform.addresses, opts.platform.apiKey);
-    // The needed counts (requests.ts) are the GraphQL path's; rows for the default path (v2) are still to come.
-    await stack.setConfig("runpod:api", "graphql");
-    await stack.setConfig("count", String(opts.n));
-    await stack.setConfig("namePrefix", opts.namePrefix);
+    if (opts.api) await stack.setConfig("runpod:api", opts.api);
+    if (opts.program !== "plugin") {
+      await stack.setConfig("count", String(opts.n));
+      await stack.setConfig("namePrefix", opts.namePrefix);
+    }
     if (opts.program === "noop") await stack.setConfig("kind", opts.kind);
     return new BenchStack(stack, workDir, opts.parallelism, opts.kind);
   }

@@ -14,7 +14,11 @@ import { parseDefaultParallelism } from "../../bench/cliInfo";
 import { forEachLimited } from "../../bench/pool";
 import { cpuRatio, formatTable, median, resultRow } from "../../bench/report";
 import { RssProbe } from "../../bench/rss";
-import { OPERATIONS, callsNeeded, measure, requestsNeeded, type Measurement } from "../../bench/requests";
+import { apiList } from "../../bench/options";
+import { CATALOG_OPERATIONS, OPERATIONS, callsNeeded, catalogMade, catalogNeeded, measure, requestsNeeded, type Measurement } from "../../bench/requests";
+
+/** One catalog read, by operation name. */
+const CATALOG = Object.fromEntries(CATALOG_OPERATIONS.map((op) => [op, 1]));
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -37,8 +41,8 @@ describe("API floor", () => {
     const floor = await runApiFloor("endpoints", client, emu, { n: 2, parallelism: 8, prefix });
     for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("endpoints", op, 2) });
     // `myself` is the template listing (preview, create: the templateId check) or the endpoint listing (refresh).
-    expect(floor.preview.byOperation).toEqual({ myself: 1 });
-    expect(floor.create.byOperation).toEqual({ myself: 1, saveEndpoint: 2 });
+    expect(floor.preview.byOperation).toEqual({ myself: 1, ...CATALOG });
+    expect(floor.create.byOperation).toEqual({ myself: 1, saveEndpoint: 2, ...CATALOG });
     expect(floor.refresh.byOperation).toEqual({ myself: 1 });
     expect(floor.update.byOperation).toEqual({ saveEndpoint: 2 });
     expect(floor.destroy.byOperation).toEqual({ saveEndpoint: 2, deleteEndpoint: 2 });
@@ -83,9 +87,63 @@ describe("API floor", () => {
     expect(seen.env[4]).toEqual([[{ key: "MODEL", value: "llama-3-8b" }], [{ key: "MODEL", value: "llama-3-8b" }]]);
   });
 
-  it("the needed counts follow the spec: endpoints 1 listing for a preview, 1 call per create (plus that listing) and update, 2 per delete (in 1 request), one listing for a refresh", () => {
-    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7))).toEqual([1, 8, 1, 7, 14]);
-    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7))).toEqual([1, 8, 1, 7, 7]);
+  it("REST v2, endpoints N = 2: each operation makes exactly the requests needed, of the expected kinds, and leaves nothing behind", async () => {
+    const prefix = `floor-v2-test-${Date.now().toString(36)}`;
+    const floor = await runApiFloor("endpoints", client, emu, { n: 2, parallelism: 8, prefix }, "v2");
+    for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("endpoints", op, 2, "v2") });
+    expect(floor.preview.byOperation).toEqual({ listTemplates: 1, ...CATALOG });
+    expect(floor.create.byOperation).toEqual({ listTemplates: 1, createEndpoint: 2, ...CATALOG });
+    expect(floor.refresh.byOperation).toEqual({ listEndpoints: 1 });
+    expect(floor.update.byOperation).toEqual({ updateEndpoint: 2 });
+    expect(floor.destroy.byOperation).toEqual({ updateEndpoint: 2, listWorkers: 2, deleteEndpoint: 2 });
+    expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
+  });
+
+  it("REST v2, templates N = 2: each operation makes exactly the requests needed, rolls the image, and leaves nothing behind", async () => {
+    const prefix = `floor-v2-tpl-${Date.now().toString(36)}`;
+    const images: string[] = [];
+    const counter = {
+      resetStats: () => {
+        images.push(
+          emu
+            .templates(emu.apiKey)
+            .filter((t) => t.name.startsWith(prefix))
+            .map((t) => t.imageName)
+            .join(","),
+        );
+        emu.resetStats();
+      },
+      stats: () => emu.stats(),
+    };
+    const floor = await runApiFloor("templates", client, counter, { n: 2, parallelism: 8, prefix }, "v2");
+    for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("templates", op, 2, "v2") });
+    expect(floor.preview.byOperation).toEqual({});
+    expect(floor.create.byOperation).toEqual({ createTemplate: 2 });
+    expect(floor.refresh.byOperation).toEqual({ listTemplates: 1 });
+    expect(floor.update.byOperation).toEqual({ updateTemplate: 2 });
+    expect(floor.destroy.byOperation).toEqual({ deleteTemplate: 2 });
+    // Before the destroy, both templates are on the new image.
+    expect(images[4]).toBe(`${benchImageName(UPDATED_IMAGE_TAG)},${benchImageName(UPDATED_IMAGE_TAG)}`);
+    expect(emu.templates(emu.apiKey).filter((t) => t.name.startsWith(prefix))).toEqual([]);
+  });
+
+  it("the catalog is needed once per preview and create of endpoints, whatever N, on both paths; never for templates or other operations", () => {
+    expect(OPERATIONS.map((op) => catalogNeeded("endpoints", op, 200))).toEqual([3, 3, 0, 0, 0]);
+    expect(OPERATIONS.map((op) => catalogNeeded("templates", op, 200))).toEqual([0, 0, 0, 0, 0]);
+    expect(catalogNeeded("endpoints", "preview", 0)).toBe(0);
+    expect(catalogMade({ listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1, listTemplates: 1 })).toBe(3);
+  });
+
+  it("REST v2 needed counts: endpoints 1 listing + catalog for a preview, 1 call per create (plus those) and update, 3 per delete (scale, workers, delete), one listing for a refresh; templates delete by id", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 1, 7, 21]);
+    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 1, 7, 21]);
+    expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7, "v2"))).toEqual([0, 7, 1, 7, 7]);
+    expect(requestsNeeded("endpoints", "refresh", 0, "v2")).toBe(0);
+  });
+
+  it("the needed counts follow the spec: endpoints 1 listing (plus the catalog) for a preview, 1 call per create (plus those) and update, 2 per delete (in 1 request), one listing for a refresh", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7))).toEqual([4, 11, 1, 7, 14]);
+    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7))).toEqual([4, 11, 1, 7, 7]);
     expect(requestsNeeded("endpoints", "refresh", 0)).toBe(0);
     expect(requestsNeeded("endpoints", "create", 0)).toBe(0);
   });
@@ -173,6 +231,8 @@ describe("report", () => {
     const lines = formatTable([row]).split("\n");
     expect(lines[0].split(/\s{2,}/)).toEqual([
       "resource",
+      "provider",
+      "api",
       "operation",
       "N",
       "ours s",
@@ -184,9 +244,51 @@ describe("report", () => {
       "requests needed",
       "calls made",
       "calls needed",
+      "catalog made",
+      "catalog needed",
     ]);
     // No CPU figures in these runs: the CPU ratio is unknown.
-    expect(lines[2].split(/\s+/)).toEqual(["templates", "destroy", "2", "2.50", "2.00", "0.10", "1.25x", "?", "3", "2", "5", "4"]);
+    expect(lines[2].split(/\s+/)).toEqual([
+      "templates",
+      "dynamic",
+      "graphql",
+      "destroy",
+      "2",
+      "2.50",
+      "2.00",
+      "0.10",
+      "1.25x",
+      "?",
+      "3",
+      "2",
+      "5",
+      "4",
+      "0",
+      "0",
+    ]);
+  });
+
+  it("a row names its API path and counts the catalog requests of the run with the most requests", () => {
+    const run = (requests: number, byOperation: Record<string, number>): Measurement => ({ ms: 100, requests, byOperation, localCpuMs: 1 });
+    const row = resultRow(
+      "endpoints",
+      "preview",
+      50,
+      [run(4, { listTemplates: 1, ...CATALOG }), run(7, { listTemplates: 1, listGpuTypes: 2, listCpuTypes: 2, listDataCenters: 2 })],
+      [run(0, {}), run(0, {})],
+      [run(4, {}), run(4, {})],
+      { requests: 4, calls: 4, catalog: 3 },
+      "v2",
+    );
+    expect(row).toMatchObject({ api: "v2", requestsMade: 7, requestsNeeded: 4, catalogMade: 6, catalogNeeded: 3 });
+    expect(formatTable([row]).split("\n")[2].split(/\s+/).slice(0, 4)).toEqual(["endpoints", "dynamic", "v2", "preview"]);
+    // The plugin's rows share the floors and needed counts; the table names what served them.
+    expect(
+      formatTable([{ ...row, provider: "plugin" }])
+        .split("\n")[2]
+        .split(/\s+/)
+        .slice(0, 4),
+    ).toEqual(["endpoints", "plugin", "v2", "preview"]);
   });
 
   it("the CPU ratio is the median child CPU of our runs over the engine floor's; peak RSS is the largest of any run, per process", () => {
@@ -211,7 +313,7 @@ describe("report", () => {
     expect(cpuRatio(row)).toBe(1.2);
     expect(row.peakRssMb).toEqual({ ours: { program: 210, providerHost: 160 }, engineFloor: { program: 190, providerHost: 135 } });
     expect(row.load1).toEqual([3, 4, 5]);
-    expect(formatTable([row]).split("\n")[2].split(/\s+/)[7]).toBe("1.20x");
+    expect(formatTable([row]).split("\n")[2].split(/\s+/)[9]).toBe("1.20x");
   });
 });
 
@@ -238,6 +340,29 @@ describe("peak RSS", () => {
       probe.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("plugin program", () => {
+  it("declares N endpoints with the dynamic program's inputs, the plugin from this repository, and idleTimeout as a typed config value", async () => {
+    const { pluginProgramText } = await import("../../bench/stacks");
+    const text = pluginProgramText(3, "bench-plugin-x");
+    expect(text).toContain(`path: ${JSON.stringify(path.join(__dirname, "..", "..", "bin"))}`);
+    expect(fs.existsSync(path.join(__dirname, "..", "..", "bin", "pulumi-resource-runpod"))).toBe(true);
+    const names = [...text.matchAll(/^ {2}(bench-plugin-x-\d+):$/gm)].map((m) => m[1]);
+    expect(names).toEqual(["bench-plugin-x-0", "bench-plugin-x-1", "bench-plugin-x-2"]);
+    expect(text.match(/type: runpod:index:Endpoint/g)).toHaveLength(3);
+    expect(text.match(/idleTimeout: \$\{idleTimeout\}/g)).toHaveLength(3);
+    expect(text).toMatch(/config:\n {2}idleTimeout:\n {4}type: integer\n {4}default: 30\n/);
+  });
+});
+
+describe("options", () => {
+  it("--api takes v2 and/or graphql, in order, without repeats, and names the allowed values otherwise", () => {
+    expect(apiList("v2,graphql")).toEqual(["v2", "graphql"]);
+    expect(apiList("graphql")).toEqual(["graphql"]);
+    expect(apiList(" v2 , v2")).toEqual(["v2"]);
+    expect(() => apiList("v1")).toThrow('expected v2 and/or graphql, comma-separated; got "v1"');
   });
 });
 
@@ -271,7 +396,8 @@ describe("provider start-up probe", () => {
       expect(result.median.providerModuleMs).toBeGreaterThan(0);
       expect(result.median.totalMs).toBeCloseTo(result.median.stubMs + result.median.providerModuleMs + result.median.clientMs, 5);
       expect(result.stubBytes).toBeGreaterThan(0);
-      // start-up (configure + a check of an existing endpoint, no new templateId or network volume) sends nothing
+      // start-up (configure + a check of an existing, unchanged endpoint as this version stores it) sends
+      // nothing: no template lookup, and no catalog read for an unchanged GPU selection
       expect(emu.stats().requests).toBe(0);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
