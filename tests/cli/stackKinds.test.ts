@@ -5,7 +5,7 @@
  */
 import { GraphQLRequestError } from "../../src/api";
 import { endpointKind } from "../../src/cli/stack/endpointKind";
-import { kindOf, RESOURCE_KINDS } from "../../src/cli/stack/registry";
+import { kindOf, STACK_KINDS } from "../../src/cli/stack/registry";
 import { AUTONAMED_PROPERTY } from "../../src/provider";
 import { registryAuthKind, templateKind } from "../../src/cli/stack/templateKinds";
 import { createEndpoint, startHarness, type Harness } from "./harness";
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 test("every resource kind of the provider is registered, endpoints first so orphans are removed in dependency order", () => {
-  expect(RESOURCE_KINDS.map((k) => k.type)).toEqual([
+  expect(STACK_KINDS.map((k) => k.type)).toEqual([
     "pulumi-nodejs:dynamic/runpod:Endpoint",
     "pulumi-nodejs:dynamic/runpod:Template",
     "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",

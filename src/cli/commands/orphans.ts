@@ -15,8 +15,8 @@ import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { parseCheckpoint, pendingOf, resourceNameOf, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
 import type { PulumiRunner } from "../stack/pulumiCommand";
-import { RESOURCE_KINDS, canonicalType } from "../stack/registry";
-import type { PlatformObject, ResourceKind } from "../stack/resourceKind";
+import { STACK_KINDS, canonicalType } from "../stack/registry";
+import type { PlatformObject, StackKind } from "../stack/stackKind";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint } from "../stack/stackState";
 import { renderTable } from "../table";
@@ -29,7 +29,7 @@ export interface OrphansOptions extends StackOptions {
 }
 
 interface Orphan {
-  kind: ResourceKind;
+  kind: StackKind;
   object: PlatformObject;
   /** Why it is tied to the stack. */
   tie: string;
@@ -53,7 +53,7 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
   const session = stackSession(ctx, opts);
   const current = await exportCheckpoint(session.pulumi);
   const states = [current, ...(await earlierStates(session.pulumi))];
-  const ties = new Map(RESOURCE_KINDS.map((k) => [k.type, tiesIn(k, states)]));
+  const ties = new Map(STACK_KINDS.map((k) => [k.type, tiesIn(k, states)]));
   for (const urn of await programUrns(ctx, session.pulumi)) ties.get(canonicalType(typeOfUrn(urn)))?.resourceNames.add(resourceNameOf(urn));
 
   // Held by any stack of the project this backend knows, this one included.
@@ -62,7 +62,7 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
   for (const checkpoint of [current, ...(await otherStacks(session.pulumiFor, session.pulumi, opts.stack))]) {
     for (const r of resourcesOf(checkpoint)) if (r.id !== undefined) held.add(`${canonicalType(r.type)}\u0000${r.id}`);
     for (const op of pendingOf(checkpoint)) {
-      const kind = RESOURCE_KINDS.find((k) => k.type === canonicalType(op.resource.type));
+      const kind = STACK_KINDS.find((k) => k.type === canonicalType(op.resource.type));
       const name = kind?.nameIn(op.resource.inputs);
       if (kind && name && op.type === "creating") pendingNames.add(`${kind.type}\u0000${name}`);
     }
@@ -71,7 +71,7 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
   const { client } = await session.connect();
   const api = await session.api();
   const orphans: Orphan[] = [];
-  for (const kind of RESOURCE_KINDS) {
+  for (const kind of STACK_KINDS) {
     const tie = ties.get(kind.type)!;
     for (const object of await kind.list(client, api)) {
       if (held.has(`${kind.type}\u0000${object.id}`) || pendingNames.has(`${kind.type}\u0000${object.name}`)) continue;
@@ -106,7 +106,7 @@ async function deleteAll(ctx: CommandContext, client: PlatformClient, api: ApiPa
 }
 
 /** Names and resource names of `kind` in `states`. */
-function tiesIn(kind: ResourceKind, states: readonly Checkpoint[]): Ties {
+function tiesIn(kind: StackKind, states: readonly Checkpoint[]): Ties {
   const ties: Ties = { names: new Set(), resourceNames: new Set() };
   const add = (r: StateResource) => {
     if (canonicalType(r.type) !== kind.type) return;
@@ -123,7 +123,7 @@ function tiesIn(kind: ResourceKind, states: readonly Checkpoint[]): Ties {
   return ties;
 }
 
-function tieOf(kind: ResourceKind, object: PlatformObject, ties: Ties): string | undefined {
+function tieOf(kind: StackKind, object: PlatformObject, ties: Ties): string | undefined {
   if (ties.names.has(object.name)) return "name recorded in the stack";
   for (const resourceName of ties.resourceNames) if (kind.isAutoNameOf(object.name, resourceName)) return `auto-name of ${resourceName}`;
   return undefined;

@@ -19,7 +19,7 @@ import { kindOf } from "../stack/registry";
 import { stackSession, type StackOptions, type StackSession } from "../stack/session";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { renderTable } from "../table";
-import type { PlatformObject } from "../stack/resourceKind";
+import type { PlatformObject } from "../stack/stackKind";
 
 export interface RecoverOptions extends StackOptions {
   /** Act; without it, only the table of what would be done is printed. */

@@ -6,7 +6,7 @@ import { NotFoundError, type PlatformClient } from "../../api";
 import { AUTONAMED_PROPERTY, ENDPOINT_MODEL, diffEndpoint, isAutoNameOf, outputsFromRecord, restCreateInputFrom, typeToken } from "../../provider";
 import type { ApiPath, PerPath } from "../../provider/apiPath";
 import { LISTINGS } from "../../provider/paths/listings";
-import type { PlatformObject, ResourceKind } from "./resourceKind";
+import type { PlatformObject, StackKind } from "./stackKind";
 
 type ListedEndpoint = Awaited<ReturnType<(typeof LISTINGS)["v2"]["endpoints"]>>[number];
 
@@ -45,7 +45,7 @@ function carriesSentSettings(record: ListedEndpoint, inputs: Record<string, unkn
   return changed.every((f) => !sent.includes(f));
 }
 
-export const endpointKind: ResourceKind = {
+export const endpointKind: StackKind = {
   type: typeToken(ENDPOINT_MODEL),
   noun: "endpoint",
 

@@ -5,7 +5,7 @@
 import { NotFoundError, type PlatformClient } from "../../api";
 import { isAutoNameOf, typeToken, type ResourceModel } from "../../provider";
 import type { ApiPath } from "../../provider/apiPath";
-import type { PlatformObject, ResourceKind } from "./resourceKind";
+import type { PlatformObject, StackKind } from "./stackKind";
 
 export interface NamedKindSpec {
   model: ResourceModel;
@@ -15,7 +15,7 @@ export interface NamedKindSpec {
   delete(client: PlatformClient, object: PlatformObject, api: ApiPath): Promise<void>;
 }
 
-export function namedKind(spec: NamedKindSpec): ResourceKind {
+export function namedKind(spec: NamedKindSpec): StackKind {
   return {
     type: typeToken(spec.model),
     noun: spec.noun,

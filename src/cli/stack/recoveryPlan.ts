@@ -15,13 +15,13 @@
  */
 import { pendingOf, resourcesOf, type Checkpoint, type PendingOperation, type StateResource } from "./checkpoint";
 import { canonicalType, kindOf } from "./registry";
-import type { PlatformObject, ResourceKind } from "./resourceKind";
+import type { PlatformObject, StackKind } from "./stackKind";
 
 export type RecoveryAction =
-  | { action: "adopt"; op: PendingOperation; kind: ResourceKind; object: PlatformObject; replaces: boolean }
-  | { action: "drop"; op: PendingOperation; kind: ResourceKind }
-  | { action: "ambiguous"; op: PendingOperation; kind: ResourceKind; objects: PlatformObject[] }
-  | { action: "refresh"; op: PendingOperation; kind: ResourceKind }
+  | { action: "adopt"; op: PendingOperation; kind: StackKind; object: PlatformObject; replaces: boolean }
+  | { action: "drop"; op: PendingOperation; kind: StackKind }
+  | { action: "ambiguous"; op: PendingOperation; kind: StackKind; objects: PlatformObject[] }
+  | { action: "refresh"; op: PendingOperation; kind: StackKind }
   | { action: "foreign"; op: PendingOperation };
 
 /** The platform's objects, by kind type token (only kinds with pending creates need one). */
@@ -53,8 +53,8 @@ export function planRecovery(checkpoint: Checkpoint, listings: Listings): Recove
 }
 
 /** Kinds that have at least one pending create in `checkpoint` (their objects must be listed). */
-export function kindsToList(checkpoint: Checkpoint): ResourceKind[] {
-  const kinds = new Set<ResourceKind>();
+export function kindsToList(checkpoint: Checkpoint): StackKind[] {
+  const kinds = new Set<StackKind>();
   for (const op of pendingOf(checkpoint)) {
     const kind = kindOf(op.resource.type);
     if (kind && op.type === "creating") kinds.add(kind);

@@ -1,15 +1,15 @@
 /**
- * The resource kinds the stack commands handle; a new kind joins by adding its {@link ResourceKind}
+ * The resource kinds the stack commands handle; a new kind joins by adding its {@link StackKind} (named apart from the provider's `RESOURCE_KINDS`, which it takes type tokens from)
  * here. Orphans are removed in this order: endpoints before the templates they use, templates before
  * the registry credentials they pull with.
  */
 import { tokenOf } from "../../plugin/tokens";
 import { RESOURCE_KINDS as MODELS, typeToken } from "../../provider";
 import { endpointKind } from "./endpointKind";
-import type { ResourceKind } from "./resourceKind";
+import type { StackKind } from "./stackKind";
 import { registryAuthKind, templateKind } from "./templateKinds";
 
-export const RESOURCE_KINDS: readonly ResourceKind[] = [endpointKind, templateKind, registryAuthKind];
+export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind];
 
 /** Each kind's provider-plugin token (`runpod:index:Endpoint`) → its dynamic-provider token, which keys the kinds. */
 const DYNAMIC_OF_PLUGIN = new Map<string, string>(Object.values(MODELS).map((k) => [tokenOf(k.model), typeToken(k.model)]));
@@ -28,7 +28,7 @@ export function canonicalType(type: string): string {
 }
 
 /** The kind whose type token (dynamic provider or plugin) is `type`, if this package manages it. */
-export function kindOf(type: string): ResourceKind | undefined {
+export function kindOf(type: string): StackKind | undefined {
   const canonical = canonicalType(type);
-  return RESOURCE_KINDS.find((k) => k.type === canonical);
+  return STACK_KINDS.find((k) => k.type === canonical);
 }

@@ -7,7 +7,7 @@ import { REGISTRY_AUTH_MODEL, TEMPLATE_MODEL } from "../../provider";
 import type { PerPath } from "../../provider/apiPath";
 import { LISTINGS } from "../../provider/paths/listings";
 import { namedKind } from "./namedKind";
-import type { PlatformObject } from "./resourceKind";
+import type { PlatformObject } from "./stackKind";
 
 type Delete = (client: PlatformClient, object: PlatformObject) => Promise<void>;
 

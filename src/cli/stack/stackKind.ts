@@ -1,6 +1,6 @@
 /**
  * What the stack commands (`import`, `recover`, `orphans`) need to know of one kind of platform
- * resource managed by this package. Each kind registers one {@link ResourceKind} (registry.ts); the
+ * resource managed by this package. Each kind registers one {@link StackKind} (registry.ts); the
  * commands themselves are the same for every kind.
  */
 import type { PlatformClient } from "../../api";
@@ -14,7 +14,7 @@ export interface PlatformObject {
   summary: string;
 }
 
-export interface ResourceKind {
+export interface StackKind {
   /** Pulumi type token in the state, e.g. `pulumi-nodejs:dynamic/runpod:Endpoint`. */
   readonly type: string;
   /** Singular noun for messages and tables, e.g. `endpoint`. */
