@@ -195,4 +195,27 @@ describe("the plugin over gRPC, configured for the emulator", () => {
       ["workersMax", expect.stringMatching(/^workersMax must be an integer from 0 to 100/)],
     ]);
   });
+
+  test("Create, Read and Delete on the default path (REST v2, no runpod:api set): the endpoint exists, reads back, and is gone", async () => {
+    const urn = "urn:pulumi:dev::p::runpod:index:Endpoint::v2api";
+    const checked = await call<proto.CheckResponse>(
+      "check",
+      new proto.CheckRequest()
+        .setUrn(urn)
+        .setName("v2api")
+        .setNews(toStruct({ templateId: "tpl_vllm", gpuIds: ["ADA_24"], dataCenterIds: ["EU-RO-1"] })),
+    );
+    expect(checked.getFailuresList()).toEqual([]);
+    emu.resetStats();
+    const made = await call<proto.CreateResponse>("create", new proto.CreateRequest().setUrn(urn).setProperties(checked.getInputs()));
+    const id = made.getId();
+    expect(emu.stats().byOperation).toMatchObject({ createEndpoint: 1 });
+    expect(emu.stats().byOperation.saveEndpoint).toBeUndefined();
+    expect(fromStruct(made.getProperties())).toMatchObject({ endpointId: id, dataCenterIds: ["EU-RO-1"], gpuIds: ["ADA_24"] });
+    const read = await call<proto.ReadResponse>("read", new proto.ReadRequest().setUrn(urn).setId(id).setProperties(made.getProperties()));
+    expect(read.getId()).toBe(id);
+    expect(fromStruct(read.getInputs())).toMatchObject({ dataCenterIds: ["EU-RO-1"], gpuIds: ["ADA_24"] });
+    await call("delete", new proto.DeleteRequest().setUrn(urn).setId(id).setProperties(made.getProperties()));
+    expect(emu.endpoints(emu.apiKey).map((e) => e.id)).not.toContain(id);
+  }, 60_000);
 });
