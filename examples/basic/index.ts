@@ -38,7 +38,7 @@ const inference = new Endpoint("inference", {
   // One warm worker, so a rollout shows workers moving to the new image (against a real account it bills).
   workersMin: config.getNumber("inferenceWorkersMin") ?? 1,
   workersMax: config.getNumber("inferenceWorkersMax") ?? 3,
-  fastBoot: true,
+  flashboot: "FLASHBOOT",
   networkVolumeId: models.id,
 });
 
