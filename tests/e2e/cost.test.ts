@@ -75,9 +75,21 @@ test("an unknown pool or GPU type fails the preview naming the field and the val
   await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_42"] } });
   const pool = await stack.run(["preview"], { expectFailure: true });
   expect(pool.stdout + pool.stderr).toMatch(/gpuIds must be a non-empty list of distinct GPU tiers in priority order, each one of AMPERE_16, .*ADA_24/);
-  await declare({ llm: { templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA GeForce RTX 4091"] } });
-  const type = await stack.run(["preview"], { expectFailure: true });
-  expect(type.stdout + type.stderr).toContain('"NVIDIA GeForce RTX 4091" is not a GPU type of a serverless pool; nearest: "NVIDIA GeForce RTX 4090"');
+  // REST v2 (the default path) names GPU types only as exclusions from the pools.
+  await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], excludedGpuTypes: ["NVIDIA GeForce RTX 4091"] } });
+  const excluded = await stack.run(["preview"], { expectFailure: true });
+  expect(excluded.stdout + excluded.stderr).toContain(
+    'excludedGpuTypes: "NVIDIA GeForce RTX 4091" is not a GPU type of the selected pools (ADA_24); nearest: "NVIDIA GeForce RTX 4090"',
+  );
+  // GPU type names as the selection itself are GraphQL-path input; the catalog checks them there too.
+  await stack.setConfig("runpod:api", "graphql");
+  try {
+    await declare({ llm: { templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA GeForce RTX 4091"] } });
+    const type = await stack.run(["preview"], { expectFailure: true });
+    expect(type.stdout + type.stderr).toContain('"NVIDIA GeForce RTX 4091" is not a GPU type of a serverless pool; nearest: "NVIDIA GeForce RTX 4090"');
+  } finally {
+    await stack.removeConfig("runpod:api");
+  }
   expect(emu.endpoints(emu.apiKey)).toEqual([]);
 });
 
