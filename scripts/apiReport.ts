@@ -40,7 +40,16 @@ export function apiReport(root: string = repoRoot()): string {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       const declarations = symbol.declarations ?? [];
       const texts = declarations.map((d) => (ts.isVariableDeclaration(d) ? declarationText(d.parent.parent) : declarationText(d)));
-      out.push(`// ${exported.name}${exported.name !== symbol.name ? ` (= ${symbol.name})` : ""}`, ...texts);
+      // A namespace re-export (`export * as V2`) is named by its module's path: shown relative to the checkout.
+      const target = symbol.name.startsWith('"')
+        ? JSON.stringify(
+            path
+              .relative(root, JSON.parse(symbol.name) as string)
+              .split(path.sep)
+              .join("/"),
+          )
+        : symbol.name;
+      out.push(`// ${exported.name}${exported.name !== symbol.name ? ` (= ${target})` : ""}`, ...texts);
     }
     out.push("```", "");
   }

@@ -183,6 +183,8 @@ export const saveTemplateInputSchema = z.object({
   isServerless: z.boolean().optional(),
   containerRegistryAuthId: z.string().nullish(),
   readme: z.string().optional(),
+  /** Provision SSH access at container start (platform-clients.md, saveTemplate; the platform's default is true). */
+  startSsh: z.boolean().optional(),
 });
 export interface SaveTemplateInput extends z.input<typeof saveTemplateInputSchema> {}
 

@@ -49,8 +49,7 @@ export interface TemplateArgs {
   /**
    * Provision SSH access at container start: true or false (default). The platform then injects
    * `PUBLIC_KEY` into the env; the outputs leave it out, so it shows no drift, and `env` must not set
-   * it (preview fails naming `env`). Updated in place. `runpod:api v2` only: set on `graphql`, preview
-   * fails naming the field and the path.
+   * it (preview fails naming `env`). Updated in place, on both API paths.
    */
   startSsh?: pulumi.Input<boolean>;
   /**

@@ -50,7 +50,11 @@ test("examples/minimal-endpoint: preview, up (one endpoint), destroy", async () 
   expect(endpointsNow()).toEqual(before);
   await stack.run(["up", "--yes"]);
   const out = (await stack.outputs()) as { endpointId: string; jobUrl: string };
-  expect(emu.endpoints().find((e) => e.id === out.endpointId)).toMatchObject({ templateId: "tpl_vllm", workersMax: 1 });
+  // REST v2 (the default path) copies the template's settings into the endpoint (a snapshot, no link kept).
+  const v2 = async (path: string) =>
+    (await (await fetch(`${emu.urls.restV2}/v2${path}`, { headers: { authorization: `Bearer ${emu.apiKey}` } })).json()) as Record<string, unknown>;
+  const template = await v2("/templates/tpl_vllm");
+  expect(await v2(`/serverless/${out.endpointId}`)).toMatchObject({ image: template.image, workers: { max: 1 } });
   expect(out.jobUrl).toContain(out.endpointId);
   await stack.run(["destroy", "--yes"]);
   expect(endpointsNow()).toEqual(before);
@@ -64,7 +68,9 @@ test("examples/template-rollout: up, a new image tag updates the template in pla
   expect(first.imageName).toBe("ghcr.io/acme/worker:1.0.0");
   await stack.setConfig("imageTag", "1.1.0");
   const up = await stack.run(["up", "--yes"]);
-  expect(up.stdout).toMatch(/~ 1 updated/);
+  // The template is updated in place; on REST v2 its endpoint also re-applies it (PATCH templateId), in place.
+  expect(up.stdout).toMatch(/~ [12] updated/);
+  expect(up.stdout).not.toMatch(/replaced|created|deleted/);
   const second = (await stack.outputs()) as typeof first;
   expect(second).toEqual({ ...first, imageName: "ghcr.io/acme/worker:1.1.0" });
   const end = Date.now() + 20_000;

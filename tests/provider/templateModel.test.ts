@@ -120,6 +120,7 @@ describe("Template state mapping", () => {
       env: [{ key: "A", value: "1" }],
       containerRegistryAuthId: null,
       readme: "",
+      startSsh: false,
       isServerless: true,
     });
     expect(apiInput(TEMPLATE_MODEL, "save", { ...inputs, ports: [] }).ports).toBe("");

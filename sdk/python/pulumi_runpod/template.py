@@ -45,7 +45,7 @@ class TemplateArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
-        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
+        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
@@ -199,7 +199,7 @@ class TemplateArgs:
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
+        Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         """
         return pulumi.get(self, "start_ssh")
 
@@ -269,7 +269,7 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
-        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
+        :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
@@ -459,7 +459,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="startSsh")
     def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only. Default: `false`. Changed in place.
+        Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         """
         return pulumi.get(self, "start_ssh")
 

@@ -117,12 +117,14 @@ export const TEMPLATE_MODEL = defineModel({
       change: { policy: "update", compare: "value", why: "PATCH field `category`" },
     }),
     startSsh: input({
-      doc: "Provision SSH access at container start (REST v2 `startSsh`): the platform injects `PUBLIC_KEY` into the env.",
+      doc: "Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env.",
       rule: bool("the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift"),
-      note: "; `env` then must not set `PUBLIC_KEY`; `runpod:api v2` only",
+      note: "; `env` then must not set `PUBLIC_KEY`",
       default: false,
-      paths: ["v2"],
-      change: { policy: "update", compare: "value", why: "PATCH field `startSsh` (true injects the key into the env)" },
+      // Sent on both paths: left out, the platform's default (true) would inject the key, and a stack
+      // moved between paths would read that back as drift.
+      sentBy: SAVE,
+      change: { policy: "update", compare: "value", why: "PATCH field `startSsh`, or saveTemplate's `startSsh` (true injects the key into the env)" },
     }),
     startJupyter: input({
       doc: "Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env.",
