@@ -235,6 +235,8 @@ test("drift on a template made outside Pulumi is caught by refresh and reverted 
     ports: t.ports ?? "",
     env: t.env,
     containerRegistryAuthId: t.containerRegistryAuthId,
+    // Carried as stored, so the outside edit changes the disk alone under either save semantics.
+    startSsh: t.startSsh,
     isServerless: true,
   });
   const refresh = await pulumi(["refresh", "--yes"]);
