@@ -35,15 +35,21 @@ export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: un
       return json(core.workers.list(endpointId).map((w) => w.toJSON()));
     }
     case "GET /clock":
-      return json({ now: new Date(core.clock.now()).toISOString(), offsetMs: core.clock.offset() });
+      return json(clockState(core));
     case "POST /clock": {
-      const advance = (body as { advanceMs?: unknown } | undefined)?.advanceMs;
+      const { advanceMs, freeze } = (body ?? {}) as { advanceMs?: unknown; freeze?: unknown };
+      if (freeze !== undefined && typeof freeze !== "boolean")
+        return problem(400, "The clock change is invalid.", [`freeze must be true or false; got ${JSON.stringify(freeze)}`]);
+      if (advanceMs === undefined && freeze === undefined)
+        return problem(400, "The clock change is invalid.", ["give advanceMs (milliseconds), freeze (true or false), or both"]);
       try {
-        core.clock.advance(advance as number);
+        if (advanceMs !== undefined) core.clock.advance(advanceMs as number);
       } catch (e) {
         return problem(400, "The clock change is invalid.", [(e as Error).message]);
       }
-      return json({ now: new Date(core.clock.now()).toISOString(), offsetMs: core.clock.offset() });
+      if (freeze === true) core.clock.freeze();
+      if (freeze === false) core.clock.resume();
+      return json(clockState(core));
     }
     case "GET /stats":
       return json(core.stats.snapshot());
@@ -64,4 +70,8 @@ export function handleAdmin(core: Core, req: IncomingMessage, url: URL, body: un
     default:
       return problem(404, `No emulator admin route ${route}.`);
   }
+}
+
+function clockState(core: Core) {
+  return { now: new Date(core.clock.now()).toISOString(), offsetMs: core.clock.offset(), frozen: core.clock.frozen() };
 }

@@ -148,6 +148,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setFaults: (f) => core.faults.set(f),
     stats: () => stats.snapshot(),
     advanceClock: (ms) => clock.advance(ms),
+    freezeClock: () => clock.freeze(),
+    resumeClock: () => clock.resume(),
     resetStats: () => stats.reset(),
     idle: () => inFlight.idle(),
     saveSemantics: () => ({ semantics: saveSemantics, fromEnvironment: options.saveSemantics === undefined, dependentSaves }),

@@ -80,6 +80,13 @@ export interface RunningEmulator {
    * running workers accrue that much more time in REST v2 billing. Returns the clock's new time (epoch ms).
    */
   advanceClock(ms: number): number;
+  /**
+   * Stop the billing clock at its current reading (also `POST {admin}/clock` with `{ "freeze": true }`), so every
+   * billing answer until `resumeClock` is computed at one instant. Returns that reading (epoch ms).
+   */
+  freezeClock(): number;
+  /** Let the billing clock run again from its frozen reading (also `{ "freeze": false }`). Returns the current reading. */
+  resumeClock(): number;
   /** Zero the statistics (also `POST {admin}/stats/reset`). */
   resetStats(): void;
   /**

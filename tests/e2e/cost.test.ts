@@ -167,10 +167,19 @@ test("`pulumi-runpod cost --since` shows each endpoint's estimates and the spend
   await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 } });
   await stack.run(["up", "--yes"]);
   const id = (await stack.endpoint("llm"))!.id!;
-  // Let the endpoint's one minimum worker run two hours on the billing clock.
+  // Let the endpoint's one minimum worker run two hours on the billing clock, then hold the clock still so the CLI's
+  // billing read and this test's read below are taken at the same instant (the current bucket keeps accruing otherwise).
   const hours = 2;
   emu.advanceClock(hours * 3_600_000);
+  emu.freezeClock();
+  try {
+    await costReportMatchesBilling(id, hours);
+  } finally {
+    emu.resumeClock();
+  }
+});
 
+async function costReportMatchesBilling(id: string, hours: number): Promise<void> {
   const cli = (args: string[]) => runBin(["cost", ...args, "--stack", stack.name], stack.env, { cwd: stack.programDir });
   const r = await cli(["--since", "1d", "--bucket", "hour", "--json"]);
   expect(r.code).toBe(0);
@@ -188,7 +197,8 @@ test("`pulumi-runpod cost --since` shows each endpoint's estimates and the spend
     serverlessId: id,
   });
   const billedTotal = billed.records.reduce((sum, rec) => sum + rec.totalAmount, 0);
-  expect(llm.spend!.totalAmount).toBeCloseTo(billedTotal, 4);
+  // The report keeps 4 decimals of the same sum, read at the same (frozen) instant: exactly equal.
+  expect(llm.spend!.totalAmount).toBe(Math.round(billedTotal * 1e4) / 1e4);
   expect(llm.spend!.perBucket.filter((v) => v > 0).length).toBe(billed.records.filter((rec) => rec.totalAmount > 0).length);
   // N × T × price: one worker for the two hours (and the real seconds since the up), within a bucket's rounding.
   expect(llm.spend!.totalAmount).toBeGreaterThanOrEqual(hours * price.ADA_24 - 0.01);
@@ -208,7 +218,7 @@ test("`pulumi-runpod cost --since` shows each endpoint's estimates and the spend
   expect(csv.stdout.split("\n")[0]).toBe(
     "resource,endpointId,startTime,endTime,totalAmount,gpuAmount,cpuAmount,diskAmount,feeAmount,maxHourlyCost,idleHourlyCost",
   );
-});
+}
 
 test("a network volume outside the endpoint's data centers fails the preview (REST v2 path), nothing created", async () => {
   await stack.setConfig("runpod:api", "v2");

@@ -26,12 +26,16 @@ async function until<T>(check: () => Promise<T | false>, timeoutMs = 10_000): Pr
 
 const sum = (records: { totalAmount: number }[]) => records.reduce((s, r) => s + r.totalAmount, 0);
 
-test("N workers for T seconds cost N × T × the pool's per-GPU price, within the wall time the test itself took", async () => {
+// Each billing test holds the billing clock still (`{"freeze": true}`) from before its workers start, so every amount
+// is exactly N × T × price: no wall time of the test's own leaks into an expected value.
+beforeEach(() => emu.freezeClock());
+afterEach(() => emu.resumeClock());
+
+test("N workers for T seconds cost exactly N × T × the pool's per-GPU price, bucketed by hour and by day", async () => {
   const price = (await call("GET", `/catalog/gpus/${encodeURIComponent("NVIDIA GeForce RTX 4090")}`)).body.price.serverless;
   expect(price).toBeGreaterThan(0);
   const N = 3;
   const T = 2 * HOUR;
-  const wallStart = Date.now();
   const ep = (
     await call("POST", "/serverless", {
       name: "billed",
@@ -43,18 +47,15 @@ test("N workers for T seconds cost N × T × the pool's per-GPU price, within th
     })
   ).body;
   await until(async () => (await call("GET", `/serverless/${ep.id}/workers`)).body.workers.length === N);
+  const frozenAt = Date.parse((await rest("GET", `${emu.urls.admin}/clock`, undefined)).body.now);
   const advanced = await rest("POST", `${emu.urls.admin}/clock`, undefined, { advanceMs: T });
   expect(advanced.status).toBe(200);
-  // Taken before the hour query: workers keep accruing in real time until the day query below answers.
-  const hourAt = Date.now();
+  expect(advanced.body).toMatchObject({ frozen: true, now: new Date(frozenAt + T).toISOString() });
   const res = await call("GET", `/billing/serverless?bucketSize=hour&lastN=4&serverlessId=${ep.id}`);
-  const wallMs = Date.now() - wallStart;
   expect(res.status).toBe(200);
   const { records, metadata } = res.body;
   const expected = (N * T * price) / HOUR;
-  // The only other time the workers ran is the test's own wall time.
-  const slack = (N * wallMs * price) / HOUR + 1e-9;
-  expect(Math.abs(sum(records) - expected)).toBeLessThanOrEqual(slack);
+  expect(sum(records)).toBeCloseTo(expected, 9);
   for (const r of records) {
     expect(r.serverlessId).toBe(ep.id);
     expect(Date.parse(r.endTime) - Date.parse(r.startTime)).toBe(HOUR);
@@ -64,20 +65,50 @@ test("N workers for T seconds cost N × T × the pool's per-GPU price, within th
     // No bucket holds more than an hour of N workers.
     expect(r.totalAmount).toBeLessThanOrEqual(N * price + 1e-9);
   }
-  expect(records.length).toBeGreaterThanOrEqual(2);
+  // Two hours from an instant inside an hour span three hour buckets (two when it starts on the hour).
+  expect(records.length).toBe(frozenAt % HOUR === 0 ? 2 : 3);
   expect(metadata).toMatchObject({ recordCount: records.length, uniqueServerlessCount: 1, query: { bucketSize: "hour", serverlessId: ep.id } });
   expect(metadata.totals.totalAmount).toBeCloseTo(sum(records), 9);
 
-  // A day bucket holds the same spend (plus what accrued since the hour query); stopped workers accrue nothing more.
+  // Day buckets hold the same spend; stopped workers accrue nothing more.
   const day = (await call("GET", `/billing/serverless?bucketSize=day&lastN=2&serverlessId=${ep.id}`)).body;
-  expect(sum(day.records)).toBeGreaterThanOrEqual(sum(records) - 1e-9);
-  expect(sum(day.records) - sum(records)).toBeLessThanOrEqual((N * (Date.now() - hourAt + 1) * price) / HOUR + 1e-9);
-  await call("PATCH", `/serverless/${ep.id}`, { workers: { min: 0 } });
+  expect(sum(day.records)).toBeCloseTo(expected, 9);
+  await call("PATCH", `/serverless/${ep.id}`, { workers: { min: 0, max: 0 } });
   await until(async () => (await call("GET", `/serverless/${ep.id}/workers`)).body.workers.length === 0);
-  const stoppedAt = sum((await call("GET", `/billing/serverless?bucketSize=day&lastN=2&serverlessId=${ep.id}`)).body.records);
   emu.advanceClock(HOUR);
   const later = sum((await call("GET", `/billing/serverless?bucketSize=day&lastN=2&serverlessId=${ep.id}`)).body.records);
-  expect(later).toBeCloseTo(stoppedAt, 9);
+  expect(later).toBeCloseTo(expected, 9);
+});
+
+test("a running clock accrues again after a freeze, from the frozen reading on", async () => {
+  const ep = (
+    await call("POST", "/serverless", {
+      name: "resumed",
+      image: "me/w:1",
+      type: "QUEUE",
+      gpu: { pools: ["ADA_24"] },
+      workers: { min: 1, max: 1 },
+      scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+    })
+  ).body;
+  await until(async () => (await call("GET", `/serverless/${ep.id}/workers`)).body.workers.length === 1);
+  const spend = async () => sum((await call("GET", `/billing/serverless?bucketSize=day&lastN=2&serverlessId=${ep.id}`)).body.records);
+  const first = await spend();
+  const frozenAt = emu.advanceClock(0);
+  // Wall time passes (a real wait, bounded by the time it checks), yet a frozen clock accrues nothing.
+  const wallBefore = Date.now();
+  await until(async () => Date.now() - wallBefore >= 20);
+  expect(await spend()).toBe(first);
+  expect(emu.advanceClock(0)).toBe(frozenAt);
+  const wallResume = Date.now();
+  const resumedAt = emu.resumeClock();
+  // It goes on from the frozen reading: never behind it, and ahead only by the wall time resuming itself took.
+  expect(resumedAt).toBeGreaterThanOrEqual(frozenAt);
+  expect(resumedAt - frozenAt).toBeLessThanOrEqual(Date.now() - wallResume);
+  await until(async () => (await spend()) > first);
+  const bad = await rest("POST", `${emu.urls.admin}/clock`, undefined, { freeze: "yes" });
+  expect(bad.status).toBe(400);
+  expect(JSON.stringify(bad.body)).toContain("freeze must be true or false");
 });
 
 test("CPU workers bill vCPUs × the flavor's per-vCPU price as cpuAmount; records survive the endpoint's delete", async () => {
@@ -93,15 +124,12 @@ test("CPU workers bill vCPUs × the flavor's per-vCPU price as cpuAmount; record
     })
   ).body;
   await until(async () => (await call("GET", `/serverless/${ep.id}/workers`)).body.workers.length === 1);
-  const wallStart = Date.now();
   emu.advanceClock(HOUR);
   expect((await call("DELETE", `/serverless/${ep.id}`)).status).toBe(204);
-  const wallMs = Date.now() - wallStart + 1000;
+  emu.advanceClock(HOUR);
   const { records } = (await call("GET", `/billing/serverless?bucketSize=day&lastN=2&serverlessId=${ep.id}`)).body;
   const cpu = records.reduce((s: number, r: any) => s + r.cpuAmount, 0);
-  const perHour = 4 * flavor.price.serverlessPerVcpu;
-  expect(cpu).toBeGreaterThanOrEqual(perHour - 1e-9);
-  expect(cpu).toBeLessThanOrEqual(perHour * (1 + wallMs / HOUR) + 1e-9);
+  expect(cpu).toBeCloseTo(4 * flavor.price.serverlessPerVcpu, 9);
   expect(records.every((r: any) => r.gpuAmount === 0)).toBe(true);
 });
 
