@@ -4,97 +4,77 @@
  * inputs, same config) with a dynamic resource whose provider does nothing — no API calls. Its shape
  * comes from that resource's model (`pulumi-runpod/provider`, which loads as light as the package's
  * index the real program loads): the same output properties, outputs of the same size (every default
- * filled in), the same secret outputs, and a read that answers with inputs too. So the engine, the
- * language host and the dynamic provider host do the same work for it; what is left between the two
- * stacks is the provider's own cost (its process, its requests).
+ * filled in), the same secret outputs, and a read that answers with inputs too. Its serialized provider
+ * is a stub as small as the real one: one object per kind whose methods load the no-op module
+ * (provider.js) at call time, so neither side pays for serializing a closure the other does not.
+ * What is left between the two stacks is the provider's own cost (its process, its requests).
  *
  * Config: count (number, required), kind (`endpoints`, default, or `templates`), namePrefix (default:
  * the stack name); endpoints: idleTimeout (seconds, default 30); templates: imageTag (default 1.4.2).
  */
-const crypto = require("crypto");
 const pulumi = require("@pulumi/pulumi");
 const model = require("pulumi-runpod/provider");
 
-const { NAME_PREFIX_PROPERTY, defaultsOf, inputNames, outputNames, secretNames, settingNames } = model;
+const { NAME_PREFIX_PROPERTY, outputNames, secretNames } = model;
 
-/** What a no-op provider needs of a model: its defaults and field lists (plain data, captured by the serialized provider). */
-function shapeOf(resourceModel) {
-  return {
-    defaults: { ...defaultsOf(resourceModel, "input"), ...defaultsOf(resourceModel, "setting") },
-    inputFields: inputNames(resourceModel),
-    storedInputs: [...inputNames(resourceModel), ...settingNames(resourceModel)],
-    outputFields: outputNames(resourceModel),
-    secretFields: secretNames(resourceModel),
-  };
-}
-
-/** Per kind: the model's shape, the outputs only the platform sets, the stack's arguments. */
+/** Per kind: the resource type, its model, the stack's arguments. */
 const config = new pulumi.Config();
 const KINDS = {
   endpoints: {
     type: "Noop",
-    shape: shapeOf(model.ENDPOINT_MODEL),
-    computed: (id) => ({ endpointId: id, fastBoot: false, jobUrl: `http://127.0.0.1:1/inference/v2/${id}/` }),
+    model: model.ENDPOINT_MODEL,
     args: () => ({ templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: config.getNumber("idleTimeout") ?? 30 }),
   },
   templates: {
     type: "NoopTemplate",
-    shape: shapeOf(model.TEMPLATE_MODEL),
-    computed: () => ({}),
+    model: model.TEMPLATE_MODEL,
     args: () => ({ imageName: `ghcr.io/acme/llm-worker:${config.get("imageTag") ?? "1.4.2"}`, containerDiskInGb: 20, env: { MODEL: "llama-3-8b" } }),
   },
 };
 
-/** Every operation answers at once from its inputs; `diff` reports changed fields like the real provider. */
-function noopProvider(shape, computed, prefixProperty) {
+/** Absolute, so the provider host finds it wherever it runs; captured as a string beside `kind`. */
+const NOOP_MODULE = require.resolve("./provider.js");
+
+/* The stub: nothing captured but two strings, like src/provider/serializable.ts. */
+function stubOf(kind) {
   return {
     async check(olds, news) {
-      // Auto-naming as the real providers do it: the old name, else the resource name and a random suffix.
-      const given = { ...news };
-      const prefix = given[prefixProperty];
-      delete given[prefixProperty];
-      const inputs = { ...shape.defaults, ...given };
-      inputs.name = given.name ?? olds?.name ?? `${prefix}-${crypto.randomBytes(4).toString("hex").slice(0, 7)}`;
-      return { inputs };
+      return require(NOOP_MODULE)[kind].check(olds, news);
     },
-    async diff(_id, olds, news) {
-      const changed = shape.inputFields.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
-      return { changes: changed.length > 0 };
+    async diff(id, olds, news) {
+      return require(NOOP_MODULE)[kind].diff(id, olds, news);
     },
     async create(inputs) {
-      const id = `noop${inputs.name.replace(/[^a-z0-9]/gi, "").slice(-10)}`;
-      const outs = {};
-      for (const key of shape.outputFields) if (inputs[key] !== undefined) outs[key] = inputs[key];
-      Object.assign(outs, computed(id));
-      return { id, outs };
+      return require(NOOP_MODULE)[kind].create(inputs);
     },
     async read(id, props) {
-      // Inputs too, as the real read returns them (the engine stores them and shows diffs from them).
-      const inputs = Object.fromEntries(shape.storedInputs.filter((k) => props[k] !== undefined && props[k] !== null).map((k) => [k, props[k]]));
-      return { id, props, inputs };
+      return require(NOOP_MODULE)[kind].read(id, props);
     },
-    async update(_id, olds, news) {
-      const changed = Object.fromEntries(shape.inputFields.filter((k) => news[k] !== undefined).map((k) => [k, news[k]]));
-      return { outs: { ...olds, ...changed } };
+    async update(id, olds, news) {
+      return require(NOOP_MODULE)[kind].update(id, olds, news);
     },
-    async delete() {},
+    async delete(id, props) {
+      return require(NOOP_MODULE)[kind].delete(id, props);
+    },
   };
 }
 
 const kind = config.get("kind") ?? "endpoints";
 const spec = KINDS[kind];
 if (!spec) throw new Error(`config kind must be one of ${Object.keys(KINDS).join(", ")}; got "${kind}"`);
-const provider = noopProvider(spec.shape, spec.computed, NAME_PREFIX_PROPERTY);
+const provider = stubOf(kind);
+const outputFields = outputNames(spec.model);
+const secretFields = secretNames(spec.model);
 
 class Noop extends pulumi.dynamic.Resource {
   constructor(name, args, opts) {
     // The same output properties as the real resource, so the engine floor stores as much state per resource.
     const props = {};
-    for (const key of spec.shape.outputFields) props[key] = undefined;
+    for (const key of outputFields) props[key] = undefined;
     Object.assign(props, args);
-    for (const key of spec.shape.secretFields) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    for (const key of secretFields) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     props[NAME_PREFIX_PROPERTY] = name;
-    super(provider, name, props, { ...opts, additionalSecretOutputs: spec.shape.secretFields }, "bench", spec.type);
+    super(provider, name, props, { ...opts, additionalSecretOutputs: secretFields }, "bench", spec.type);
   }
 }
 

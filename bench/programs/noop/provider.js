@@ -1,0 +1,66 @@
+"use strict";
+/**
+ * The floor's provider module, loaded by the dynamic provider host at call time exactly as the real
+ * stubs load `pulumi-runpod/provider` (src/provider/serializable.ts): `module.exports[kind]` answers every
+ * operation at once from its inputs, shaped by that resource's model. See index.js.
+ */
+const crypto = require("crypto");
+const model = require("pulumi-runpod/provider");
+
+const { NAME_PREFIX_PROPERTY, defaultsOf, inputNames, outputNames, secretNames, settingNames } = model;
+
+/** What a no-op provider needs of a model: its defaults and field lists. */
+function shapeOf(resourceModel) {
+  return {
+    defaults: { ...defaultsOf(resourceModel, "input"), ...defaultsOf(resourceModel, "setting") },
+    inputFields: inputNames(resourceModel),
+    storedInputs: [...inputNames(resourceModel), ...settingNames(resourceModel)],
+    outputFields: outputNames(resourceModel),
+    secretFields: secretNames(resourceModel),
+  };
+}
+
+/** Every operation answers at once from its inputs; `diff` reports changed fields like the real provider. */
+function noopProvider(shape, computed, prefixProperty) {
+  return {
+    async check(olds, news) {
+      // Auto-naming as the real providers do it: the old name, else the resource name and a random suffix.
+      const given = { ...news };
+      const prefix = given[prefixProperty];
+      delete given[prefixProperty];
+      const inputs = { ...shape.defaults, ...given };
+      inputs.name = given.name ?? olds?.name ?? `${prefix}-${crypto.randomBytes(4).toString("hex").slice(0, 7)}`;
+      return { inputs };
+    },
+    async diff(_id, olds, news) {
+      const changed = shape.inputFields.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      return { changes: changed.length > 0 };
+    },
+    async create(inputs) {
+      const id = `noop${inputs.name.replace(/[^a-z0-9]/gi, "").slice(-10)}`;
+      const outs = {};
+      for (const key of shape.outputFields) if (inputs[key] !== undefined) outs[key] = inputs[key];
+      Object.assign(outs, computed(id));
+      return { id, outs };
+    },
+    async read(id, props) {
+      // Inputs too, as the real read returns them (the engine stores them and shows diffs from them).
+      const inputs = Object.fromEntries(shape.storedInputs.filter((k) => props[k] !== undefined && props[k] !== null).map((k) => [k, props[k]]));
+      return { id, props, inputs };
+    },
+    async update(_id, olds, news) {
+      const changed = Object.fromEntries(shape.inputFields.filter((k) => news[k] !== undefined).map((k) => [k, news[k]]));
+      return { outs: { ...olds, ...changed } };
+    },
+    async delete() {},
+  };
+}
+
+module.exports = {
+  endpoints: noopProvider(
+    shapeOf(model.ENDPOINT_MODEL),
+    (id) => ({ endpointId: id, fastBoot: false, jobUrl: `http://127.0.0.1:1/inference/v2/${id}/` }),
+    NAME_PREFIX_PROPERTY,
+  ),
+  templates: noopProvider(shapeOf(model.TEMPLATE_MODEL), () => ({}), NAME_PREFIX_PROPERTY),
+};
