@@ -77,8 +77,7 @@ export class ResourcesV2 {
   /** Own or public templates (document: getTemplate "Serves both templates you own and public catalog templates"). */
   getTemplate(userId: string, id: string) {
     const row = this.core.templates.get(id);
-    if (!row || (row.userId !== userId && !row.isPublic && row.userId !== null))
-      throw v2Problem(404, `Template "${id}" not found.`);
+    if (!row || (row.userId !== userId && !row.isPublic && row.userId !== null)) throw v2Problem(404, `Template "${id}" not found.`);
     return this.template(row, userId);
   }
 
@@ -104,7 +103,8 @@ export class ResourcesV2 {
     const registry = pick(body.registry, before?.registry ?? null);
     checkContainer(this.core, userId, { ports, registry });
     // "omitting `mounts` or sending `{}` leaves the existing mount unchanged".
-    const persistent = body.mounts?.persistent ?? (existing && existing.volumeInGb > 0 ? { size: existing.volumeInGb, path: existing.volumeMountPath } : undefined);
+    const persistent =
+      body.mounts?.persistent ?? (existing && existing.volumeInGb > 0 ? { size: existing.volumeInGb, path: existing.volumeMountPath } : undefined);
     const row: TemplateRow = {
       ...(existing ?? {}),
       id: existing?.id ?? randomId(),

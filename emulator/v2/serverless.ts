@@ -196,7 +196,9 @@ export class ServerlessV2 {
     const known = this.core.catalog.pools().map((p) => p.id as string);
     const unknown = pools.filter((p) => !known.includes(p));
     if (unknown.length > 0)
-      throw refused(`gpu.pools: unknown pool${unknown.length > 1 ? "s" : ""} ${unknown.map((p) => `"${p}"`).join(", ")}; allowed values are ${known.join(", ")}.`);
+      throw refused(
+        `gpu.pools: unknown pool${unknown.length > 1 ? "s" : ""} ${unknown.map((p) => `"${p}"`).join(", ")}; allowed values are ${known.join(", ")}.`,
+      );
     const inPools = pools.flatMap((p) => this.core.catalog.typesOfPool(p).map((t) => t.id));
     for (const t of excluded.map((e) => e.trim())) {
       if (!inPools.includes(t))
@@ -226,7 +228,8 @@ export class ServerlessV2 {
 
   private checkPlacement(userId: string, dataCenterIds: string[], volumes: string[]): void {
     const known = this.core.catalog.dataCenters().map((d) => d.id);
-    for (const dc of dataCenterIds) if (!known.includes(dc)) throw refused(`dataCenterIds: unknown data center "${dc}"; allowed values are ${known.join(", ")}.`);
+    for (const dc of dataCenterIds)
+      if (!known.includes(dc)) throw refused(`dataCenterIds: unknown data center "${dc}"; allowed values are ${known.join(", ")}.`);
     const mine = this.platform.networkVolumes(userId);
     for (const id of volumes) {
       const v = mine.find((x) => x.id === id);

@@ -223,7 +223,7 @@ describe("the bounds the document states are kept, with its numbers", () => {
     }
   });
 
-  test("ports must be port/protocol (the document: \"formatted as port/protocol\"): 400 naming ports", async () => {
+  test('ports must be port/protocol (the document: "formatted as port/protocol"): 400 naming ports', async () => {
     for (const res of [
       await v2("POST", "/serverless", { ...GPU_BODY, ports: ["8888"] }),
       await v2("POST", "/templates", { name: unique("p"), image: "me/t:1", ports: ["http/8888"] }),
@@ -233,7 +233,7 @@ describe("the bounds the document states are kept, with its numbers", () => {
     }
   });
 
-  test("workers.min above workers.max is 400 (workers are \"autoscaled between workers.min and workers.max\")", async () => {
+  test('workers.min above workers.max is 400 (workers are "autoscaled between workers.min and workers.max")', async () => {
     const res = await v2("POST", "/serverless", { ...GPU_BODY, workers: { min: 4, max: 2 } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/workers\.min \(4\) must not exceed workers\.max \(2\)/);
