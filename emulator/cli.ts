@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<void> {
     )
     .option("--retention-run <ms>", "how long a finished /run job's result stays readable (30 min)", integer, 1_800_000)
     .option("--retention-runsync <ms>", "how long a finished /runsync job's result stays readable (1 min)", integer, 60_000)
-    .option("--template-release <ms>", "after an endpoint stops using a template, refuse deleteTemplate for this long", integer, 0)
+    .option("--template-release <ms>", "after an endpoint stops using a template, refuse GraphQL deleteTemplate for this long", integer, 0)
     .option("-q, --quiet", "do not log internal errors to stderr")
     .parse(argv);
   const o = program.opts();

@@ -6,7 +6,8 @@
  */
 
 /**
- * Endpoint fields with closed value sets, bounds and defaults (spec: Resources › Serverless endpoint).
+ * Endpoint fields with closed value sets, bounds and defaults (spec: Resources › Serverless endpoint), as GraphQL and
+ * REST v1 apply them. REST v2 applies only the bounds its document states (emulator/v2/schemas.ts).
  * `values` are the accepted values; `gpuIds` and `locations` are comma-separated lists of them on the wire.
  * `min`/`max` are inclusive integer bounds; `default` is what an omitted (or null) field becomes.
  */
@@ -66,7 +67,8 @@ export type LogSource = (typeof LOG_FACTS.sources)[number];
 export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
 
 /**
- * Template fields (spec: Common GraphQL input fields; operations from docs/spec/platform-clients.md). Bounds are the
+ * Template fields as GraphQL's `saveTemplate` applies them (REST v2 follows its document: v2/resources.ts)
+ * (spec: Common GraphQL input fields; operations from docs/spec/platform-clients.md). Bounds are the
  * emulator's choice (the spec shows none): `containerDiskInGb` 1–1024 GB, `volumeInGb` 0–4096 GB. `default` is what an
  * omitted (or null) field becomes on create, and on modify under `replace` save semantics.
  */
@@ -93,7 +95,7 @@ export const TEMPLATE_FACTS = {
   name: { maxLength: 255 },
 } as const;
 
-/** Registry credentials (platform-clients.md): names unique per user; the password is write-only. */
+/** Registry credentials (platform-clients.md): names unique per user on GraphQL (REST v2 states no such rule); the password is write-only. */
 export const REGISTRY_AUTH_FACTS = { name: { maxLength: 255 } } as const;
 
 /** REST v2 catalog stock levels (docs/spec/rest-v2-openapi.json, AvailabilityLevel), lowest first. */

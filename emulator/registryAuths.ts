@@ -1,7 +1,7 @@
 /**
  * The emulated platform's registry credentials (`saveRegistryAuth`, `updateRegistryAuth`, `deleteRegistryAuth`,
- * `myself.containerRegistryCreds`; docs/spec/platform-clients.md): names unique per user, deletion refused while a
- * template uses them. The password is write-only: it is kept only as a salted SHA-256 digest, never answered,
+ * `myself.containerRegistryCreds`; docs/spec/platform-clients.md): names unique per user (GraphQL's rule: REST v2
+ * creates through `create`, without it), deletion refused while a template uses them. The password is write-only: it is kept only as a salted SHA-256 digest, never answered,
  * never listed in `/_emulator/state`, never logged.
  */
 import { createHash, randomBytes, timingSafeEqual } from "crypto";
@@ -51,8 +51,21 @@ export class RegistryAuths {
     if (this.store.listRegistryAuths(userId).some((a) => a.name === name)) {
       throw new DomainError("BAD_USER_INPUT", `Registry credentials named "${name}" already exist; names are unique per account.`, "name");
     }
+    return this.create(userId, { name, username, password });
+  }
+
+  /** Store new credentials as given, checked by the caller's interface (GraphQL above; REST v2 by its schema alone). */
+  create(userId: string, input: { name: string; username: string; password: string }): RegistryAuthRecord {
     const salt = randomBytes(16).toString("hex");
-    const row: RegistryAuthRow = { id: randomId(), userId, name, username, passwordSalt: salt, passwordSha256: digest(salt, password), createdAt: Date.now() };
+    const row: RegistryAuthRow = {
+      id: randomId(),
+      userId,
+      name: input.name,
+      username: input.username,
+      passwordSalt: salt,
+      passwordSha256: digest(salt, input.password),
+      createdAt: Date.now(),
+    };
     this.store.putRegistryAuth(row);
     return record(row);
   }

@@ -66,6 +66,8 @@ const seedSchema = z
           name: z.string(),
           imageName: z.string(),
           isServerless: z.boolean().default(true),
+          /** A public template Runpod has verified (REST v2 listPublicTemplates `source=verified`); implies public. */
+          verified: z.boolean().default(false),
         }),
       )
       .default([]),
@@ -192,6 +194,9 @@ export const DEFAULT_SEED: SeedInput = {
     { id: "tpl_comfy", userId: "user_1", name: "comfyui-worker", imageName: "runpod/worker-comfyui:latest" },
     { id: "tpl_other", userId: "user_2", name: "other-worker", imageName: "example/other:1.0" },
     { id: "tpl_pod_only", userId: "user_1", name: "jupyter-pod", imageName: "runpod/pytorch:2.4.0", isServerless: false },
+    // Runpod's official catalog (REST v2 listPublicTemplates): usable by every user, changeable by none.
+    { id: "tpl_official_vllm", userId: null, name: "vLLM Worker", imageName: "runpod/worker-v1-vllm:stable-cuda12.1.0" },
+    { id: "tpl_official_pytorch", userId: null, name: "Runpod PyTorch 2.8", imageName: "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", isServerless: false },
   ],
   gpuTypes: [
     // Plausible hourly prices (USD per GPU) in the range the platform publishes; not quotes.

@@ -65,6 +65,8 @@ export interface TemplateRow extends TemplateRecord {
   allowedCudaVersions?: string[];
   /** Set on a template REST v2 made to hold one endpoint's container settings (its bound template). */
   boundTo?: string;
+  /** A public template Runpod has verified (REST v2 `listPublicTemplates` `source=verified`); seed only. */
+  verified?: boolean;
 }
 
 /** Registry credentials as stored: the password only as a salted SHA-256 digest, never in clear. */

@@ -1,7 +1,8 @@
 /**
  * The emulated platform's template rules (`saveTemplate`, `deleteTemplate`, `myself.podTemplates`; operations from
  * docs/spec/platform-clients.md, fields from the spec's "Common GraphQL input fields"): validation naming the field
- * and its allowed values or range, names unique per user, ownership, deletion refused while an endpoint uses the
+ * and its allowed values or range, names unique per user (GraphQL only: REST v2 builds its rows by its own rules
+ * and stores them through `commit`), ownership, deletion refused while an endpoint uses the
  * template (and for `releaseMs` after the last use), and a version bump that rolls the workers of every endpoint
  * using the template when its image or env changes.
  */
@@ -85,7 +86,18 @@ function sameEnv(a: EnvVar[], b: EnvVar[]): boolean {
 
 /** The platform record of a stored template. */
 export function templateRecord(row: TemplateRow): TemplateRecord {
-  const { userId: _u, createdAt: _c, version: _v, releasedAt: _r, category: _k, startJupyter: _j, allowedCudaVersions: _a, boundTo: _b, ...record } = row;
+  const {
+    userId: _u,
+    createdAt: _c,
+    version: _v,
+    releasedAt: _r,
+    category: _k,
+    startJupyter: _j,
+    allowedCudaVersions: _a,
+    boundTo: _b,
+    verified: _f,
+    ...record
+  } = row;
   return record;
 }
 
@@ -121,6 +133,9 @@ export class Templates {
           name: t.name,
           imageName: t.imageName,
           isServerless: t.isServerless,
+          // A template usable by every user is public (Runpod's official catalog), as is a verified one.
+          isPublic: t.userId === null || t.verified,
+          ...(t.verified ? { verified: true } : {}),
           createdAt: Date.now(),
           version: 1,
         });
@@ -255,18 +270,28 @@ export class Templates {
       isPublic: Boolean(pick("isPublic")),
       readme: String(pick("readme")),
     };
-    if (existing?.releasedAt !== undefined) row.releasedAt = existing.releasedAt;
     // Fields only REST v2 shows survive a GraphQL save.
-    for (const key of ["category", "startJupyter", "allowedCudaVersions", "boundTo"] as const) {
+    for (const key of ["category", "startJupyter", "allowedCudaVersions", "boundTo", "verified"] as const) {
       if (existing?.[key] !== undefined) (row as unknown as Record<string, unknown>)[key] = existing[key];
     }
+    return templateRecord(this.commit(existing, row));
+  }
+
+  /**
+   * Store a template built and checked by one interface's rules (`saveTemplate` above, REST v2 in v2/resources.ts):
+   * keeps the release window's start, and when the image or env changed bumps the version and rolls the workers of
+   * the endpoints that use the template.
+   */
+  commit(existing: TemplateRow | undefined, row: TemplateRow): TemplateRow {
+    if (existing?.releasedAt !== undefined) row.releasedAt = existing.releasedAt;
+    row.version = existing?.version ?? 1;
     const diff: DiffEntry[] = [];
     if (existing && existing.imageName !== row.imageName) diff.push({ field: "template.imageName", old: existing.imageName, new: row.imageName });
     if (existing && !sameEnv(existing.env, row.env)) diff.push({ field: "template.env", old: envKeys(existing.env), new: envKeys(row.env) });
     if (diff.length > 0) row.version++;
     this.store.putTemplate(row);
     if (diff.length > 0) this.onRollout(row.id, diff);
-    return templateRecord(row);
+    return row;
   }
 
   /**
@@ -282,13 +307,14 @@ export class Templates {
 
   /**
    * Delete the caller's template by id (REST v2). NOT_FOUND unless the caller owns it; FAILED_PRECONDITION while an
-   * endpoint uses it, as for the GraphQL delete.
+   * endpoint uses it ("Rejected if the template is currently referenced by a pod … or bound to a serverless
+   * endpoint"). The release window after the last use is GraphQL's rule and does not apply.
    */
   deleteById(userId: string, id: string): void {
-    this.deleteRow(userId, this.owned(userId, id), "id");
+    this.deleteRow(userId, this.owned(userId, id), "id", false);
   }
 
-  private deleteRow(userId: string, row: TemplateRow, field: string): void {
+  private deleteRow(userId: string, row: TemplateRow, field: string, releaseWindow = true): void {
     const users = this.store.listEndpoints(userId).filter((e) => e.templateId === row.id);
     if (users.length > 0) {
       throw new DomainError(
@@ -297,7 +323,7 @@ export class Templates {
         field,
       );
     }
-    const since = row.releasedAt === undefined ? Infinity : Date.now() - row.releasedAt;
+    const since = row.releasedAt === undefined || !releaseWindow ? Infinity : Date.now() - row.releasedAt;
     if (since < this.releaseMs) {
       throw new DomainError(
         "FAILED_PRECONDITION",

@@ -30,8 +30,8 @@ export interface EmulatorOptions {
   saveSemantics?: SaveSemantics;
   /**
    * Milliseconds after an endpoint last stopped using a template (switched away or deleted) during which
-   * `deleteTemplate` is still refused with FAILED_PRECONDITION, as the platform notes it may be for a couple of
-   * minutes (docs/spec/platform-clients.md). Default 0 (no window).
+   * GraphQL's `deleteTemplate` is still refused with FAILED_PRECONDITION (REST v2's is not), as the platform notes
+   * it may be for a couple of minutes (docs/spec/platform-clients.md). Default 0 (no window).
    */
   templateReleaseMs?: number;
   /**

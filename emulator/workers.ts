@@ -47,6 +47,12 @@ export interface WorkerMeter {
   stopped(worker: SimWorker): void;
 }
 
+/**
+ * Workers the simulator runs per endpoint at most: REST v2 bounds `workers.min` only from below, so a larger
+ * minimum runs this many (as a platform out of capacity would) instead of exhausting the emulator.
+ */
+export const SIMULATED_WORKERS_MAX = 100;
+
 /** Lines kept per worker; the stream's largest `tail` is 5000, so history always covers it. */
 export const HISTORY_LIMIT = 10_000;
 /** Stopped workers whose logs stay readable, per endpoint. */
@@ -200,7 +206,8 @@ export class WorkerPool {
    * Aim for `workersMin` workers built from `spec`: start missing ones, drain surplus ones (newest first), and
    * drain workers of another template version once their replacements are READY.
    */
-  reconcile(endpointId: string, workersMin: number, spec: WorkerSpec): void {
+  reconcile(endpointId: string, wanted: number, spec: WorkerSpec): void {
+    const workersMin = Math.min(wanted, SIMULATED_WORKERS_MAX);
     this.targets.set(endpointId, { count: workersMin, spec });
     const list = this.running.get(endpointId) ?? [];
     this.running.set(endpointId, list);

@@ -3,10 +3,10 @@
  * are the document's operationIds, except `listWorkers` (listEndpointWorkers), kept from the first emulator release.
  */
 import type { Classification, Route, RouteContext } from "../core";
-import { ProblemError } from "../problem";
 import { json, type BodyReply } from "../reply";
-import { resolveWindow, BillingError } from "../billing";
+import { resolveWindow } from "../billing";
 import { CatalogAnswers } from "../v2/catalogAnswers";
+import { asV2Problem } from "../v2/problems";
 import { ResourcesV2 } from "../v2/resources";
 import { ServerlessV2 } from "../v2/serverless";
 
@@ -14,17 +14,13 @@ const PREFIX = "/api/v2";
 
 const noContent = (): BodyReply => ({ kind: "body", status: 204 });
 
-/** Domain errors of the shared platform answer as the v2 document says: missing = 404, refused = 400. */
+/** Every error a v2 handler throws answers as a v2 problem (v2/problems.ts). */
 function v2Errors(handle: (ctx: RouteContext) => BodyReply): (ctx: RouteContext) => BodyReply {
   return (ctx) => {
     try {
       return handle(ctx);
     } catch (e) {
-      if (e instanceof ProblemError) throw e;
-      const code = (e as { code?: string }).code;
-      if (code === "NOT_FOUND") throw new ProblemError(404, (e as Error).message);
-      if (code === "BAD_USER_INPUT" || code === "FAILED_PRECONDITION") throw new ProblemError(400, (e as Error).message, [(e as Error).message]);
-      throw e;
+      throw asV2Problem(e);
     }
   };
 }
@@ -39,14 +35,7 @@ const resources = (ctx: RouteContext) => new ResourcesV2(ctx.core);
 const catalog = (ctx: RouteContext) => new CatalogAnswers(ctx.core.catalog);
 const user = (ctx: RouteContext) => ctx.principal.user.id;
 
-function billingWindow(ctx: RouteContext) {
-  try {
-    return resolveWindow(ctx.url.searchParams, ctx.core.clock.now());
-  } catch (e) {
-    if (e instanceof BillingError) throw new ProblemError(400, e.message, [e.message]);
-    throw e;
-  }
-}
+const billingWindow = (ctx: RouteContext) => resolveWindow(ctx.url.searchParams, ctx.core.clock.now());
 
 export const v2Routes: Route[] = [
   route("GET", "/serverless", "listEndpoints", (ctx) => json(serverless(ctx).list(user(ctx)))),
@@ -86,6 +75,7 @@ export const v2Routes: Route[] = [
   route("GET", "/catalog/cpus/:id", "getCpuType", (ctx) => json(catalog(ctx).getCpu(ctx.params.id, ctx.url.searchParams))),
   route("GET", "/catalog/datacenters", "listDataCenters", (ctx) => json(catalog(ctx).listDataCenters(ctx.url.searchParams))),
   route("GET", "/catalog/datacenters/:id", "getDataCenter", (ctx) => json(catalog(ctx).getDataCenter(ctx.params.id, ctx.url.searchParams))),
+  route("GET", "/catalog/templates", "listPublicTemplates", (ctx) => json(resources(ctx).listPublicTemplates(user(ctx), ctx.url.searchParams))),
 
   route("GET", "/billing/serverless", "listServerlessBilling", (ctx) =>
     json(ctx.core.billing.serverless(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("serverlessId") ?? undefined)),

@@ -5,10 +5,8 @@
  * the availability filters only with it (400); a malformed filter value is a 422.
  */
 import { Catalog, compareCuda, type AvailabilityLevel, type CpuFlavor, type DataCenterFacts } from "../catalog";
-import { ProblemError } from "../problem";
 import type { SeedGpuType } from "../seed";
-
-const problem = (status: number, detail: string) => new ProblemError(status, detail, [detail]);
+import { refused, v2Problem } from "./problems";
 
 /** A comma-separated (form, explode=false) list parameter; null when absent. */
 function list(q: URLSearchParams, name: string): string[] | null {
@@ -20,7 +18,7 @@ function enumList<T extends string>(q: URLSearchParams, name: string, allowed: r
   const values = list(q, name);
   if (values === null) return null;
   const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
-  if (bad.length > 0) throw problem(422, `${name}: unknown value${bad.length > 1 ? "s" : ""} ${bad.join(", ")}; allowed values are ${allowed.join(", ")}.`);
+  if (bad.length > 0) throw refused(`${name}: unknown value${bad.length > 1 ? "s" : ""} ${bad.join(", ")}; allowed values are ${allowed.join(", ")}.`, 422);
   return values as T[];
 }
 
@@ -41,25 +39,25 @@ function availabilityQuery(q: URLSearchParams, products: readonly string[], filt
   const include = enumList(q, "include", ["AVAILABILITY"] as const);
   const product = enumList(q, "product", products);
   const wanted = include !== null && include.length > 0;
-  if (wanted && product === null) throw problem(400, "include=AVAILABILITY requires product (availability differs by product context).");
-  if (!wanted && product !== null) throw problem(400, "product is valid only with include=AVAILABILITY.");
-  for (const f of filters) if (!wanted && q.has(f)) throw problem(400, `${f} is valid only with include=AVAILABILITY.`);
+  if (wanted && product === null) throw refused("include=AVAILABILITY requires product (availability differs by product context).");
+  if (!wanted && product !== null) throw refused("product is valid only with include=AVAILABILITY.");
+  for (const f of filters) if (!wanted && q.has(f)) throw refused(`${f} is valid only with include=AVAILABILITY.`);
   const countText = q.get("count");
   if (countText !== null && (!/^\d+$/.test(countText) || Number(countText) < 1))
-    throw problem(422, `count: must be an integer of at least 1; got "${countText}".`);
+    throw refused(`count: must be an integer of at least 1; got "${countText}".`, 422);
   const cloud = q.get("cloud");
-  if (cloud !== null && cloud !== "SECURE" && cloud !== "COMMUNITY") throw problem(422, `cloud: allowed values are SECURE, COMMUNITY; got "${cloud}".`);
+  if (cloud !== null && cloud !== "SECURE" && cloud !== "COMMUNITY") throw refused(`cloud: allowed values are SECURE, COMMUNITY; got "${cloud}".`, 422);
   const countries = list(q, "countryCodes");
-  for (const c of countries ?? []) if (!/^[A-Z]{2}$/.test(c)) throw problem(422, `countryCodes: "${c}" is not an uppercase ISO 3166-1 alpha-2 code.`);
+  for (const c of countries ?? []) if (!/^[A-Z]{2}$/.test(c)) throw refused(`countryCodes: "${c}" is not an uppercase ISO 3166-1 alpha-2 code.`, 422);
   const cudaVersions = list(q, "cudaVersions");
-  for (const v of cudaVersions ?? []) if (!/^\d+\.\d+$/.test(v)) throw problem(422, `cudaVersions: "${v}" must be major.minor, e.g. 12.8.`);
+  for (const v of cudaVersions ?? []) if (!/^\d+\.\d+$/.test(v)) throw refused(`cudaVersions: "${v}" must be major.minor, e.g. 12.8.`, 422);
   const minCuda = q.get("minCudaVersion");
-  if (minCuda !== null && !/^\d+(\.\d+)?$/.test(minCuda)) throw problem(422, `minCudaVersion: "${minCuda}" must be major or major.minor.`);
-  if (cudaVersions !== null && minCuda !== null) throw problem(400, "cudaVersions and minCudaVersion are mutually exclusive.");
+  if (minCuda !== null && !/^\d+(\.\d+)?$/.test(minCuda)) throw refused(`minCudaVersion: "${minCuda}" must be major or major.minor.`, 422);
+  if (cudaVersions !== null && minCuda !== null) throw refused("cudaVersions and minCudaVersion are mutually exclusive.");
   const vcpuText = q.get("vcpuCount");
   if (vcpuText !== null && (!/^\d+$/.test(vcpuText) || Number(vcpuText) < 2))
-    throw problem(422, `vcpuCount: must be an integer of at least 2; got "${vcpuText}".`);
-  if (vcpuText !== null && (Number(vcpuText) & (Number(vcpuText) - 1)) !== 0) throw problem(400, `vcpuCount: must be a power of two; got ${vcpuText}.`);
+    throw refused(`vcpuCount: must be an integer of at least 2; got "${vcpuText}".`, 422);
+  if (vcpuText !== null && (Number(vcpuText) & (Number(vcpuText) - 1)) !== 0) throw refused(`vcpuCount: must be a power of two; got ${vcpuText}.`);
   return {
     products: wanted ? product : null,
     count: countText === null ? 1 : Number(countText),
@@ -114,7 +112,7 @@ export class CatalogAnswers {
   getGpu(id: string, q: URLSearchParams) {
     const a = availabilityQuery(q, ["POD", "CLUSTER", "SERVERLESS"], GPU_FILTERS);
     const g = this.catalog.gpuType(id);
-    if (!g) throw new ProblemError(404, `GPU type "${id}" not found.`);
+    if (!g) throw v2Problem(404, `GPU type "${id}" not found.`);
     return this.gpu(g, a, true)!;
   }
 
@@ -136,7 +134,7 @@ export class CatalogAnswers {
   getCpu(id: string, q: URLSearchParams) {
     const a = availabilityQuery(q, ["POD", "SERVERLESS"], ["vcpuCount"]);
     const c = this.catalog.cpuFlavor(id);
-    if (!c) throw new ProblemError(404, `CPU type "${id}" not found.`);
+    if (!c) throw v2Problem(404, `CPU type "${id}" not found.`);
     return this.cpu(c, a);
   }
 
@@ -182,7 +180,7 @@ export class CatalogAnswers {
     const volumes = enumList(q, "networkVolumeTypes", ["STANDARD", "HIGH_PERFORMANCE"] as const);
     const compliance = list(q, "compliance");
     const global = q.get("globalNetwork");
-    if (global !== null && global !== "true" && global !== "false") throw problem(422, `globalNetwork: must be true or false; got "${global}".`);
+    if (global !== null && global !== "true" && global !== "false") throw refused(`globalNetwork: must be true or false; got "${global}".`, 422);
     const dcs = this.catalog
       .dataCenters()
       .filter(
@@ -198,7 +196,7 @@ export class CatalogAnswers {
   getDataCenter(id: string, q: URLSearchParams) {
     const include = enumList(q, "include", ["GPU_AVAILABILITY", "CPU_AVAILABILITY"] as const) ?? [];
     const dc = this.catalog.dataCenter(id);
-    if (!dc) throw new ProblemError(404, `Data center "${id}" not found.`);
+    if (!dc) throw v2Problem(404, `Data center "${id}" not found.`);
     return this.dataCenter(dc, include);
   }
 }

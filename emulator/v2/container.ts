@@ -3,7 +3,9 @@
  * ports[], env{}, registry) and their mapping onto the stored template record (imageName, dockerArgs,
  * containerDiskInGb, ports "a,b", env [{key,value}], containerRegistryAuthId).
  */
+import type { Core } from "../core";
 import type { TemplateRow } from "../store";
+import { refused } from "./problems";
 
 export interface Container {
   image: string;
@@ -53,4 +55,20 @@ export function containerDiff(a: Container, b: Container): { field: string; old:
     out.push(f === "env" ? { field: "env", old: Object.keys(a.env).sort(), new: Object.keys(b.env).sort() } : { field: f, old: a[f], new: b[f] });
   }
   return out;
+}
+
+/**
+ * The document's rules on container settings beyond the schema: `ports` "formatted as port/protocol" (a port number
+ * 1–65535 and a protocol name; the document names no protocol set and allows repeats), and `registry` one of the
+ * caller's credentials. `image`, `args` and `env` keys are free strings there (GraphQL's rules are its own).
+ */
+export function checkContainer(core: Core, userId: string, c: Partial<Pick<Container, "ports" | "registry">>): void {
+  for (const p of c.ports ?? []) {
+    const m = /^(\d+)\/([A-Za-z]+)$/.exec(p);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw refused(`ports: "${p}" must be port/protocol, e.g. 8888/http, with a port from 1 to 65535.`);
+  }
+  if (c.registry !== null && c.registry !== undefined) {
+    const auth = core.store.getRegistryAuth(c.registry);
+    if (!auth || auth.userId !== userId) throw refused(`registry: registry credentials "${c.registry}" not found.`);
+  }
 }

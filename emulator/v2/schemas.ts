@@ -5,7 +5,7 @@
  * difference. A body these refuse answers 422 with one `errors[]` entry per failure.
  */
 import { z } from "zod";
-import type { ProblemError } from "../problem";
+import { v2Problem } from "./problems";
 
 const cuda = z.string().regex(/^\d+\.\d+$/, "must be major.minor, e.g. 12.8");
 const envMap = z.record(z.string(), z.string());
@@ -139,12 +139,8 @@ export function schemaErrors(error: z.ZodError): string[] {
 }
 
 /** Parse or throw the 422 the document gives for a body that fails validation. */
-export function parseBody<T>(
-  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-  body: unknown,
-  problem: (status: number, detail: string, errors?: string[]) => ProblemError,
-): T {
+export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw problem(422, "Request validation failed.", schemaErrors(parsed.error));
+  if (!parsed.success) throw v2Problem(422, "Request validation failed.", schemaErrors(parsed.error));
   return parsed.data;
 }

@@ -9,15 +9,12 @@
  */
 import { ENDPOINT_FACTS as F, TEMPLATE_FACTS } from "../facts";
 import { randomId } from "../ids";
-import { ProblemError } from "../problem";
 import type { Core } from "../core";
 import type { EndpointRow, TemplateRow } from "../store";
 import type { SimWorker } from "../workers";
-import { containerDiff, containerOf, templateFields, type Container } from "./container";
+import { checkContainer, containerDiff, containerOf, templateFields, type Container } from "./container";
+import { refused, v2Problem } from "./problems";
 import { createEndpointSchema, parseBody, updateEndpointSchema, type CreateEndpointBody, type UpdateEndpointBody } from "./schemas";
-
-const problem = (status: number, detail: string, errors?: string[]) => new ProblemError(status, detail, errors);
-const bad = (detail: string) => problem(400, detail, [detail]);
 
 /** REST v2 defaults that differ from GraphQL's (document: CreateEndpointRequest). */
 export const V2_DEFAULTS = { workersMin: 0, workersMax: 3, idleTimeout: 10, timeout: 300_000, flashboot: "OFF", gpuCount: 1 } as const;
@@ -182,91 +179,80 @@ export class ServerlessV2 {
   /** A template the caller may copy: own or public (else 404), serverless (else 422). */
   private sourceTemplate(userId: string, id: string): TemplateRow {
     const t = this.core.store.getTemplate(id);
-    if (!t || (t.userId !== null && t.userId !== userId)) throw problem(404, `Template "${id}" not found.`, [`templateId: template "${id}" not found`]);
-    if (!t.isServerless) throw problem(422, `Template "${id}" is not a serverless template.`, [`templateId: template "${id}" is not a serverless template`]);
+    if (!t || (t.userId !== null && !t.isPublic && t.userId !== userId))
+      throw v2Problem(404, `Template "${id}" not found.`, [`templateId: template "${id}" not found`]);
+    if (!t.isServerless) throw v2Problem(422, `Template "${id}" is not a serverless template.`, [`templateId: template "${id}" is not a serverless template`]);
     return t;
   }
 
-  private checkGpu(pools: string[], excluded: string[], count: number, allowed: string[], min: string | null): void {
+  /**
+   * The document's GPU selection rules: pools are the catalog's pool ids, `excludedTypes` "Rejected with 400 if a value
+   * is not a GPU type in one of `pools`", "upstream rejects a selection that leaves none", and "A non-empty set is
+   * mutually exclusive with minCudaVersion (400 if both are sent)". Pools may repeat, `count` has only the schema's
+   * minimum 1, and any `major.minor` CUDA version is accepted (matching is exact: "a version no machine reports yields
+   * a capacity error"): GraphQL's list rules and CUDA value set are GraphQL's own (platform.ts).
+   */
+  private checkGpu(pools: string[], excluded: string[], allowed: string[], min: string | null): void {
     const known = this.core.catalog.pools().map((p) => p.id as string);
     const unknown = pools.filter((p) => !known.includes(p));
     if (unknown.length > 0)
-      throw bad(`gpu.pools: unknown pool${unknown.length > 1 ? "s" : ""} ${unknown.map((p) => `"${p}"`).join(", ")}; allowed values are ${known.join(", ")}.`);
-    if (new Set(pools).size !== pools.length) throw bad("gpu.pools: pools must not repeat.");
+      throw refused(
+        `gpu.pools: unknown pool${unknown.length > 1 ? "s" : ""} ${unknown.map((p) => `"${p}"`).join(", ")}; allowed values are ${known.join(", ")}.`,
+      );
     const inPools = pools.flatMap((p) => this.core.catalog.typesOfPool(p).map((t) => t.id));
     for (const t of excluded.map((e) => e.trim())) {
       if (!inPools.includes(t))
-        throw bad(`gpu.excludedTypes: "${t}" is not a GPU type in the pools ${pools.join(", ")}; types there are ${inPools.join(", ")}.`);
+        throw refused(`gpu.excludedTypes: "${t}" is not a GPU type in the pools ${pools.join(", ")}; types there are ${inPools.join(", ")}.`);
     }
     if (inPools.every((t) => excluded.map((e) => e.trim()).includes(t)))
-      throw bad("gpu.excludedTypes: the exclusions leave no GPU type in the selected pools; keep at least one.");
-    if (count < F.gpuCount.min || count > F.gpuCount.max) throw bad(`gpu.count: must be an integer from ${F.gpuCount.min} to ${F.gpuCount.max}; got ${count}.`);
-    const cudaValues = F.allowedCudaVersions.values as readonly string[];
-    for (const v of [...allowed, ...(min ? [min] : [])]) {
-      if (!cudaValues.includes(v)) throw bad(`gpu CUDA version "${v}" is not offered; allowed values are ${cudaValues.join(", ")}.`);
-    }
+      throw refused("gpu.excludedTypes: the exclusions leave no GPU type in the selected pools; keep at least one.");
     if (allowed.length > 0 && min)
-      throw bad("gpu.allowedCudaVersions and gpu.minCudaVersion are mutually exclusive: give a non-empty set or a floor, not both.");
+      throw refused("gpu.allowedCudaVersions and gpu.minCudaVersion are mutually exclusive: give a non-empty set or a floor, not both.");
   }
 
   private checkCpu(cpu: { id: string; vcpuCount: number }[]): void {
     for (const c of cpu) {
       const flavor = this.core.catalog.cpuFlavor(c.id);
       if (!flavor)
-        throw bad(
+        throw refused(
           `cpu.id: unknown CPU flavor "${c.id}"; allowed values are ${this.core.catalog
             .cpuFlavors()
             .map((f) => f.id)
             .join(", ")}.`,
         );
       if (!isPowerOfTwo(c.vcpuCount) || c.vcpuCount < flavor.vcpu.min || c.vcpuCount > flavor.vcpu.max) {
-        throw bad(`cpu.vcpuCount: ${c.vcpuCount} is not valid for "${c.id}"; it must be a power of two from ${flavor.vcpu.min} to ${flavor.vcpu.max}.`);
+        throw refused(`cpu.vcpuCount: ${c.vcpuCount} is not valid for "${c.id}"; it must be a power of two from ${flavor.vcpu.min} to ${flavor.vcpu.max}.`);
       }
     }
   }
 
   private checkPlacement(userId: string, dataCenterIds: string[], volumes: string[]): void {
     const known = this.core.catalog.dataCenters().map((d) => d.id);
-    for (const dc of dataCenterIds) if (!known.includes(dc)) throw bad(`dataCenterIds: unknown data center "${dc}"; allowed values are ${known.join(", ")}.`);
+    for (const dc of dataCenterIds)
+      if (!known.includes(dc)) throw refused(`dataCenterIds: unknown data center "${dc}"; allowed values are ${known.join(", ")}.`);
     const mine = this.platform.networkVolumes(userId);
     for (const id of volumes) {
       const v = mine.find((x) => x.id === id);
-      if (!v) throw bad(`networkVolumes: network volume "${id}" not found.`);
+      if (!v) throw refused(`networkVolumes: network volume "${id}" not found.`);
       if (dataCenterIds.length > 0 && !dataCenterIds.includes(v.dataCenter)) {
-        throw bad(`networkVolumes: volume "${id}" is in data center ${v.dataCenter}, which is not among dataCenterIds (${dataCenterIds.join(", ")}).`);
+        throw refused(`networkVolumes: volume "${id}" is in data center ${v.dataCenter}, which is not among dataCenterIds (${dataCenterIds.join(", ")}).`);
       }
     }
   }
 
-  private checkScale(row: Pick<EndpointRow, "workersMin" | "workersMax" | "executionTimeoutMs" | "scalerValue">): void {
-    for (const [field, value, bounds] of [
-      ["workers.min", row.workersMin, F.workersMin],
-      ["workers.max", row.workersMax, F.workersMax],
-      ["timeout", row.executionTimeoutMs, F.executionTimeoutMs],
-    ] as const) {
-      if (value < bounds.min || value > bounds.max) throw bad(`${field}: must be from ${bounds.min} to ${bounds.max}; got ${value}.`);
-    }
-    if (row.workersMin > row.workersMax) throw bad(`workers.min (${row.workersMin}) must not exceed workers.max (${row.workersMax}).`);
-    if ((row.scalerValue ?? 1) > F.scalerValue.max) throw bad(`scaling: the value must be at most ${F.scalerValue.max}.`);
+  /**
+   * Workers are "autoscaled between `workers.min` and `workers.max`", so min may not exceed max. The document bounds
+   * `workers.min`/`max` (minimum 0), `timeout` (integer) and the scaling values (minimum 0.5 / 1) only in the schema
+   * (schemas.ts): GraphQL's upper bounds (facts.ts) are GraphQL's own.
+   */
+  private checkScale(row: Pick<EndpointRow, "workersMin" | "workersMax">): void {
+    if (row.workersMin > row.workersMax) throw refused(`workers.min (${row.workersMin}) must not exceed workers.max (${row.workersMax}).`);
   }
 
-  private checkContainer(userId: string, c: Container): void {
-    if (c.image.trim() === "" || /\s/.test(c.image)) throw bad(`image: "${c.image}" is not an image reference (repository[:tag], no whitespace).`);
-    const { min, max } = TEMPLATE_FACTS.containerDiskInGb;
-    if (c.disk < min || c.disk > max) throw bad(`disk: must be from ${min} to ${max} GB; got ${c.disk}.`);
-    for (const p of c.ports) {
-      const m = /^(\d+)\/(http|tcp)$/.exec(p);
-      if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535)
-        throw bad(`ports: "${p}" must be port/protocol with a port from 1 to 65535 and protocol http or tcp.`);
-    }
-    for (const key of Object.keys(c.env)) {
-      if (!TEMPLATE_FACTS.env.keyPattern.test(key))
-        throw bad(`env: "${key}" is not an environment variable name (a letter or "_", then letters, digits or "_").`);
-    }
-    if (c.registry !== null) {
-      const auth = this.core.store.getRegistryAuth(c.registry);
-      if (!auth || auth.userId !== userId) throw bad(`registry: registry credentials "${c.registry}" not found.`);
-    }
+  /** A template's settings as an endpoint copies them: another owner's credentials stay theirs ("`registry` is always null for templates you don't own"). */
+  private static copied(userId: string, t: TemplateRow): Container {
+    const c = containerOf(t);
+    return t.userId === userId ? c : { ...c, registry: null };
   }
 
   private static overlay(base: Container, body: Partial<Container>, envMerge: boolean): Container {
@@ -301,25 +287,25 @@ export class ServerlessV2 {
 
   /** `createEndpoint`: 201 with the endpoint; 400/404/422 as the document says. */
   create(userId: string, raw: unknown) {
-    if (raw === undefined) throw bad("A JSON request body is required.");
+    if (raw === undefined) throw refused("A JSON request body is required.");
     const family = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
-    if ((family.gpu === undefined) === (family.cpu === undefined)) throw bad("Give exactly one of gpu or cpu.");
-    const body: CreateEndpointBody = parseBody(createEndpointSchema, raw, problem);
+    if ((family.gpu === undefined) === (family.cpu === undefined)) throw refused("Give exactly one of gpu or cpu.");
+    const body: CreateEndpointBody = parseBody(createEndpointSchema, raw);
     const source = body.templateId === undefined ? undefined : this.sourceTemplate(userId, body.templateId);
     const defaults: Container = { image: "", args: "", disk: TEMPLATE_FACTS.containerDiskInGb.default, ports: [], env: {}, registry: null };
-    const container = ServerlessV2.overlay(source ? containerOf(source) : defaults, body, true);
-    this.checkContainer(userId, container);
+    const container = ServerlessV2.overlay(source ? ServerlessV2.copied(userId, source) : defaults, body, true);
+    checkContainer(this.core, userId, container);
 
     const id = randomId();
     const gpu = body.gpu;
     let allowed = gpu?.allowedCudaVersions;
     // The template's CUDA set seeds a GPU create that gives neither constraint (document: CreateEndpointRequest.templateId).
     if (gpu && allowed === undefined && gpu.minCudaVersion === undefined && source?.allowedCudaVersions?.length) allowed = source.allowedCudaVersions;
-    if (gpu) this.checkGpu(gpu.pools, gpu.excludedTypes ?? [], gpu.count ?? V2_DEFAULTS.gpuCount, allowed ?? [], gpu.minCudaVersion ?? null);
+    if (gpu) this.checkGpu(gpu.pools, gpu.excludedTypes ?? [], allowed ?? [], gpu.minCudaVersion ?? null);
     if (body.cpu) this.checkCpu(body.cpu);
     this.checkPlacement(userId, body.dataCenterIds ?? [], body.networkVolumes ?? []);
     if (body.type === "QUEUE" && body.scaling.type === "REQUEST_COUNT" && body.workers?.idleTimeout !== undefined) {
-      throw bad("workers.idleTimeout does not apply to a QUEUE endpoint scaling on requestCount; leave it out.");
+      throw refused("workers.idleTimeout does not apply to a QUEUE endpoint scaling on requestCount; leave it out.");
     }
     const scalerValue = body.scaling.type === "QUEUE_DELAY" ? Math.max(1, Math.round(body.scaling.queueDelay)) : body.scaling.requestCount;
     const flashboot = body.flashboot ?? V2_DEFAULTS.flashboot;
@@ -368,14 +354,14 @@ export class ServerlessV2 {
   /** `updateEndpoint` (PATCH): only the fields present change; 400 for `type` or a compute-family change. */
   update(userId: string, id: string, raw: unknown) {
     const row = this.platform.ownedEndpoint(userId, id);
-    if (raw === undefined) throw bad("A JSON request body is required.");
+    if (raw === undefined) throw refused("A JSON request body is required.");
     const given = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-    if ("type" in given) throw bad(`type is immutable: endpoint "${id}" stays ${TYPE_TO_V2[row.type]}; create a new endpoint to change it.`);
+    if ("type" in given) throw refused(`type is immutable: endpoint "${id}" stays ${TYPE_TO_V2[row.type]}; create a new endpoint to change it.`);
     const isCpu = (row.v2?.cpu?.length ?? 0) > 0;
-    if (given.gpu !== undefined && given.cpu !== undefined) throw bad("Give gpu or cpu, not both; the compute family is immutable.");
-    if (isCpu && given.gpu !== undefined) throw bad(`The compute family is immutable: endpoint "${id}" is a CPU endpoint; gpu cannot be set on it.`);
-    if (!isCpu && given.cpu !== undefined) throw bad(`The compute family is immutable: endpoint "${id}" is a GPU endpoint; cpu cannot be set on it.`);
-    const body: UpdateEndpointBody = parseBody(updateEndpointSchema, raw, problem);
+    if (given.gpu !== undefined && given.cpu !== undefined) throw refused("Give gpu or cpu, not both; the compute family is immutable.");
+    if (isCpu && given.gpu !== undefined) throw refused(`The compute family is immutable: endpoint "${id}" is a CPU endpoint; gpu cannot be set on it.`);
+    if (!isCpu && given.cpu !== undefined) throw refused(`The compute family is immutable: endpoint "${id}" is a GPU endpoint; cpu cannot be set on it.`);
+    const body: UpdateEndpointBody = parseBody(updateEndpointSchema, raw);
     const v2 = structuredClone(this.platform.v2State(row));
     const next: EndpointRow = { ...row, v2 };
 
@@ -390,9 +376,9 @@ export class ServerlessV2 {
       else delete v2.queueDelay;
     }
     if (TYPE_TO_V2[row.type] === "LOAD_BALANCER" && next.scalerType !== "REQUEST_COUNT")
-      throw bad("scaling: a LOAD_BALANCER endpoint scales on REQUEST_COUNT.");
+      throw refused("scaling: a LOAD_BALANCER endpoint scales on REQUEST_COUNT.");
     if (next.type === "QB" && next.scalerType === "REQUEST_COUNT" && body.workers?.idleTimeout !== undefined) {
-      throw bad("workers.idleTimeout does not apply to a QUEUE endpoint scaling on requestCount; leave it out.");
+      throw refused("workers.idleTimeout does not apply to a QUEUE endpoint scaling on requestCount; leave it out.");
     }
     if (body.timeout !== undefined) next.executionTimeoutMs = body.timeout;
     if (body.flashboot !== undefined) {
@@ -418,7 +404,7 @@ export class ServerlessV2 {
     }
     if (body.cpu) v2.cpu = body.cpu;
     if (isCpu) this.checkCpu(v2.cpu ?? []);
-    else this.checkGpu(csv(next.gpuIds), v2.excludedGpuTypes ?? [], next.gpuCount ?? 1, csv(next.allowedCudaVersions), next.minCudaVersion);
+    else this.checkGpu(csv(next.gpuIds), v2.excludedGpuTypes ?? [], csv(next.allowedCudaVersions), next.minCudaVersion);
     this.checkPlacement(userId, v2.dataCenterIds ?? [], v2.networkVolumeIds ?? (next.networkVolumeId ? [next.networkVolumeId] : []));
     this.checkScale(next);
 
@@ -431,12 +417,12 @@ export class ServerlessV2 {
       const before = containerOf(current);
       let after: Container;
       if (body.templateId !== undefined) {
-        const source = containerOf(this.sourceTemplate(userId, body.templateId));
+        const source = ServerlessV2.copied(userId, this.sourceTemplate(userId, body.templateId));
         after = ServerlessV2.overlay({ ...source, env: { ...source.env, ...(body.env ?? {}) } }, { ...body, env: undefined }, false);
       } else {
         after = ServerlessV2.overlay(before, body, false);
       }
-      this.checkContainer(userId, after);
+      checkContainer(this.core, userId, after);
       const diff = containerDiff(before, after);
       if (diff.length > 0) {
         if (current.boundTo === row.id) changedTemplate = { ...current, ...templateFields(after), version: current.version + 1 };

@@ -39,6 +39,7 @@ export const SERVED = [
   "getCpuType",
   "listDataCenters",
   "getDataCenter",
+  "listPublicTemplates",
   "listServerlessBilling",
   "listEndpointBilling",
 ];
@@ -243,6 +244,9 @@ test("every served operation answers as the document says, successes and errors"
   await call("GET", "/v2/catalog/datacenters");
   await call("GET", "/v2/catalog/datacenters?include=GPU_AVAILABILITY,CPU_AVAILABILITY&regions=EUROPE&networkVolumeTypes=STANDARD");
   await call("GET", "/v2/catalog/datacenters/EU-RO-1?include=GPU_AVAILABILITY");
+  await call("GET", "/v2/catalog/templates");
+  await call("GET", "/v2/catalog/templates?source=community");
+  expect((await call("GET", "/v2/catalog/templates?source=all")).status).toBe(422);
   emu.setFaults({ availability: { ADA_24: { "*": "NONE" } } });
   await call("GET", "/v2/catalog/gpus?include=AVAILABILITY&product=SERVERLESS");
   emu.setFaults({});
