@@ -28,6 +28,7 @@ const faultFields = z
     match: z.array(z.string()).optional(),
     singleMutationField: z.boolean().optional(),
     dropStreamAfterEvents: z.number().int().min(0).optional(),
+    pauseIdleLogs: z.boolean().optional(),
     seed: z.number().int().optional(),
     availability: z.record(z.string().min(1), z.record(z.string().min(1), z.enum(AVAILABILITY_LEVELS))).optional(),
   })
@@ -133,6 +134,11 @@ export class Faults {
   /** Events after which a worker-log stream is destroyed, if configured. */
   streamEventLimit(operations: string[]): number | undefined {
     return this.matches(operations) ? this.config.dropStreamAfterEvents : undefined;
+  }
+
+  /** Idle workers' periodic lines are held back (`pauseIdleLogs`). */
+  idleLogsPaused(): boolean {
+    return this.config.pauseIdleLogs === true;
   }
 
   /** How error answers to a request with these operations echo the request, if they do. */

@@ -149,6 +149,11 @@ export interface FaultConfig {
   singleMutationField?: boolean;
   /** Worker-log SSE: destroy each connection after this many events. */
   dropStreamAfterEvents?: number;
+  /**
+   * Idle workers write no periodic lines (the `logIntervalMs` container line and heartbeat) while set; lifecycle and
+   * job lines still come. A test reading a snapshot of a worker's log then sees a history that stands still.
+   */
+  pauseIdleLogs?: boolean;
   /** PRNG seed so fault patterns are reproducible (default 1). */
   seed?: number;
   /**

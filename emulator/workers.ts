@@ -61,6 +61,8 @@ const RETAINED_STOPPED = 20;
 export interface WorkerTiming {
   logIntervalMs: number;
   workerStartMs: number;
+  /** True while idle workers write no periodic lines (the `pauseIdleLogs` fault). */
+  idleLogsPaused?: () => boolean;
 }
 
 type Listener = { onEntry(entry: LogEntry): void; onStop(): void };
@@ -109,6 +111,7 @@ export class SimWorker {
   }
 
   private tick(): void {
+    if (this.timing.idleLogsPaused?.()) return;
     this.ticks++;
     this.log("container", `handler idle, polling queue (tick ${this.ticks})`);
     if (this.ticks % 3 === 0) this.log("system", `heartbeat: gpu ${this.spec.gpuTypeId} healthy, uptime ${this.ticks} ticks`);

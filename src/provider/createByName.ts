@@ -1,40 +1,61 @@
 /**
- * Creates that happen once for resources whose names are unique per account (templates, registry
- * credentials): after a create whose outcome is unknown (dropped connection, timeout, 5xx), the record
- * of that name is looked up in a fresh listing — the platform would have refused a second one, so the
- * lookup is exact — and adopted; only when none exists is the create tried once more.
+ * Creates that happen once for templates and registry credentials: after a create whose outcome is
+ * unknown (dropped connection, timeout, 5xx), a fresh listing is searched for a record of that name
+ * that neither existed before this process's first create of a chosen name nor was made or adopted by
+ * another of its creates. One found is adopted; none, and the create is tried once more; several, and
+ * the user is told which to keep. Names are unique on GraphQL but not on REST v2 (CreateTemplateRequest,
+ * CreateRegistryRequest: `name` minLength 1 only), so the name alone would adopt a stranger's record.
+ *
+ * "Existed before" is one listing per kind and process, shared by its creates; an auto-named create
+ * needs none (no record could carry its generated name).
  */
 import { isOutcomeUnknown, messageOf } from "./errorKinds";
 import { KeyedSerial } from "./keyedSerial";
 import type { SharedListing } from "./listing";
 
-const serial = new WeakMap<object, KeyedSerial>();
+interface Bookkeeping {
+  serial: KeyedSerial;
+  /** Ids listed before this process's first create of a chosen name. */
+  preexisting?: Promise<ReadonlySet<string>>;
+  /** Records this process's creates made or adopted. */
+  claimed: Set<string>;
+}
+
+const books = new WeakMap<object, Bookkeeping>();
+const NOTHING_BEFORE: ReadonlySet<string> = new Set();
+
+/** What is created: its name, whether `check` generated it, and how messages call it (e.g. `template "llm"`). */
+export interface NamedCreate {
+  name: string;
+  autonamed: boolean;
+  what: string;
+}
 
 /**
- * @param what e.g. `template "llm"`, for the error when the deciding listing fails.
  * @throws the create's error when it is not an unknown outcome, or when the second try fails too; an
- *   Error saying what is at stake when the listing that decides fails.
+ *   Error saying what is at stake when the listing that decides fails, or which records to sort out
+ *   when several candidates exist.
  */
-export function createOnceByName<T extends { id: string; name: string }>(
-  listing: SharedListing<T>,
-  name: string,
-  what: string,
-  send: () => Promise<T>,
-): Promise<T> {
-  let queue = serial.get(listing);
-  if (!queue) serial.set(listing, (queue = new KeyedSerial()));
-  return queue.run(name, async () => {
+export function createOnceByName<T extends { id: string; name: string }>(listing: SharedListing<T>, create: NamedCreate, send: () => Promise<T>): Promise<T> {
+  let book = books.get(listing);
+  if (!book) books.set(listing, (book = { serial: new KeyedSerial(), claimed: new Set() }));
+  const { name, what } = create;
+  const claim = (record: T): T => {
+    book.claimed.add(record.id);
+    listing.changed(record.id);
+    return record;
+  };
+  return book.serial.run(name, async () => {
+    const before = create.autonamed ? NOTHING_BEFORE : await preexisting(listing, book);
     for (let attempt = 1; ; attempt++) {
       try {
-        const record = await send();
-        listing.changed(record.id);
-        return record;
+        return claim(await send());
       } catch (err) {
         if (!isOutcomeUnknown(err)) throw err;
         listing.changed();
-        let found: T | undefined;
+        let found: T[];
         try {
-          found = (await listing.list()).find((r) => r.name === name);
+          found = (await listing.list()).filter((r) => r.name === name && !before.has(r.id) && !book.claimed.has(r.id));
         } catch (listErr) {
           throw new Error(
             `Creating ${what} got no answer (${messageOf(err)}) and looking for it failed too (${messageOf(listErr)}); ` +
@@ -42,9 +63,27 @@ export function createOnceByName<T extends { id: string; name: string }>(
             { cause: listErr },
           );
         }
-        if (found) return found;
+        if (found.length === 1) return claim(found[0]);
+        if (found.length > 1) {
+          throw new Error(
+            `Creating ${what} had an unknown outcome and ${found.length} new records with that name now exist (${found.map((r) => r.id).join(", ")}); ` +
+              "adopt the right one with `pulumi-runpod import <resource name> <id>` and delete the others",
+          );
+        }
         if (attempt >= 2) throw err;
       }
     }
   });
+}
+
+/** The ids listed before this process's first create of a chosen name; taken once, retried after a failed listing. */
+function preexisting<T extends { id: string }>(listing: SharedListing<T>, book: Bookkeeping): Promise<ReadonlySet<string>> {
+  if (!book.preexisting) {
+    const taking = listing.list().then((all) => new Set(all.map((r) => r.id)));
+    taking.catch(() => {
+      if (book.preexisting === taking) book.preexisting = undefined;
+    });
+    book.preexisting = taking;
+  }
+  return book.preexisting;
 }

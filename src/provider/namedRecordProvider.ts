@@ -12,6 +12,7 @@ import { deleteWhenReleased, type InUseOptions } from "./inUse";
 import type { SharedListing } from "./listing";
 import type { ResourceModel } from "./model/fields";
 import { RecordProvider, type KindWords, type SessionSource } from "./recordProvider";
+import { AUTONAMED_PROPERTY } from "./reserved";
 import { withoutSecrets } from "./secrets";
 import type { PlatformSession } from "./session";
 
@@ -69,7 +70,9 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
     const inputs = this.checked(news, "create");
     const port = this.port;
     const record = await withoutSecrets(this.secretsOf(news), () =>
-      createOnceByName(port.listing, inputs.name, `${this.words.noun} "${inputs.name}"`, () => port.create(inputs)),
+      createOnceByName(port.listing, { name: inputs.name, autonamed: news[AUTONAMED_PROPERTY] === true, what: `${this.words.noun} "${inputs.name}"` }, () =>
+        port.create(inputs),
+      ),
     );
     return { id: record.id, outs: this.outputs(record, news) };
   }

@@ -245,3 +245,41 @@ describe("admin routes", () => {
     }
   });
 });
+
+describe("pauseIdleLogs", () => {
+  test("idle workers write no periodic lines while set; they resume when it is cleared", async () => {
+    const ep = await createEndpoint(emu, { name: "paused-logs", workersMin: 1 });
+    const workers = await until(async () => {
+      const res = await rest("GET", `${emu.urls.restV2}/v2/serverless/${ep.id}/workers`, emu.apiKey);
+      return res.body.workers.length > 0 && res.body.workers;
+    });
+    const url = `${emu.urls.restV2}/v2/serverless/${ep.id}/workers/${workers[0].id}/logs?tail=5000`;
+    // Events read until the stream has been quiet for 150 ms, or for 500 ms at most (a running worker never goes quiet).
+    const count = async () => {
+      const end = Date.now() + 500;
+      const stop = new AbortController();
+      const res = await fetch(url, { headers: { authorization: `Bearer ${emu.apiKey}` }, signal: stop.signal });
+      const reader = res.body!.getReader();
+      let text = "";
+      for (;;) {
+        let timer: NodeJS.Timeout | undefined;
+        const quiet = new Promise<"quiet">((r) => (timer = setTimeout(() => r("quiet"), 150)));
+        const chunk = await Promise.race([reader.read(), quiet]);
+        clearTimeout(timer);
+        if (chunk === "quiet" || chunk.done || Date.now() > end) break;
+        text += Buffer.from(chunk.value).toString("utf8");
+      }
+      stop.abort();
+      return text.split("\n").filter((l) => l.startsWith("data:")).length;
+    };
+    // Running: the history grows at the worker's interval (10 ms here).
+    const first = await count();
+    await until(async () => (await count()) > first);
+    emu.setFaults({ pauseIdleLogs: true });
+    const paused = await count();
+    // Many intervals of wall time pass (each read waits out its idle time), and the history stands still.
+    for (let i = 0; i < 3; i++) expect(await count()).toBe(paused);
+    emu.setFaults({});
+    await until(async () => (await count()) > paused);
+  });
+});
