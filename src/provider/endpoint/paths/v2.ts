@@ -8,6 +8,7 @@
  * running jobs finish, then `deleteEndpoint`.
  */
 import type { V2 } from "../../../api";
+import { poll } from "../../../api/poll";
 import { isNotFound } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { EndpointState } from "../../paths/records";
@@ -117,7 +118,7 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
 
 /** PATCH fields that make a release (document: updateEndpoint). */
 const CONTAINER_KEYS = ["templateId", "image", "args", "disk", "ports", "env", "registry"] as const;
-/** Pause between two release listings while a rollout runs, in milliseconds. */
+/** Pause between two listings while a rollout runs or jobs drain, in milliseconds. */
 export const ROLLOUT_POLL_MS = 250;
 
 /**
@@ -126,18 +127,16 @@ export const ROLLOUT_POLL_MS = 250;
  * @throws Error with the rollout's figures when it has not ended within `timeoutMs`.
  */
 async function followRollout(context: PortContext, id: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const { rollout } = await context.client.v2.listEndpointReleases(id);
-    if (!rollout.inProgress) return;
-    if (Date.now() + ROLLOUT_POLL_MS > until) {
-      throw new Error(
-        `Endpoint ${id} was updated, but its rollout had ${rollout.workersOnLatest} of ${rollout.workersTotal} workers on the new release after ` +
-          `${Math.round(timeoutMs / 1000)} seconds (raise workersReadyTimeout to wait longer; the rollout goes on)`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
-  }
+  const { met, value } = await poll(
+    () => context.client.v2.listEndpointReleases(id),
+    (r) => !r.rollout.inProgress,
+    { timeoutMs, intervalMs: ROLLOUT_POLL_MS },
+  );
+  if (met) return;
+  throw new Error(
+    `Endpoint ${id} was updated, but its rollout had ${value?.rollout.workersOnLatest ?? 0} of ${value?.rollout.workersTotal ?? 0} workers on the new release after ` +
+      `${Math.round(timeoutMs / 1000)} seconds (raise workersReadyTimeout to wait longer; the rollout goes on)`,
+  );
 }
 
 /** Longest wait for in-progress jobs before a delete when the stored outputs hold no limit, in seconds. */
@@ -148,18 +147,17 @@ export const DRAIN_DEFAULT_S = 600;
  * @throws Error naming the endpoint and the jobs still running when `limitMs` passes; nothing is deleted then.
  */
 async function drain(context: PortContext, id: string, limitMs: number): Promise<void> {
-  const until = Date.now() + limitMs;
-  for (;;) {
-    const { summary } = await context.client.v2.listEndpointWorkers(id);
-    if (summary.running === 0) return;
-    if (Date.now() + ROLLOUT_POLL_MS > until) {
-      throw new Error(
-        `Endpoint ${id} is scaled to zero, but ${summary.running} worker${summary.running === 1 ? " still runs a job" : "s still run jobs"} after ` +
-          `${Math.round(limitMs / 1000)} seconds; it was not deleted (a delete cancels them). Run the destroy again once they finish, or raise workersReadyTimeout`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
-  }
+  const { met, value } = await poll(
+    () => context.client.v2.listEndpointWorkers(id),
+    (w) => w.summary.running === 0,
+    { timeoutMs: limitMs, intervalMs: ROLLOUT_POLL_MS },
+  );
+  if (met) return;
+  const running = value?.summary.running ?? 0;
+  throw new Error(
+    `Endpoint ${id} is scaled to zero, but ${running} worker${running === 1 ? " still runs a job" : "s still run jobs"} after ` +
+      `${Math.round(limitMs / 1000)} seconds; it was not deleted (a delete cancels them). Run the destroy again once they finish, or raise workersReadyTimeout`,
+  );
 }
 
 export function v2EndpointPort(context: PortContext): Port<EndpointInputs, EndpointState> {
