@@ -3,7 +3,7 @@
  * (spec: Endpoints › GET {base_url}/v2/serverless/{id}/workers). Used by pipelines and the CLI
  * (`pulumi-runpod workers <id> --wait N`) to know an endpoint can take jobs before a smoke test.
  */
-import { setTimeout as sleep } from "node:timers/promises";
+import { poll } from "./poll";
 import { MAX_TIMER_MS } from "./timers";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
 import type { PlatformClient, Worker } from "./types";
@@ -72,33 +72,13 @@ export async function waitForWorkers(client: Pick<PlatformClient, "listWorkers">
   if (signal?.aborted) throw aborted();
   if (count === 0) return (await client.listWorkers(endpointId)).filter(isWorkerReady);
 
-  // One controller ends both the pending listing race and the pause between listings, so no
-  // timer outlives the call (a left-over timer would keep a CLI process alive).
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  const deadline = sleep(timeoutMs, "timeout" as const, { signal: stop.signal }).catch(() => "stopped" as const);
-  let ready = 0;
-  try {
-    for (;;) {
-      const pending = client.listWorkers(endpointId);
-      // A listing still in flight when the deadline wins must not surface as an unhandled rejection.
-      pending.catch(() => undefined);
-      const listing = await Promise.race([pending, deadline]);
-      if (listing === "timeout") break;
-      if (listing === "stopped") throw aborted();
-      const readyWorkers = listing.filter(isWorkerReady);
-      ready = readyWorkers.length;
-      if (ready >= count) return readyWorkers;
-      const paused = await Promise.race([sleep(pollIntervalMs, "poll" as const, { signal: stop.signal }).catch(() => "stopped" as const), deadline]);
-      if (paused === "timeout") break;
-      if (paused === "stopped") throw aborted();
-    }
-    throw new WorkersNotReadyError(endpointId, count, ready, timeoutMs);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    stop.abort();
-  }
+  const result = await poll(
+    async () => (await client.listWorkers(endpointId)).filter(isWorkerReady),
+    (ready) => ready.length >= count,
+    { timeoutMs, intervalMs: pollIntervalMs, signal, aborted },
+  );
+  if (result.met) return result.value;
+  throw new WorkersNotReadyError(endpointId, count, result.value?.length ?? 0, timeoutMs);
 }
 
 function formatSeconds(ms: number): string {

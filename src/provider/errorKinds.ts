@@ -43,3 +43,19 @@ export function isTimeout(err: unknown): boolean {
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+const IN_USE = Symbol.for("pulumi-runpod.inUse");
+
+/**
+ * Marks `err` as the platform's in-use refusal where a path says it without a code of its own (REST v2:
+ * a 400 on a delete), keeping the error as it is (class, status, message).
+ */
+export function inUse<E>(err: E): E {
+  if (err && typeof err === "object") (err as Record<symbol, unknown>)[IN_USE] = true;
+  return err;
+}
+
+/** The platform refused a delete because something still uses the resource: GraphQL's `FAILED_PRECONDITION`, or an error a path marked with {@link inUse}. */
+export function isInUse(err: unknown): boolean {
+  return isFailedPrecondition(err) || (!!err && typeof err === "object" && (err as Record<symbol, unknown>)[IN_USE] === true);
+}

@@ -1,10 +1,10 @@
 /**
  * Deletes the platform refuses while something still uses the resource (a template while an endpoint
  * runs on it, and for a short while after; registry credentials while a template names them):
- * `FAILED_PRECONDITION`. Pulumi's dependency order deletes or moves the users first, so the refusal is
+ * `FAILED_PRECONDITION` (errorKinds.ts `isInUse`). Pulumi's dependency order deletes or moves the users first, so the refusal is
  * usually the platform's release window: retried until a deadline, then a clear error.
  */
-import { isFailedPrecondition, messageOf } from "./errorKinds";
+import { isInUse, messageOf } from "./errorKinds";
 
 /** How long a refused delete is retried, in milliseconds. */
 export const IN_USE_DEADLINE_MS = 120_000;
@@ -18,7 +18,7 @@ export interface InUseOptions {
 }
 
 /**
- * Runs `remove` until it succeeds, retrying `FAILED_PRECONDITION` refusals within the deadline.
+ * Runs `remove` until it succeeds, retrying in-use refusals within the deadline.
  * @param users names the users still holding the resource, for the final error (e.g. "endpoints ep1, ep2").
  * @throws the last refusal, reworded: what is still used, by whom, for how long it was retried and what to do;
  *   any other error at once.
@@ -31,7 +31,7 @@ export async function deleteWhenReleased(what: string, remove: () => Promise<voi
       await remove();
       return;
     } catch (err) {
-      if (!isFailedPrecondition(err)) throw err;
+      if (!isInUse(err)) throw err;
       if (Date.now() - start + pause > deadlineMs) {
         let holders: string;
         try {

@@ -98,7 +98,9 @@ export { checkEndpointInputs, type EndpointCheck, type InputFailure } from "./en
 /** @internal */
 export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
 /** @internal */
-export { outputsFromRecord, restCreateInputFrom } from "./endpoint/state";
+export { outputsFromRecord } from "./endpoint/state";
+/** @internal */
+export { restCreateInputFrom } from "./endpoint/paths/graphql";
 /** @internal */
 export { isAutoNameOf, AUTONAME_FORM } from "./naming";
 /** @internal */

@@ -17,6 +17,7 @@ import { withAutoName } from "./naming";
 import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY } from "./reserved";
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
 import { pathFailures } from "./pathSupport";
+import type { Port, PortFactory } from "./port";
 import { PlatformSession, type SessionOptions } from "./session";
 import { containsUnknown } from "./unknown";
 
@@ -33,15 +34,15 @@ export interface KindWords {
 /** A provider's source: the process's session, or a function returning the client (a session of its own). */
 export type SessionSource = PlatformSession | (() => PlatformClient);
 
-export abstract class RecordProvider<I extends object, O extends object, R extends { id: string }, P> {
+export abstract class RecordProvider<I extends object, O extends object, R extends { id: string }> {
   protected readonly session: PlatformSession;
-  private portInstance?: P;
+  private portInstance?: Port<I, R>;
   private readonly secretFields: readonly string[];
 
   constructor(
     source: SessionSource,
     protected readonly model: ResourceModel,
-    private readonly ports: PerPath<(session: PlatformSession) => P>,
+    private readonly ports: PerPath<PortFactory<I, R>>,
     protected readonly words: KindWords,
     sessionOptions: SessionOptions = {},
   ) {
@@ -54,7 +55,7 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   }
 
   /** This kind's operations on the session's path, built at first use. */
-  protected get port(): P {
+  protected get port(): Port<I, R> {
     this.portInstance ??= portOf(this.ports, this.session.api)(this.session);
     return this.portInstance;
   }
@@ -99,9 +100,9 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     return { changes: true, replaces: [...d.replaces, ...onPath], deleteBeforeReplace: this.model.uniqueName === true && keepsName, changed: d.changed };
   }
 
-  /** Inputs the session's path cannot change in place (its port says), replacing on change. */
+  /** Inputs the session's path cannot change in place (its port declares them), replacing on change. */
   protected pathReplaces(): readonly string[] {
-    return [];
+    return this.port.capabilities.replaces;
   }
 
   /**
@@ -113,8 +114,10 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     return news;
   }
 
-  /** The kind's record with `id`, or undefined when the caller has none (from the path's shared listing). */
-  protected abstract find(id: string): Promise<R | undefined>;
+  /** The kind's record with `id`, or undefined when the caller has none (the port's read: the path's shared listing). */
+  protected find(id: string): Promise<R | undefined> {
+    return this.port.read(id);
+  }
   /** Outputs of `record`; `carried` (checked inputs or stored outputs) gives what the platform does not report. */
   protected abstract outputs(record: R, carried: Props | undefined): O;
   /** Inputs equivalent to outputs (refresh, import, `get`). */

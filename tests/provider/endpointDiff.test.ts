@@ -9,6 +9,7 @@ import { checkEndpointInputs } from "../../src/provider/endpoint/check";
 import { diffEndpoint } from "../../src/provider/endpoint/diff";
 import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
+import { endpointStateFromGraphql } from "../../src/provider/endpoint/paths/graphql";
 import { outputsFromRecord } from "../../src/provider/endpoint/state";
 import { changeOf } from "../../src/provider/model/fields";
 import { inPreviousOrder } from "../../src/provider/model/state";
@@ -39,7 +40,7 @@ const checked = (a: Record<string, unknown>) => {
   return r.inputs;
 };
 const olds = (r: Partial<EndpointRecord> = {}, gpuTypeIds?: string[] | null) =>
-  outputsFromRecord({ ...record, ...r }, gpuTypeIds, "http://x/v2/abc123def456gh/") as unknown as Record<string, unknown>;
+  outputsFromRecord(endpointStateFromGraphql({ ...record, ...r }), gpuTypeIds, "http://x/v2/abc123def456gh/") as unknown as Record<string, unknown>;
 
 describe("the update-vs-replace table", () => {
   it("covers every input field", () => {
@@ -303,7 +304,7 @@ describe("diffEndpoint: provider-only settings (waitForWorkers, workersReadyTime
 
   it("outputs carry the settings given, or their defaults", () => {
     expect(olds()).toMatchObject({ waitForWorkers: false, workersReadyTimeout: 600 });
-    expect(outputsFromRecord(record, undefined, "u", { waitForWorkers: true, workersReadyTimeout: 30 })).toMatchObject({
+    expect(outputsFromRecord(endpointStateFromGraphql(record), undefined, "u", { waitForWorkers: true, workersReadyTimeout: 30 })).toMatchObject({
       waitForWorkers: true,
       workersReadyTimeout: 30,
     });

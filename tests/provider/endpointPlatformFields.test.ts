@@ -8,7 +8,8 @@ import type { EndpointRecord } from "../../src/api/types";
 import { checkEndpointInputs } from "../../src/provider/endpoint/check";
 import { diffEndpoint } from "../../src/provider/endpoint/diff";
 import { CUDA_VERSIONS, ENDPOINT_DEFAULTS, ENDPOINT_MODEL, type EndpointInputs } from "../../src/provider/endpoint/model";
-import { outputsFromRecord, restCreateInputFrom, saveInputFrom } from "../../src/provider/endpoint/state";
+import { endpointStateFromGraphql, restCreateInputFrom, saveInputFrom } from "../../src/provider/endpoint/paths/graphql";
+import { outputsFromRecord } from "../../src/provider/endpoint/state";
 import { changeOf } from "../../src/provider/model/fields";
 import { UNKNOWN } from "../../src/provider/unknown";
 
@@ -35,7 +36,7 @@ const record: EndpointRecord = {
   workersStandby: 1,
 };
 const outputs = (r: Partial<EndpointRecord> = {}) =>
-  outputsFromRecord({ ...record, ...r }, undefined, "http://x/v2/abc123def456gh/") as unknown as Record<string, unknown>;
+  outputsFromRecord(endpointStateFromGraphql({ ...record, ...r }), undefined, "http://x/v2/abc123def456gh/") as unknown as Record<string, unknown>;
 const checked = (a: Record<string, unknown>) => {
   const r = checkEndpointInputs(a);
   expect(r.failures).toEqual([]);
@@ -126,7 +127,7 @@ describe("state mapping", () => {
     expect(outputs()).toMatchObject({ gpuCount: 2, allowedCudaVersions: ["12.2", "12.1"], executionTimeoutMs: 120000, workersStandby: 1 });
     const bare: Record<string, unknown> = { ...record };
     for (const f of [...PLATFORM_FIELDS, "workersStandby"]) delete bare[f];
-    expect(outputsFromRecord(bare as unknown as EndpointRecord, undefined, "u")).toMatchObject({
+    expect(outputsFromRecord(endpointStateFromGraphql(bare as unknown as EndpointRecord), undefined, "u")).toMatchObject({
       gpuCount: null,
       allowedCudaVersions: [],
       executionTimeoutMs: null,

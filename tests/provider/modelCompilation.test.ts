@@ -58,7 +58,7 @@ async function exercise(n: number): Promise<void> {
     const tbad = await provider.resources.template.check(tpl, { ...tpl, containerDiskInGb: 0 });
     expect((tbad.failures ?? []).map((f) => f.property)).toEqual(["containerDiskInGb"]);
     await provider.resources.template.diff(`t-${i}`, { ...tchecked.inputs, imageName: "other" }, tchecked.inputs);
-    inputsFromOutputs(TEMPLATE_MODEL, outputsFromRecord(TEMPLATE_MODEL, { ...tpl, env: [] }, tchecked.inputs));
+    inputsFromOutputs(TEMPLATE_MODEL, outputsFromRecord(TEMPLATE_MODEL, { ...tpl, env: {} }, tchecked.inputs));
   }
 }
 

@@ -5,10 +5,11 @@
  */
 import { checkFields } from "../../src/provider/model/check";
 import { changedKeys, diffModel } from "../../src/provider/model/compare";
-import { apiInput, outputsFromRecord } from "../../src/provider/model/state";
+import { outputsFromRecord } from "../../src/provider/model/state";
+import { saveRegistryAuthInput, updateRegistryAuthInput } from "../../src/provider/registryAuth/paths/graphql";
 import { REGISTRY_AUTH_INPUT_FIELDS, REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
 import { TEMPLATE_INPUT_FIELDS, TEMPLATE_MODEL, TEMPLATE_SECRET_FIELDS } from "../../src/provider/template/model";
-import { saveTemplateInput } from "../../src/provider/template/paths/graphql";
+import { saveTemplateInput, templateStateFromGraphql } from "../../src/provider/template/paths/graphql";
 import { UNKNOWN } from "../../src/provider/unknown";
 
 const base = { name: "llm", imageName: "acme/llm:1" };
@@ -123,13 +124,20 @@ describe("Template state mapping", () => {
       startSsh: false,
       isServerless: true,
     });
-    expect(apiInput(TEMPLATE_MODEL, "save", { ...inputs, ports: [] }).ports).toBe("");
+    expect(saveTemplateInput({ ...inputs, ports: [] } as never).ports).toBe("");
   });
 
   it("reads env back as a map and ports in the stored order", () => {
     const outs = outputsFromRecord(
       TEMPLATE_MODEL,
-      { ...base, env: [{ key: "A", value: "1" }], ports: "22/tcp,8000/http", containerRegistryAuthId: null },
+      templateStateFromGraphql({
+        id: "t1",
+        ...base,
+        env: [{ key: "A", value: "1" }],
+        ports: "22/tcp,8000/http",
+        containerRegistryAuthId: null,
+        isServerless: true,
+      } as never),
       undefined,
       { ports: ["8000/http", "22/tcp"] },
     );
@@ -158,7 +166,7 @@ describe("ContainerRegistryAuth model", () => {
   });
 
   it("only name and username/password go to create; update sends username and password", () => {
-    expect(apiInput(REGISTRY_AUTH_MODEL, "create", olds)).toEqual(olds);
-    expect(apiInput(REGISTRY_AUTH_MODEL, "update", olds)).toEqual({ username: "bot", password: "pw" });
+    expect(saveRegistryAuthInput(olds)).toEqual(olds);
+    expect(updateRegistryAuthInput("r1", olds)).toEqual({ id: "r1", username: "bot", password: "pw" });
   });
 });

@@ -2,7 +2,7 @@
  * Kinds whose names are unique per account (templates, registry credentials): a pending create's
  * object is the one with the name it recorded, exactly, so no settings need comparing.
  */
-import { NotFoundError, type PlatformClient } from "../../api";
+import type { PlatformClient } from "../../api";
 import { isAutoNameOf, typeToken, type ResourceModel } from "../../provider";
 import type { ApiPath } from "../../provider/apiPath";
 import type { PlatformObject, StackKind } from "./stackKind";
@@ -11,7 +11,7 @@ export interface NamedKindSpec {
   model: ResourceModel;
   noun: string;
   list(client: PlatformClient, api: ApiPath): Promise<PlatformObject[]>;
-  /** The delete call; the platform may refuse while something still uses the object. */
+  /** The delete (the kind's port: gone counts as deleted); the platform may refuse while something still uses the object. */
   delete(client: PlatformClient, object: PlatformObject, api: ApiPath): Promise<void>;
 }
 
@@ -23,12 +23,6 @@ export function namedKind(spec: NamedKindSpec): StackKind {
     madeBy: (object, inputs) => object.name === inputs.name,
     nameIn: (props) => (typeof props?.name === "string" ? props.name : undefined),
     isAutoNameOf,
-    async remove(client, object, api) {
-      try {
-        await spec.delete(client, object, api);
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
-      }
-    },
+    remove: (client, object, api) => spec.delete(client, object, api),
   };
 }

@@ -26,8 +26,6 @@ import { COST_FIELDS } from "./costFields";
 
 /** Largest worker count of `workersMin` / `workersMax`. */
 const WORKERS_LIMIT = 100;
-const SAVE = ["save"] as const;
-const SAVE_AND_REST = ["save", "restCreate"] as const;
 const SAVE_FIELD = "saveEndpoint field";
 /** Fields the spec's table does not show; the platform's official clients and REST v1 document do (docs/spec/platform-clients.md). */
 const BEYOND_SPEC = "; not shown in the spec: from the official clients / REST v1 document";
@@ -52,14 +50,12 @@ export const ENDPOINT_MODEL = defineModel({
       rule: text(191, { trimmed: true }),
       required: true,
       autoName: true,
-      sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: "saveEndpoint modify carries name" },
     }),
     templateId: input({
       doc: "Serverless template to run.",
       rule: platformId("template"),
       required: true,
-      sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: "saveEndpoint modify carries templateId" },
     }),
     gpuIds: input({
@@ -77,8 +73,6 @@ export const ENDPOINT_MODEL = defineModel({
         { what: "GPU tiers", ordered: true, nonEmpty: true },
       ),
       defaultText: "one of `gpuIds` / `gpuTypeIds`",
-      sentBy: SAVE,
-      wire: "csv",
       change: {
         policy: "update",
         compare: "ordered list",
@@ -90,7 +84,6 @@ export const ENDPOINT_MODEL = defineModel({
       rule: listOf(text(100), { what: "GPU type names", ordered: true, nonEmpty: true, example: "NVIDIA GeForce RTX 4090" }),
       defaultText: "one of `gpuIds` / `gpuTypeIds`",
       note: "; created through REST v1 (`runpod:api graphql` only)",
-      sentBy: ["restCreate"],
       paths: ["graphql"],
       reported: false,
       change: {
@@ -119,7 +112,6 @@ export const ENDPOINT_MODEL = defineModel({
       doc: "Queue-based or load-balancing endpoint.",
       rule: oneOf(ENDPOINT_TYPES, { QB: "queue-based", LB: "load balancing" }),
       default: "QB",
-      sentBy: SAVE,
       change: { policy: "replace", compare: "value", why: "queue-based and load-balancing endpoints serve different interfaces at the job URL" },
     }),
     idleTimeout: input({
@@ -127,7 +119,6 @@ export const ENDPOINT_MODEL = defineModel({
       rule: integer(0, 3600),
       unit: "seconds",
       default: 5,
-      sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     locations: input({
@@ -135,9 +126,7 @@ export const ENDPOINT_MODEL = defineModel({
       rule: listOf(oneOf(LOCATIONS), { what: "regions", empty: "any region" }),
       note: "; `runpod:api graphql` only",
       default: [],
-      sentBy: SAVE,
       paths: ["graphql"],
-      wire: "csv",
       change: { policy: "update", compare: "set", why: "a set of allowed regions; order carries no meaning" },
     }),
     flashboot: input({
@@ -161,14 +150,12 @@ export const ENDPOINT_MODEL = defineModel({
       note: '; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`',
       deprecated: 'Endpoint.fastBootType is deprecated: use flashboot ("OFF", "FLASHBOOT" or "PRIORITY_FLASHBOOT"); FASTBOOT is flashboot: "FLASHBOOT"',
       default: null,
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field (fastBoot: true is the same as fastBootType: FASTBOOT)" },
     }),
     scalerType: input({
       doc: "Autoscaling strategy.",
       rule: oneOf(SCALER_TYPES),
       default: "QUEUE_DELAY",
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     scalerValue: input({
@@ -176,7 +163,6 @@ export const ENDPOINT_MODEL = defineModel({
       rule: integer(1, 3600),
       note: ": scaler target (e.g. queue delay in seconds)",
       default: 4,
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     workersMin: input({
@@ -184,7 +170,6 @@ export const ENDPOINT_MODEL = defineModel({
       rule: integer(0, WORKERS_LIMIT),
       note: " workers, ≤ `workersMax`; `0` = scale to zero",
       default: 0,
-      sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: "saveEndpoint field (may restart active workers)" },
     }),
     workersMax: input({
@@ -193,7 +178,6 @@ export const ENDPOINT_MODEL = defineModel({
       note: " workers",
       default: 3,
       defaultNote: ", or `workersMin` when larger",
-      sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: "saveEndpoint field (may restart active workers)" },
     }),
     networkVolumeId: input({
@@ -201,7 +185,6 @@ export const ENDPOINT_MODEL = defineModel({
       rule: platformId("network volume"),
       note: "; one of yours (checked at preview); unset = none",
       default: null,
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "saveEndpoint field; unset detaches the volume", note: "unset detaches" },
     }),
     networkVolumeIds: input({
@@ -219,7 +202,6 @@ export const ENDPOINT_MODEL = defineModel({
       note: BEYOND_SPEC,
       unset: "platform",
       defaultText: "unset = the platform's (`1`)",
-      sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: PLATFORM_FIELD, note: "unset: no diff" },
     }),
     allowedCudaVersions: input({
@@ -228,9 +210,6 @@ export const ENDPOINT_MODEL = defineModel({
       note: `; sent comma-separated${BEYOND_SPEC}`,
       unset: "platform",
       defaultText: "unset = the platform's (any)",
-      sentBy: SAVE_AND_REST,
-      wire: "csv",
-      listIn: ["restCreate"],
       change: { policy: "update", compare: "set", why: `${PLATFORM_FIELD}; a set of allowed versions, order carries no meaning`, note: "unset: no diff" },
     }),
     minCudaVersion: input({
@@ -248,7 +227,6 @@ export const ENDPOINT_MODEL = defineModel({
       note: ` (5 s to 7 days)${BEYOND_SPEC}`,
       unset: "platform",
       defaultText: "unset = the platform's (emulator: `600000`)",
-      sentBy: SAVE_AND_REST,
       change: { policy: "update", compare: "value", why: PLATFORM_FIELD, note: "unset: no diff" },
     }),
     waitForWorkers: setting({
@@ -268,8 +246,6 @@ export const ENDPOINT_MODEL = defineModel({
     workersStandby: output<number | null>(
       "integer",
       "Warm workers the platform keeps on standby, as it reports them (null when it does not): nonzero keeps a `workersMin: 0` endpoint warm, and billed; not shown in the spec: from the official clients.",
-      // Not managed, so a modify keeps what the platform (or its console) set rather than resetting it.
-      { carriedBy: ["save"] },
     ),
     jobUrl: output<string>("string", "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface)."),
     ...COST_FIELDS,

@@ -7,14 +7,12 @@
  * construct one directly.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { PerPath } from "../apiPath";
 import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
-import { isStringArray, joinList, splitList } from "../model/state";
+import { isStringArray, joinList } from "../model/state";
 import type { EndpointState } from "../paths/records";
 import { RecordProvider, type SessionSource } from "../recordProvider";
 import { AUTONAMED_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
-import type { PlatformSession } from "../session";
 import { isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
@@ -24,9 +22,8 @@ import { diffEndpoint } from "./diff";
 import type { EndpointDirectory } from "./directory";
 import { EndpointInitError } from "./initError";
 import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
-import { graphqlEndpointPort } from "./paths/graphql";
-import { v2EndpointPort } from "./paths/v2";
-import { IncompleteCreateError, type EndpointPort } from "./port";
+import { ENDPOINT_PORTS } from "../paths/ports";
+import { IncompleteCreateError } from "../port";
 import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord } from "./state";
 
@@ -39,13 +36,8 @@ export interface EndpointProviderOptions {
   readinessPollMs?: number;
 }
 
-const ENDPOINT_PORTS: PerPath<(session: PlatformSession) => EndpointPort> = {
-  graphql: graphqlEndpointPort,
-  v2: v2EndpointPort,
-};
-
 /** Endpoint CRUD on one session. */
-export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOutputs, EndpointState, EndpointPort> {
+export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOutputs, EndpointState> {
   private readonly creates: CreateOnce;
 
   /**
@@ -161,7 +153,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    */
   private reappliesTemplate(news: Props | undefined): boolean {
     const template = news?.templateId;
-    return this.port.copiesTemplates && typeof template === "string" && this.session.hasTemplateChanged(template);
+    return this.port.capabilities.copiesTemplates && typeof template === "string" && this.session.hasTemplateChanged(template);
   }
 
   /**
@@ -176,14 +168,18 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   async create(news: Props): Promise<dynamic.CreateResult<EndpointOutputs>> {
     const inputs = this.checked(news, "create");
     const port = this.port;
-    let record = await this.creates.run({ name: inputs.name, templateId: inputs.templateId, autonamed: news[AUTONAMED_PROPERTY] === true }, () =>
-      port.create(inputs),
-    );
+    const identity = {
+      name: inputs.name,
+      templateId: inputs.templateId,
+      templateReported: !port.capabilities.unreported.includes("templateId"),
+      autonamed: news[AUTONAMED_PROPERTY] === true,
+    };
+    let record = await this.creates.run(identity, () => port.create(inputs));
     try {
-      record = await port.finishCreate(record, inputs);
+      if (port.finishCreate) record = await port.finishCreate(record, inputs);
     } catch (err) {
       if (!(err instanceof IncompleteCreateError)) throw err;
-      throw new EndpointInitError(err.message, record.id, this.outputs(err.record, news), [err.message]);
+      throw new EndpointInitError(err.message, record.id, this.outputs(err.record as EndpointState, news), [err.message]);
     }
     const outs = this.outputs(record, news);
     await this.awaitWorkersOfNew(outs, inputs);
@@ -208,10 +204,6 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     }
   }
 
-  protected find(id: string): Promise<EndpointState | undefined> {
-    return this.directory.findEndpoint(id);
-  }
-
   /**
    * Outputs of `record`; `carried` (declared inputs or stored outputs) gives the settings, the GPU type
    * names (the platform does not report them) and the order of `locations`.
@@ -227,9 +219,9 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     );
   }
 
-  /** `record` with the fields the path left out (its port's `carried`) taken from `carried`. */
+  /** `record` with the fields the path leaves out (its port's `unreported`) taken from `carried`. */
   private withCarried(record: EndpointState, carried: Props | undefined): EndpointState {
-    const missing = this.port.carried.filter((f) => (record as Props)[f] === undefined && carried?.[f] !== undefined);
+    const missing = this.port.capabilities.unreported.filter((f) => (record as unknown as Props)[f] === undefined && carried?.[f] !== undefined);
     return missing.length === 0 ? record : { ...record, ...Object.fromEntries(missing.map((f) => [f, carried![f]])) };
   }
 
@@ -248,7 +240,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     let gpuTypeIds: string[] | null | undefined;
     if (isStringArray(carried)) {
       const seenTiers = isStringArray(props?.gpuIds) ? joinList(props.gpuIds) : undefined;
-      gpuTypeIds = seenTiers !== undefined && seenTiers !== joinList(splitList(record.gpuIds)) ? null : carried;
+      gpuTypeIds = seenTiers !== undefined && seenTiers !== joinList(record.gpuIds) ? null : carried;
     } else if (carried === null) {
       gpuTypeIds = null;
     }
@@ -269,7 +261,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     const record = await this.writing(
       id,
       [],
-      () => port.update(id, inputs, olds, reapply),
+      () => port.update(id, inputs, olds, { reapplyTemplate: reapply }),
       (changed) => this.directory.changed(changed),
     );
     const outs = this.outputs(record, news);
@@ -288,7 +280,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    * run; an endpoint already gone counts as deleted at either step.
    */
   async delete(id: string, props?: Props): Promise<void> {
-    await this.port.remove(id, props);
+    await this.port.delete(id, props);
   }
 }
 

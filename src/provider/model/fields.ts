@@ -58,21 +58,12 @@ export interface InputField<T = unknown> extends Argument<T> {
    * it into that input; outputs derive it back.
    */
   alias?: { of: string; whenTrue: string };
-  /** Platform operations whose input carries this field (e.g. "save", "restCreate"). */
-  sentBy?: readonly string[];
   /** False when the platform's record lacks the field: outputs carry it from the inputs. Default true. */
   reported?: boolean;
   /**
-   * How the platform writes the value: `csv` for a list sent and reported as one comma-separated string
-   * (`csvEmpty`: an empty list as "" rather than null); `keyValue` for a map sent and reported as `[{ key, value }]`.
-   */
-  wire?: "csv" | "csvEmpty" | "keyValue";
-  /** Operations (of `sentBy`) that take a `csv` list as a JSON array instead (e.g. the REST v1 create body). */
-  listIn?: readonly string[];
-  /**
    * `"platform"`: unset means no opinion (the platform's default). `check` fills nothing in, `diff`
-   * compares the field only while it is declared, outputs hold the platform's value, and a modify
-   * carries that last-read value, since a modify that replaces the settings would reset it otherwise.
+   * compares the field only while it is declared, outputs hold the platform's value, and a path whose
+   * modify replaces the settings carries that last-read value, which would be reset otherwise.
    * Such a field has no `default`.
    */
   unset?: "platform";
@@ -107,11 +98,6 @@ export interface SettingField<T = unknown> extends Argument<T> {
 export interface OutputField<T = unknown> extends Documented {
   kind: "output";
   type: DisplayType;
-  /**
-   * Operations (modifies) that carry the value last read back to the platform: a setting the resource
-   * does not manage, which a modify that replaces the settings would otherwise reset.
-   */
-  carriedBy?: readonly string[];
   /** Carries the value type for the derived TypeScript types; never set. */
   __value?: T;
 }
@@ -144,8 +130,8 @@ export function setting<const T, const F extends Omit<SettingField<T>, "kind">>(
 }
 
 /** Declares an output-only field of type `T`. */
-export function output<T>(type: DisplayType, doc: string, options: Pick<OutputField<T>, "carriedBy"> = {}): OutputField<T> {
-  return { kind: "output", type, doc, ...options };
+export function output<T>(type: DisplayType, doc: string): OutputField<T> {
+  return { kind: "output", type, doc };
 }
 
 /**

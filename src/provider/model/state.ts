@@ -1,11 +1,9 @@
 /**
- * The state mapping derived from a resource model: a platform record to outputs, outputs back to
- * inputs (refresh, adoption, `get`), and checked inputs to a platform operation's input.
+ * The state mapping derived from a resource model: a record in the model's terms to outputs, outputs
+ * back to inputs (refresh, adoption, `get`). How a path writes a record is its own (`<kind>/paths/`).
  */
 import { compiled } from "./compiled";
-import type { Fields, InputField, ResourceModel } from "./fields";
-
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+import type { Fields, ResourceModel } from "./fields";
 
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
 export function splitList(value: string | readonly string[] | null | undefined): string[] {
@@ -40,38 +38,11 @@ export function inPreviousOrder(current: readonly string[], previous: unknown): 
   return same ? [...previous] : [...current];
 }
 
-/** A value as the platform reports it → as stored in outputs. */
-function fromWire(field: InputField<unknown>, value: unknown): unknown {
-  switch (field.wire) {
-    case "csv":
-    case "csvEmpty":
-      return splitList(value as string | null);
-    case "keyValue":
-      return Array.isArray(value) ? Object.fromEntries((value as { key: string; value: string }[]).map((e) => [e.key, e.value])) : value;
-    default:
-      return value;
-  }
-}
-
-/** A checked input → as the platform expects it. */
-function toWire(field: InputField<unknown>, value: unknown): unknown {
-  switch (field.wire) {
-    case "csv":
-      return (value as string[]).length > 0 ? joinList(value as string[]) : null;
-    case "csvEmpty":
-      return joinList(value as string[]);
-    case "keyValue":
-      return value === null ? null : Object.entries(value as Record<string, string>).map(([key, v]) => ({ key, value: v }));
-    default:
-      return value;
-  }
-}
-
 const inputsOf = (model: ResourceModel) => compiled(model).inputs;
 
 /**
- * The outputs a platform record gives: every input the platform reports (lists parsed, unset = the
- * default), each alias derived from the field it spells, the provider settings from `settings`
+ * The outputs a record in the model's terms gives (paths/records.ts; each path maps its answers onto
+ * one): every input the record holds (unset = the default), each alias derived from the field it spells, the provider settings from `settings`
  * (invalid or missing ones take their defaults), and fields compared as sets in the order of `previous`
  * when it holds the same elements. Output-only and unreported fields are the caller's.
  */
@@ -85,8 +56,7 @@ export function outputsFromRecord(
   const outs: Record<string, unknown> = {};
   for (const [name, field] of inputsOf(model)) {
     if (field.alias || field.reported === false) continue;
-    const value = fromWire(field, rec[name]);
-    outs[name] = value ?? field.default ?? null;
+    outs[name] = rec[name] ?? field.default ?? null;
     if (field.change?.compare === "set") outs[name] = inPreviousOrder(outs[name] as string[], previous?.[name]);
   }
   for (const [name, field] of inputsOf(model)) {
@@ -131,27 +101,4 @@ export function inputsFromOutputs(model: ResourceModel, outs: object): Record<st
     inputs[name] = o[name];
   }
   return inputs;
-}
-
-/**
- * The input of platform operation `op` ("save", "restCreate", …) for complete inputs: every field the
- * model says `op` carries, written as the platform expects (lists comma-separated, an empty list as
- * null, or a JSON array where the field's `listIn` names `op`). A field left unset whose unset means
- * the platform's default, and an output the model says `op` carries, take their value from `carried`
- * (the outputs last read), if any.
- */
-export function apiInput(model: ResourceModel, op: string, inputs: object, carried?: object): Record<string, unknown> {
-  const src = inputs as Record<string, unknown>;
-  const last = (carried ?? {}) as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [name, field] of inputsOf(model)) {
-    if (!field.sentBy?.includes(op)) continue;
-    const value = src[name] === undefined && field.unset === "platform" ? last[name] : src[name];
-    if (value === undefined || (value === null && field.unset === "platform")) continue;
-    out[name] = field.listIn?.includes(op) ? value : toWire(field, value);
-  }
-  for (const [name, field] of Object.entries(model.fields as Fields)) {
-    if (field.kind === "output" && field.carriedBy?.includes(op) && isSet(last[name])) out[name] = last[name];
-  }
-  return out;
 }

@@ -1,11 +1,16 @@
 /**
  * The listings every kind shares (session.ts), per path: the caller's endpoints, templates and registry
- * credentials as {@link EndpointState} / {@link TemplateState} / {@link RegistryAuthState}.
+ * credentials as {@link EndpointState} / {@link TemplateState} / {@link RegistryAuthState}, each mapped
+ * by its kind's path file.
  */
 import type { PlatformClient } from "../../api";
 import type { PerPath } from "../apiPath";
-import { endpointStateFromV2 } from "../endpoint/paths/v2Records";
-import { templateStateFromV2 } from "../template/paths/v2Records";
+import { endpointStateFromGraphql } from "../endpoint/paths/graphql";
+import { endpointStateFromV2 } from "../endpoint/paths/v2";
+import { registryAuthStateFromGraphql } from "../registryAuth/paths/graphql";
+import { registryAuthStateFromV2 } from "../registryAuth/paths/v2";
+import { templateStateFromGraphql } from "../template/paths/graphql";
+import { templateStateFromV2 } from "../template/paths/v2";
 import type { EndpointState, RegistryAuthState, TemplateState } from "./records";
 
 export interface Listings {
@@ -16,16 +21,16 @@ export interface Listings {
 
 /** GraphQL `myself { endpoints | podTemplates | containerRegistryCreds }` (spec: GraphQL › List endpoints). */
 const graphql: Listings = {
-  endpoints: (client) => client.listEndpoints(),
-  templates: (client) => client.listTemplates(),
-  registryAuths: (client) => client.listRegistryAuths(),
+  endpoints: async (client) => (await client.listEndpoints()).map(endpointStateFromGraphql),
+  templates: async (client) => (await client.listTemplates()).map(templateStateFromGraphql),
+  registryAuths: async (client) => (await client.listRegistryAuths()).map(registryAuthStateFromGraphql),
 };
 
-/** REST v2 `listEndpoints`, `listTemplates`, `listRegistries`, mapped onto the model's records. */
+/** REST v2 `listEndpoints`, `listTemplates`, `listRegistries`. */
 const v2: Listings = {
   endpoints: async (client) => (await client.v2.listEndpoints()).map(endpointStateFromV2),
   templates: async (client) => (await client.v2.listTemplates()).map(templateStateFromV2),
-  registryAuths: async (client) => (await client.v2.listRegistries()).map((r) => ({ id: r.id, name: r.name })),
+  registryAuths: async (client) => (await client.v2.listRegistries()).map(registryAuthStateFromV2),
 };
 
 export const LISTINGS: PerPath<Listings> = { graphql, v2 };

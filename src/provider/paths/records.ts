@@ -1,24 +1,61 @@
 /**
  * The records every path hands the providers: what the platform reports of a resource, in the model's
- * field names (model/state.ts reads lists as arrays or in the GraphQL comma-separated form). A path
- * maps its own answers onto these, so the providers above the ports never see a path's shapes.
+ * field names and value shapes (lists as arrays, env as a map). A path maps its own answers onto these
+ * (`<kind>/paths/<path>.ts`), so nothing above the ports sees a path's shapes.
  */
-import type { FlashbootMode, TemplateCategoryName } from "../../api/spec";
-import type { EndpointRecord, RegistryAuthRecord, TemplateRecord } from "../../api";
+import type { EndpointType, FastBootType, FlashbootMode, ScalerType, TemplateCategoryName } from "../../api/spec";
 
-/** An endpoint; `templateId` is absent on a path that keeps no link to the template (REST v2: a snapshot). */
-export type EndpointState = Omit<EndpointRecord, "templateId" | "idleTimeout"> & {
+/** An endpoint; a field in its port's `unreported` may be absent (REST v2 keeps no `templateId`: a snapshot). */
+export interface EndpointState {
+  id: string;
+  name: string;
   templateId?: string;
+  gpuIds: string[];
+  type: EndpointType;
   idleTimeout?: number | null;
-  /** REST v2 only (GraphQL reports none: the model's default). */
-  excludedGpuTypes?: string[];
-  /** REST v2's mode; absent on GraphQL, where `fastBootType` spells it (no priority mode). */
-  flashboot?: FlashbootMode;
-  dataCenterIds?: string[];
-  minCudaVersion?: string | null;
+  locations: string[];
+  /** GraphQL's spelling of `flashboot` (no priority mode). */
+  fastBootType?: FastBootType | null;
+  flashboot: FlashbootMode;
+  scalerType?: ScalerType | null;
+  scalerValue?: number | null;
+  workersMin: number;
+  workersMax: number;
+  networkVolumeId?: string | null;
   /** Two or more volumes (one is `networkVolumeId`). */
   networkVolumeIds?: string[];
-};
-/** `category` is REST v2's (GraphQL reports none: the model's default, NVIDIA). */
-export type TemplateState = TemplateRecord & { category?: TemplateCategoryName; startSsh?: boolean; startJupyter?: boolean };
-export type RegistryAuthState = RegistryAuthRecord;
+  gpuCount?: number | null;
+  allowedCudaVersions: string[];
+  executionTimeoutMs?: number | null;
+  /** REST v2 only (GraphQL reports none: the model's default). */
+  excludedGpuTypes?: string[];
+  dataCenterIds?: string[];
+  minCudaVersion?: string | null;
+  /** Warm workers kept on standby (not managed; GraphQL reports it). */
+  workersStandby?: number | null;
+}
+
+/** A template; `category`, `startJupyter` are REST v2's (GraphQL reports none: the model's defaults). */
+export interface TemplateState {
+  id: string;
+  name: string;
+  imageName: string;
+  dockerArgs?: string | null;
+  containerDiskInGb?: number | null;
+  volumeInGb?: number | null;
+  volumeMountPath?: string | null;
+  ports: string[];
+  env: Record<string, string>;
+  isServerless: boolean;
+  containerRegistryAuthId?: string | null;
+  readme?: string | null;
+  category?: TemplateCategoryName;
+  startSsh?: boolean;
+  startJupyter?: boolean;
+}
+
+/** Registry credentials: the platform reports only the id and the name. */
+export interface RegistryAuthState {
+  id: string;
+  name: string;
+}

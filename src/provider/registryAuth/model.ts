@@ -7,9 +7,6 @@
 import { argumentNames, defineModel, input, inputNames, outputNames, secretNames, type InputName, type InputsOf, type OutputsOf } from "../model/fields";
 import { text } from "../model/rules";
 
-const CREATE = ["create"] as const;
-const CREATE_AND_UPDATE = ["create", "update"] as const;
-
 export const REGISTRY_AUTH_MODEL = defineModel({
   kind: "registryAuth",
   module: "runpod",
@@ -21,7 +18,6 @@ export const REGISTRY_AUTH_MODEL = defineModel({
       rule: text(255, { trimmed: true }),
       required: true,
       autoName: true,
-      sentBy: CREATE,
       change: {
         policy: "replace",
         compare: "value",
@@ -32,7 +28,6 @@ export const REGISTRY_AUTH_MODEL = defineModel({
       doc: "Registry user name.",
       rule: text(255),
       required: true,
-      sentBy: CREATE_AND_UPDATE,
       reported: false,
       change: {
         policy: "update",
@@ -45,7 +40,6 @@ export const REGISTRY_AUTH_MODEL = defineModel({
       rule: text(4096),
       required: true,
       secret: true,
-      sentBy: CREATE_AND_UPDATE,
       reported: false,
       change: {
         policy: "update",

@@ -6,28 +6,20 @@
  * username and password are carried from the inputs; the password is removed from every error this
  * provider throws.
  */
-import type { PerPath } from "../apiPath";
 import type { InUseOptions } from "../inUse";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
-import { NamedRecordProvider, type NamedRecordPort } from "../namedRecordProvider";
+import { NamedRecordProvider } from "../namedRecordProvider";
 import type { RegistryAuthState } from "../paths/records";
 import type { SessionSource } from "../recordProvider";
-import type { PlatformSession } from "../session";
 import { REGISTRY_AUTH_MODEL, type RegistryAuthInputs, type RegistryAuthOutputs } from "./model";
-import { graphqlRegistryAuthPort } from "./paths/graphql";
-import { v2RegistryAuthPort } from "./paths/v2";
+import { REGISTRY_AUTH_PORTS } from "../paths/ports";
 
 export type RegistryAuthProviderOptions = InUseOptions;
-
-const REGISTRY_AUTH_PORTS: PerPath<(session: PlatformSession) => NamedRecordPort<RegistryAuthInputs, RegistryAuthState>> = {
-  graphql: graphqlRegistryAuthPort,
-  v2: v2RegistryAuthPort,
-};
 
 export class RegistryAuthProvider extends NamedRecordProvider<RegistryAuthInputs, RegistryAuthOutputs, RegistryAuthState> {
   /** @param source the process's session, or a function returning the client (a session of its own). */
   constructor(source: SessionSource, options: RegistryAuthProviderOptions = {}) {
-    super(source, REGISTRY_AUTH_MODEL, REGISTRY_AUTH_PORTS, { noun: "registry credentials", plural: true }, options);
+    super(source, REGISTRY_AUTH_MODEL, REGISTRY_AUTH_PORTS, (session) => session.registryAuths, { noun: "registry credentials", plural: true }, options);
   }
 
   /**

@@ -20,7 +20,6 @@ import {
 import { TEMPLATE_CATEGORIES } from "../../api/spec";
 import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text } from "../model/rules";
 
-const SAVE = ["save"] as const;
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
 const IN_PLACE = "saveTemplate modify carries every field";
 
@@ -35,7 +34,6 @@ export const TEMPLATE_MODEL = defineModel({
       rule: text(255, { trimmed: true }),
       required: true,
       autoName: true,
-      sentBy: SAVE,
       change: {
         policy: "replace",
         compare: "value",
@@ -46,7 +44,6 @@ export const TEMPLATE_MODEL = defineModel({
       doc: "Container image with repository and tag.",
       rule: text(1000, { trimmed: true }),
       required: true,
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: ROLLS },
     }),
     dockerArgs: input({
@@ -55,7 +52,6 @@ export const TEMPLATE_MODEL = defineModel({
       default: "",
       defaultText: "unset (the image's command)",
       note: "",
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: IN_PLACE },
     }),
     containerDiskInGb: input({
@@ -63,7 +59,6 @@ export const TEMPLATE_MODEL = defineModel({
       rule: integer(1, 1024),
       unit: "GB",
       default: 10,
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: IN_PLACE },
     }),
     volumeInGb: input({
@@ -71,14 +66,12 @@ export const TEMPLATE_MODEL = defineModel({
       rule: integer(0, 4096),
       unit: "GB",
       default: 0,
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: IN_PLACE },
     }),
     volumeMountPath: input({
       doc: "Where the volume is mounted.",
       rule: matching(/^\/[^\s]*$/, 255, "an absolute path", "/workspace"),
       default: "/workspace",
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: IN_PLACE },
     }),
     ports: input({
@@ -86,8 +79,6 @@ export const TEMPLATE_MODEL = defineModel({
       rule: listOf(portSpec(), { what: "ports as `port/protocol` (port 1–65535, protocol http or tcp)", example: "8000/http", empty: "none" }),
       default: [],
       defaultText: "`[]` (none)",
-      sentBy: SAVE,
-      wire: "csvEmpty",
       change: { policy: "update", compare: "set", why: `${IN_PLACE}; sent as one comma-separated string, order carries no meaning` },
     }),
     env: input({
@@ -96,8 +87,6 @@ export const TEMPLATE_MODEL = defineModel({
       default: {},
       defaultText: "`{}`",
       secret: true,
-      sentBy: SAVE,
-      wire: "keyValue",
       change: { policy: "update", compare: "map", why: `${ROLLS}; sent as \`[{ key, value }]\`, shown per key without values` },
     }),
     containerRegistryAuthId: input({
@@ -105,7 +94,6 @@ export const TEMPLATE_MODEL = defineModel({
       rule: platformId("registry credentials"),
       note: "; unset = public image",
       default: null,
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: `${IN_PLACE}; unset detaches the credentials`, note: "unset detaches" },
     }),
     category: input({
@@ -121,9 +109,6 @@ export const TEMPLATE_MODEL = defineModel({
       rule: bool("the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift"),
       note: "; `env` then must not set `PUBLIC_KEY`",
       default: false,
-      // Sent on both paths: left out, the platform's default (true) would inject the key, and a stack
-      // moved between paths would read that back as drift.
-      sentBy: SAVE,
       change: { policy: "update", compare: "value", why: "PATCH field `startSsh`, or saveTemplate's `startSsh` (true injects the key into the env)" },
     }),
     startJupyter: input({
@@ -140,7 +125,6 @@ export const TEMPLATE_MODEL = defineModel({
       default: "",
       defaultText: "unset",
       note: "; `runpod:api graphql` only (REST v2 templates have none)",
-      sentBy: SAVE,
       paths: ["graphql"],
       change: { policy: "update", compare: "value", why: IN_PLACE },
     }),

@@ -4,35 +4,27 @@
  * A changed image or env rolls the workers of every endpoint using the template. Env values are
  * secrets: they are removed from every error this provider throws.
  */
-import type { PerPath } from "../apiPath";
 import type { InUseOptions } from "../inUse";
 import { isUnknown } from "../unknown";
 import type { InputFailure } from "../model/check";
 import { changedFields } from "../model/compare";
-import { NamedRecordProvider, type NamedRecordPort } from "../namedRecordProvider";
+import { NamedRecordProvider } from "../namedRecordProvider";
 import type { TemplateState } from "../paths/records";
 import type { SessionSource } from "../recordProvider";
-import type { PlatformSession } from "../session";
 import { checkFields } from "../model/check";
+import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { INJECTED_ENV, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
-import { graphqlTemplatePort } from "./paths/graphql";
-import { v2TemplatePort } from "./paths/v2";
-import { templateInputs, templateOutputs } from "./state";
+import { TEMPLATE_PORTS } from "../paths/ports";
 
 export type TemplateProviderOptions = InUseOptions;
 
 /** Fields that make a new container version (a rollout of the endpoints using the template). */
 const CONTAINER_FIELDS = ["imageName", "dockerArgs", "containerDiskInGb", "ports", "env", "containerRegistryAuthId"] as const;
 
-const TEMPLATE_PORTS: PerPath<(session: PlatformSession) => NamedRecordPort<TemplateInputs, TemplateState>> = {
-  graphql: graphqlTemplatePort,
-  v2: v2TemplatePort,
-};
-
 export class TemplateProvider extends NamedRecordProvider<TemplateInputs, TemplateOutputs, TemplateState> {
   /** @param source the process's session, or a function returning the client (a session of its own). */
   constructor(source: SessionSource, options: TemplateProviderOptions = {}) {
-    super(source, TEMPLATE_MODEL, TEMPLATE_PORTS, { noun: "template" }, options);
+    super(source, TEMPLATE_MODEL, TEMPLATE_PORTS, (session) => session.templates, { noun: "template" }, options);
   }
 
   /** The model's rules, and no declared env key that a start flag injects (it would be overwritten or drift). */
@@ -71,11 +63,11 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
   }
 
   protected outputs(record: TemplateState, carried: Record<string, unknown> | undefined): TemplateOutputs {
-    return templateOutputs(record, carried);
+    return outputsFromRecord(TEMPLATE_MODEL, record, undefined, carried) as TemplateOutputs;
   }
 
   protected inputsOf(outs: TemplateOutputs): Record<string, unknown> {
-    return templateInputs(outs);
+    return inputsFromOutputs(TEMPLATE_MODEL, outs);
   }
 
   /** The endpoints still running on template `id`. */

@@ -1,52 +1,148 @@
 /**
- * Endpoints on the design's path (spec: GraphQL › Create / Modify / Delete endpoint; POST /v1/endpoints):
- * `saveEndpoint` creates with GPU tiers (`gpuIds`); GPU type names (`gpuTypeIds`) go through the REST v1
- * create, followed by `saveEndpoint` for the settings its body lacks. A modify carries every managed
- * field: the live platform resets a field left out of a modify to its default (platform-clients.md).
+ * Endpoints on the design's path (spec: GraphQL › Create / Modify / Delete endpoint; POST /v1/endpoints),
+ * the whole mapping between the model and this path's shapes: the GraphQL record (lists as one
+ * comma-separated string, `fastBootType` for `flashboot`) ↔ {@link EndpointState}; `saveEndpoint`
+ * creates with GPU tiers (`gpuIds`); GPU type names (`gpuTypeIds`) go through the REST v1 create,
+ * followed by `saveEndpoint` for the settings its body lacks. A modify carries every managed field:
+ * the live platform resets a field left out of a modify to its default (platform-clients.md).
  * A delete scales to zero first (the spec's deletion precondition).
  */
+import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../../api";
 import { isFailedPrecondition, isNotFound, messageOf } from "../../errorKinds";
-import { isStringArray, joinList, splitList } from "../../model/state";
-
+import { isStringArray, joinList, outputsFromRecord, splitList } from "../../model/state";
 import type { EndpointState } from "../../paths/records";
-import type { PlatformSession } from "../../session";
+import { IncompleteCreateError, type Port, type PortContext } from "../../port";
 import { diffEndpoint } from "../diff";
-import { IncompleteCreateError, type EndpointPort } from "../port";
-import { outputsFromRecord, restCreateInputFrom, saveInputFrom } from "../state";
+import { ENDPOINT_MODEL, type EndpointInputs } from "../model";
 
-export function graphqlEndpointPort(session: PlatformSession): EndpointPort {
-  const client = () => session.client;
+/** An endpoint as GraphQL reports it → the model's record. GraphQL's `fastBootType` has no priority mode: FASTBOOT is FLASHBOOT. */
+export function endpointStateFromGraphql(e: EndpointRecord): EndpointState {
   return {
-    carried: [],
+    id: e.id,
+    name: e.name,
+    templateId: e.templateId,
+    gpuIds: splitList(e.gpuIds),
+    type: e.type,
+    idleTimeout: e.idleTimeout,
+    locations: splitList(e.locations),
+    fastBootType: e.fastBootType,
+    flashboot: e.fastBootType ? "FLASHBOOT" : "OFF",
+    scalerType: e.scalerType,
+    scalerValue: e.scalerValue,
+    workersMin: e.workersMin,
+    workersMax: e.workersMax,
+    networkVolumeId: e.networkVolumeId,
+    gpuCount: e.gpuCount,
+    allowedCudaVersions: splitList(e.allowedCudaVersions),
+    executionTimeoutMs: e.executionTimeoutMs,
+    workersStandby: e.workersStandby,
+  };
+}
+
+/** `body` without its undefined members: a field the inputs leave unset is not sent. */
+function sent<T extends object>(body: T): T {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as T;
+}
+
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
+/** A list as `saveEndpoint` takes it: comma-separated, an empty list as null. */
+const csv = (values: readonly string[]): string | null => (values.length > 0 ? joinList(values) : null);
+
+/**
+ * The full `saveEndpoint` input for complete inputs: every field this path manages, so the platform
+ * ends up exactly as declared; `gpuIds` is the comma-separated tier list (spec: GraphQL › saveEndpoint).
+ * @param carried for a modify, the outputs last read: fields left unset whose unset means the
+ *   platform's default (`gpuCount`, `allowedCudaVersions`, `executionTimeoutMs`) and the unmanaged
+ *   `workersStandby` are sent with these values, so a modify that replaces the settings keeps them; a
+ *   create passes none (the platform's defaults).
+ */
+export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[], id?: string, carried?: object): SaveEndpointInput {
+  const last = (carried ?? {}) as Record<string, unknown>;
+  const platform = <K extends "gpuCount" | "allowedCudaVersions" | "executionTimeoutMs">(k: K) => (inputs[k] === undefined ? last[k] : inputs[k]);
+  const save: SaveEndpointInput = sent({
+    name: inputs.name,
+    templateId: inputs.templateId,
+    gpuIds: joinList(gpuIds),
+    type: inputs.type,
+    idleTimeout: inputs.idleTimeout,
+    locations: csv(inputs.locations),
+    fastBootType: inputs.fastBootType,
+    scalerType: inputs.scalerType,
+    scalerValue: inputs.scalerValue,
+    workersMin: inputs.workersMin,
+    workersMax: inputs.workersMax,
+    networkVolumeId: inputs.networkVolumeId,
+  } as SaveEndpointInput);
+  const gpuCount = platform("gpuCount");
+  if (isSet(gpuCount)) save.gpuCount = gpuCount as number;
+  const cuda = platform("allowedCudaVersions");
+  if (isSet(cuda)) save.allowedCudaVersions = csv(cuda as string[]);
+  const timeout = platform("executionTimeoutMs");
+  if (isSet(timeout)) save.executionTimeoutMs = timeout as number;
+  // Not managed, so a modify keeps what the platform (or its console) set rather than resetting it.
+  if (isSet(last.workersStandby)) save.workersStandby = last.workersStandby as number;
+  if (id !== undefined) save.id = id;
+  return save;
+}
+
+/** The REST v1 create body for complete inputs with GPU type names (spec: POST /v1/endpoints; plus the REST v1 document's `gpuCount`, `allowedCudaVersions`, `executionTimeoutMs`). */
+export function restCreateInputFrom(inputs: EndpointInputs): RestCreateEndpointInput {
+  return sent({
+    name: inputs.name,
+    templateId: inputs.templateId,
+    gpuTypeIds: inputs.gpuTypeIds,
+    idleTimeout: inputs.idleTimeout,
+    workersMin: inputs.workersMin,
+    workersMax: inputs.workersMax,
+    gpuCount: inputs.gpuCount ?? undefined,
+    allowedCudaVersions: inputs.allowedCudaVersions ?? undefined,
+    executionTimeoutMs: inputs.executionTimeoutMs ?? undefined,
+  } as RestCreateEndpointInput);
+}
+
+export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, EndpointState> {
+  const client = () => context.client;
+  return {
     // The platform rolls every endpoint of a changed template itself (saveTemplate modify).
-    copiesTemplates: false,
-    create: (inputs) =>
-      inputs.gpuTypeIds ? client().createEndpointRest(restCreateInputFrom(inputs)) : client().saveEndpoint(saveInputFrom(inputs, inputs.gpuIds ?? [])),
+    capabilities: { unreported: [], replaces: [], copiesTemplates: false },
+    create: async (inputs) =>
+      endpointStateFromGraphql(
+        inputs.gpuTypeIds
+          ? await client().createEndpointRest(restCreateInputFrom(inputs))
+          : await client().saveEndpoint(saveInputFrom(inputs, inputs.gpuIds ?? [])),
+      ),
 
     /** After a REST v1 create: `saveEndpoint` with the whole desired state when the answer differs from the inputs. */
     async finishCreate(record, inputs) {
       if (!inputs.gpuTypeIds) return record;
-      const answered = outputsFromRecord(record, inputs.gpuTypeIds, "", undefined);
+      const answered = {
+        ...outputsFromRecord(ENDPOINT_MODEL, record, undefined),
+        gpuTypeIds: inputs.gpuTypeIds,
+        workersStandby: record.workersStandby ?? null,
+      };
       const missing = diffEndpoint(answered, { ...inputs }).changed.filter((f) => f !== "gpuTypeIds");
       if (missing.length === 0) return record;
       // The whole desired state, not only `missing`: a modify may reset omitted fields (full-state modify).
-      const save = saveInputFrom(inputs, splitList(record.gpuIds), record.id, answered);
+      const save = saveInputFrom(inputs, record.gpuIds, record.id, answered);
       try {
-        return await client().saveEndpoint(save);
+        return endpointStateFromGraphql(await client().saveEndpoint(save));
       } catch (err) {
         throw new IncompleteCreateError(
           `Endpoint ${record.id} was created but setting ${missing.join(", ")} failed: ${messageOf(err)}. Run \`pulumi up\` again to finish`,
           record,
         );
       } finally {
-        session.endpoints.changed(record.id);
+        context.endpoints.changed(record.id);
       }
     },
 
+    read: (id) => context.endpoints.findEndpoint(id),
+
     /** Fields left unset whose unset means the platform's default, and the unmanaged `workersStandby`, carry their value from `olds`. */
-    update(id, inputs, olds) {
+    async update(id, inputs, olds) {
       const tiers = inputs.gpuIds ?? splitList(olds.gpuIds as string[] | string | null);
-      return client().saveEndpoint(saveInputFrom(inputs, tiers, id, olds));
+      return endpointStateFromGraphql(await client().saveEndpoint(saveInputFrom(inputs, tiers, id, olds)));
     },
 
     /**
@@ -55,14 +151,14 @@ export function graphqlEndpointPort(session: PlatformSession): EndpointPort {
      * costs one request per endpoint. Only without stored outputs, or when the platform refuses the
      * delete because workers are not at zero, is the live record listed and the scale-down repeated once.
      */
-    async remove(id, props) {
-      let record = recordFromOutputs(id, props) ?? (await session.endpoints.findEndpoint(id));
+    async delete(id, props) {
+      let record = recordFromOutputs(id, props) ?? (await context.endpoints.findEndpoint(id));
       for (let attempt = 1; record; attempt++) {
         // Before the writes: a lookup after them must not be answered from a listing taken before.
-        session.endpoints.changed(id);
+        context.endpoints.changed(id);
         try {
           if (record.workersMin !== 0 || record.workersMax !== 0) {
-            await client().scaleDownAndDeleteEndpoint({ id, name: record.name, templateId: record.templateId ?? "", gpuIds: record.gpuIds });
+            await client().scaleDownAndDeleteEndpoint({ id, name: record.name, templateId: record.templateId ?? "", gpuIds: joinList(record.gpuIds) });
           } else {
             await client().deleteEndpoint(id);
           }
@@ -71,7 +167,7 @@ export function graphqlEndpointPort(session: PlatformSession): EndpointPort {
           if (isNotFound(err)) return;
           if (!isFailedPrecondition(err) || attempt >= 2) throw err;
         }
-        record = await session.endpoints.findEndpoint(id);
+        record = await context.endpoints.findEndpoint(id);
       }
     },
   };
@@ -88,5 +184,5 @@ function recordFromOutputs(
   const { name, templateId, gpuIds, workersMin, workersMax } = props ?? {};
   if (typeof name !== "string" || typeof templateId !== "string" || typeof workersMin !== "number" || typeof workersMax !== "number") return undefined;
   if (!isStringArray(gpuIds) || gpuIds.length === 0 || props?.endpointId !== id) return undefined;
-  return { name, templateId, gpuIds: joinList(gpuIds), workersMin, workersMax };
+  return { name, templateId, gpuIds: [...gpuIds], workersMin, workersMax };
 }

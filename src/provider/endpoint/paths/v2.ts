@@ -1,17 +1,124 @@
 /**
- * Endpoints on REST v2 (docs/spec/rest-v2-openapi.json, tag Serverless): `createEndpoint` with every
- * managed field (`templateId` copies the template's container settings: a snapshot), `updateEndpoint`
- * (PATCH) with only what changed, as whole sub-documents (v2Records.ts), and a delete that scales to
- * zero first (PATCH `workers { min: 0, max: 0 }`), then `deleteEndpoint`.
+ * Endpoints on REST v2 (docs/spec/rest-v2-openapi.json, tag Serverless), the whole mapping between the
+ * model and this path's shapes: Endpoint ↔ {@link EndpointState} (v2 nests what the model keeps flat:
+ * `gpu { pools, count, allowedCudaVersions }`, `workers { min, max, idleTimeout }`, `scaling`; names
+ * the type `QUEUE` / `LOAD_BALANCER`; keeps no link to a template: `templateId` is a snapshot);
+ * `createEndpoint` with every managed field, `updateEndpoint` (PATCH) with only what changed, as whole
+ * sub-documents, and a delete that scales to zero first (PATCH `workers { min: 0, max: 0 }`), lets
+ * running jobs finish, then `deleteEndpoint`.
  */
+import type { V2 } from "../../../api";
+import { poll } from "../../../api/poll";
 import { isNotFound } from "../../errorKinds";
-import type { PlatformSession } from "../../session";
-import type { EndpointPort } from "../port";
-import { createBody, endpointStateFromV2, patchBody } from "./v2Records";
+import { changedFields } from "../../model/compare";
+import type { EndpointState } from "../../paths/records";
+import type { Port, PortContext } from "../../port";
+import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs } from "../model";
+
+const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
+const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
+
+/** The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`. */
+export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
+  const scaling = e.scaling;
+  const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : Math.max(1, Math.round(scaling.queueDelay));
+  return {
+    id: e.id,
+    name: e.name,
+    gpuIds: [...(e.gpu?.pools ?? [])],
+    type: TYPE_FROM_V2[e.type ?? "QUEUE"],
+    idleTimeout: e.workers.idleTimeout,
+    locations: [],
+    fastBootType: e.flashboot === "OFF" ? null : "FASTBOOT",
+    flashboot: e.flashboot,
+    scalerType: scaling.type,
+    scalerValue,
+    workersMin: e.workers.min ?? 0,
+    workersMax: e.workers.max ?? 0,
+    networkVolumeId: e.networkVolumes.length === 1 ? e.networkVolumes[0] : null,
+    networkVolumeIds: e.networkVolumes.length > 1 ? [...e.networkVolumes] : [],
+    gpuCount: e.gpu?.count ?? null,
+    allowedCudaVersions: [...(e.gpu?.allowedCudaVersions ?? [])],
+    executionTimeoutMs: e.timeout,
+    excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
+    dataCenterIds: [...e.dataCenterIds],
+    minCudaVersion: e.gpu?.minCudaVersion ?? null,
+  };
+}
+
+type Scaling = V2.EndpointScaling;
+const scalingOf = (inputs: EndpointInputs): Scaling =>
+  inputs.scalerType === "REQUEST_COUNT" ? { type: "REQUEST_COUNT", requestCount: inputs.scalerValue } : { type: "QUEUE_DELAY", queueDelay: inputs.scalerValue };
+
+/** `workers`: `idleTimeout` is not applicable to a queue-based endpoint scaling on request count (the document rejects it there). */
+function workersOf(inputs: EndpointInputs): V2.EndpointWorkers {
+  const workers: V2.EndpointWorkers = { min: inputs.workersMin, max: inputs.workersMax };
+  if (!(inputs.type === "QB" && inputs.scalerType === "REQUEST_COUNT")) workers.idleTimeout = inputs.idleTimeout;
+  return workers;
+}
+
+/** The whole GPU selection: pools with their exclusions, count and CUDA set (a PATCH carrying `gpu` without `excludedTypes` would clear them). */
+function gpuOf(inputs: EndpointInputs): V2.CreateEndpointGpuConfig {
+  const gpu: V2.CreateEndpointGpuConfig = { pools: [...(inputs.gpuIds ?? [])], excludedTypes: [...inputs.excludedGpuTypes] };
+  if (inputs.gpuCount !== undefined) gpu.count = inputs.gpuCount;
+  if (inputs.allowedCudaVersions !== undefined) gpu.allowedCudaVersions = [...inputs.allowedCudaVersions];
+  if (inputs.minCudaVersion) gpu.minCudaVersion = inputs.minCudaVersion;
+  return gpu;
+}
+
+/** `networkVolumes`: the one volume or the several (check keeps at most one of the two fields set). */
+const volumesOf = (inputs: EndpointInputs): string[] => (inputs.networkVolumeId ? [inputs.networkVolumeId] : [...inputs.networkVolumeIds]);
+
+/** The `createEndpoint` body for complete inputs; every managed field, so v2's own defaults never apply. */
+export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
+  const body: V2.CreateEndpointRequest = {
+    name: inputs.name,
+    type: TYPE_TO_V2[inputs.type],
+    templateId: inputs.templateId,
+    gpu: gpuOf(inputs),
+    workers: workersOf(inputs),
+    scaling: scalingOf(inputs),
+    networkVolumes: volumesOf(inputs),
+    flashboot: inputs.flashboot,
+    dataCenterIds: [...inputs.dataCenterIds],
+  };
+  if (inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
+  return body;
+}
+
+const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
+const WORKER_FIELDS: readonly EndpointInputField[] = ["workersMin", "workersMax", "idleTimeout"];
+const SCALING_FIELDS: readonly EndpointInputField[] = ["scalerType", "scalerValue"];
+
+/**
+ * The `updateEndpoint` body: only what changed between the stored outputs `olds` and `inputs`, each
+ * change as the whole v2 sub-document it belongs to (`gpu`, `workers`, `scaling`), since a `gpu`
+ * without its exclusions would clear them. `templateId` re-applies the template (a release).
+ * Undefined when nothing the platform stores changed.
+ */
+export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>, reapplyTemplate = false): V2.UpdateEndpointRequest | undefined {
+  const changed = new Set(changedFields(ENDPOINT_MODEL, ENDPOINT_INPUT_FIELDS, olds, { ...inputs }));
+  const body: V2.UpdateEndpointRequest = {};
+  if (changed.has("name")) body.name = inputs.name;
+  if (changed.has("templateId") || reapplyTemplate) body.templateId = inputs.templateId;
+  if (GPU_FIELDS.some((f) => changed.has(f))) {
+    const gpu: V2.UpdateEndpointGpuConfig = gpuOf(inputs);
+    // "" clears a floor the endpoint has (document: UpdateEndpointGpuConfig); omitted would keep it.
+    if (!inputs.minCudaVersion && olds.minCudaVersion) gpu.minCudaVersion = "";
+    body.gpu = gpu;
+  }
+  if (WORKER_FIELDS.some((f) => changed.has(f)) || SCALING_FIELDS.some((f) => changed.has(f))) body.workers = workersOf(inputs);
+  if (SCALING_FIELDS.some((f) => changed.has(f))) body.scaling = scalingOf(inputs);
+  if (changed.has("dataCenterIds")) body.dataCenterIds = [...inputs.dataCenterIds];
+  if (changed.has("networkVolumeId") || changed.has("networkVolumeIds")) body.networkVolumes = volumesOf(inputs);
+  if (changed.has("flashboot") || changed.has("fastBootType")) body.flashboot = inputs.flashboot;
+  if (changed.has("executionTimeoutMs") && inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
+  return Object.keys(body).length > 0 ? body : undefined;
+}
 
 /** PATCH fields that make a release (document: updateEndpoint). */
 const CONTAINER_KEYS = ["templateId", "image", "args", "disk", "ports", "env", "registry"] as const;
-/** Pause between two release listings while a rollout runs, in milliseconds. */
+/** Pause between two listings while a rollout runs or jobs drain, in milliseconds. */
 export const ROLLOUT_POLL_MS = 250;
 
 /**
@@ -19,19 +126,17 @@ export const ROLLOUT_POLL_MS = 250;
  * worker on the latest release), so a template change is on the workers when `pulumi up` returns.
  * @throws Error with the rollout's figures when it has not ended within `timeoutMs`.
  */
-async function followRollout(session: PlatformSession, id: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const { rollout } = await session.client.v2.listEndpointReleases(id);
-    if (!rollout.inProgress) return;
-    if (Date.now() + ROLLOUT_POLL_MS > until) {
-      throw new Error(
-        `Endpoint ${id} was updated, but its rollout had ${rollout.workersOnLatest} of ${rollout.workersTotal} workers on the new release after ` +
-          `${Math.round(timeoutMs / 1000)} seconds (raise workersReadyTimeout to wait longer; the rollout goes on)`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
-  }
+async function followRollout(context: PortContext, id: string, timeoutMs: number): Promise<void> {
+  const { met, value } = await poll(
+    () => context.client.v2.listEndpointReleases(id),
+    (r) => !r.rollout.inProgress,
+    { timeoutMs, intervalMs: ROLLOUT_POLL_MS },
+  );
+  if (met) return;
+  throw new Error(
+    `Endpoint ${id} was updated, but its rollout had ${value?.rollout.workersOnLatest ?? 0} of ${value?.rollout.workersTotal ?? 0} workers on the new release after ` +
+      `${Math.round(timeoutMs / 1000)} seconds (raise workersReadyTimeout to wait longer; the rollout goes on)`,
+  );
 }
 
 /** Longest wait for in-progress jobs before a delete when the stored outputs hold no limit, in seconds. */
@@ -41,35 +146,32 @@ export const DRAIN_DEFAULT_S = 600;
  * Waits until no worker of the endpoint runs a job (`listEndpointWorkers` › `summary.running` 0).
  * @throws Error naming the endpoint and the jobs still running when `limitMs` passes; nothing is deleted then.
  */
-async function drain(session: PlatformSession, id: string, limitMs: number): Promise<void> {
-  const until = Date.now() + limitMs;
-  for (;;) {
-    const { summary } = await session.client.v2.listEndpointWorkers(id);
-    if (summary.running === 0) return;
-    if (Date.now() + ROLLOUT_POLL_MS > until) {
-      throw new Error(
-        `Endpoint ${id} is scaled to zero, but ${summary.running} worker${summary.running === 1 ? " still runs a job" : "s still run jobs"} after ` +
-          `${Math.round(limitMs / 1000)} seconds; it was not deleted (a delete cancels them). Run the destroy again once they finish, or raise workersReadyTimeout`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, ROLLOUT_POLL_MS));
-  }
+async function drain(context: PortContext, id: string, limitMs: number): Promise<void> {
+  const { met, value } = await poll(
+    () => context.client.v2.listEndpointWorkers(id),
+    (w) => w.summary.running === 0,
+    { timeoutMs: limitMs, intervalMs: ROLLOUT_POLL_MS },
+  );
+  if (met) return;
+  const running = value?.summary.running ?? 0;
+  throw new Error(
+    `Endpoint ${id} is scaled to zero, but ${running} worker${running === 1 ? " still runs a job" : "s still run jobs"} after ` +
+      `${Math.round(limitMs / 1000)} seconds; it was not deleted (a delete cancels them). Run the destroy again once they finish, or raise workersReadyTimeout`,
+  );
 }
 
-export function v2EndpointPort(session: PlatformSession): EndpointPort {
-  const v2 = () => session.client.v2;
+export function v2EndpointPort(context: PortContext): Port<EndpointInputs, EndpointState> {
+  const v2 = () => context.client.v2;
   return {
-    carried: ["templateId", "idleTimeout"],
-    copiesTemplates: true,
+    capabilities: { unreported: ["templateId", "idleTimeout"], replaces: [], copiesTemplates: true },
     create: async (inputs) => endpointStateFromV2(await v2().createEndpoint(createBody(inputs))),
 
-    // The create body carries every field: nothing to finish.
-    finishCreate: async (record) => record,
+    read: (id) => context.endpoints.findEndpoint(id),
 
-    async update(id, inputs, olds, reapplyTemplate) {
-      const body = patchBody(inputs, olds, reapplyTemplate);
+    async update(id, inputs, olds, options = {}) {
+      const body = patchBody(inputs, olds, options.reapplyTemplate);
       const record = endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
-      if (body && CONTAINER_KEYS.some((k) => body[k] !== undefined)) await followRollout(session, id, inputs.workersReadyTimeout * 1000);
+      if (body && CONTAINER_KEYS.some((k) => body[k] !== undefined)) await followRollout(context, id, inputs.workersReadyTimeout * 1000);
       return record;
     },
 
@@ -77,13 +179,13 @@ export function v2EndpointPort(session: PlatformSession): EndpointPort {
      * v2's DELETE cancels in-progress jobs, so between the scale-down and the delete the workers still
      * running a job are waited for (up to the stored `workersReadyTimeout`, default 600 s).
      */
-    async remove(id, props) {
-      session.endpoints.changed(id);
+    async delete(id, props) {
+      context.endpoints.changed(id);
       try {
         const atZero = props?.workersMin === 0 && props?.workersMax === 0;
         if (!atZero) await v2().updateEndpoint(id, { workers: { min: 0, max: 0 } });
         const limit = typeof props?.workersReadyTimeout === "number" ? props.workersReadyTimeout : DRAIN_DEFAULT_S;
-        await drain(session, id, limit * 1000);
+        await drain(context, id, limit * 1000);
         await v2().deleteEndpoint(id);
       } catch (err) {
         if (!isNotFound(err)) throw err;

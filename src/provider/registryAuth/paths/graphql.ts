@@ -1,31 +1,40 @@
 /**
- * Registry credentials on the design's path (docs/spec/platform-clients.md, Registry credentials):
- * `saveRegistryAuth` creates, `updateRegistryAuth` changes username and password in place (the whole
- * desired state), `deleteRegistryAuth` deletes by id.
+ * Registry credentials on the design's path (docs/spec/platform-clients.md, Registry credentials), the
+ * whole mapping: `saveRegistryAuth` creates (name, username, password), `updateRegistryAuth` changes
+ * username and password in place (the whole desired state; it cannot rename), `deleteRegistryAuth`
+ * deletes by id. The record is `{ id, name }`.
  */
-import type { SaveRegistryAuthInput, UpdateRegistryAuthInput } from "../../../api";
+import type { RegistryAuthRecord, SaveRegistryAuthInput, UpdateRegistryAuthInput } from "../../../api";
 import { isNotFound } from "../../errorKinds";
-import { apiInput } from "../../model/state";
-import type { NamedRecordPort } from "../../namedRecordProvider";
 import type { RegistryAuthState } from "../../paths/records";
-import type { PlatformSession } from "../../session";
-import { REGISTRY_AUTH_MODEL, type RegistryAuthInputs } from "../model";
+import type { Port, PortContext } from "../../port";
+import type { RegistryAuthInputs } from "../model";
 
-export function graphqlRegistryAuthPort(session: PlatformSession): NamedRecordPort<RegistryAuthInputs, RegistryAuthState> {
+export const registryAuthStateFromGraphql = (r: RegistryAuthRecord): RegistryAuthState => ({ id: r.id, name: r.name });
+
+/** The `saveRegistryAuth` input (a create). */
+export function saveRegistryAuthInput(inputs: RegistryAuthInputs): SaveRegistryAuthInput {
+  return { name: inputs.name, username: inputs.username, password: inputs.password };
+}
+
+/** The `updateRegistryAuth` input: username and password (the name cannot change). */
+export function updateRegistryAuthInput(id: string, inputs: RegistryAuthInputs): UpdateRegistryAuthInput {
+  return { id, username: inputs.username, password: inputs.password };
+}
+
+export function graphqlRegistryAuthPort(context: PortContext): Port<RegistryAuthInputs, RegistryAuthState> {
   return {
-    listing: session.registryAuths,
-    create: (inputs) => session.client.saveRegistryAuth(apiInput(REGISTRY_AUTH_MODEL, "create", inputs) as SaveRegistryAuthInput),
-    update: (id, inputs) =>
-      session.client.updateRegistryAuth({ id, ...(apiInput(REGISTRY_AUTH_MODEL, "update", inputs) as Omit<UpdateRegistryAuthInput, "id">) }),
-    deletion: async (id, props) => ({
-      name: typeof props?.name === "string" ? props.name : id,
-      async remove() {
-        try {
-          await session.client.deleteRegistryAuth(id);
-        } catch (err) {
-          if (!isNotFound(err)) throw err;
-        }
-      },
-    }),
+    capabilities: { unreported: [], replaces: [], copiesTemplates: false },
+    create: async (inputs) => registryAuthStateFromGraphql(await context.client.saveRegistryAuth(saveRegistryAuthInput(inputs))),
+    read: (id) => context.registryAuths.find(id),
+    update: async (id, inputs) => registryAuthStateFromGraphql(await context.client.updateRegistryAuth(updateRegistryAuthInput(id, inputs))),
+    async delete(id) {
+      context.registryAuths.changed(id);
+      try {
+        await context.client.deleteRegistryAuth(id);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    },
   };
 }

@@ -1,42 +1,74 @@
 /**
- * Templates on the design's path (docs/spec/platform-clients.md, Templates): `saveTemplate` creates
- * (without `id`, `isServerless: true`) and modifies (with `id`, carrying every managed field, so the
- * template ends up exactly as declared whether the platform merges a modify or replaces the settings);
- * `deleteTemplate` takes the template's current name, looked up by id (the stored one may be stale).
+ * Templates on the design's path (docs/spec/platform-clients.md, Templates), the whole mapping between
+ * the model and this path's shapes: the GraphQL record (ports as one comma-separated string, env as
+ * `[{ key, value }]`) ↔ {@link TemplateState}; `saveTemplate` creates (without `id`, `isServerless:
+ * true`) and modifies (with `id`, carrying every managed field, so the template ends up exactly as
+ * declared whether the platform merges a modify or replaces the settings); `deleteTemplate` takes the
+ * template's current name, looked up by id (the stored one may be stale).
  */
-import type { SaveTemplateInput } from "../../../api";
+import type { SaveTemplateInput, TemplateRecord } from "../../../api";
 import { isNotFound } from "../../errorKinds";
-import { apiInput } from "../../model/state";
-import type { NamedRecordPort } from "../../namedRecordProvider";
+import { joinList, splitList } from "../../model/state";
 import type { TemplateState } from "../../paths/records";
-import type { PlatformSession } from "../../session";
-import { TEMPLATE_MODEL, type TemplateInputs } from "../model";
+import type { Port, PortContext } from "../../port";
+import type { TemplateInputs } from "../model";
+
+/** A template as GraphQL reports it → the model's record. */
+export function templateStateFromGraphql(t: TemplateRecord): TemplateState {
+  return {
+    id: t.id,
+    name: t.name,
+    imageName: t.imageName,
+    dockerArgs: t.dockerArgs,
+    containerDiskInGb: t.containerDiskInGb,
+    volumeInGb: t.volumeInGb,
+    volumeMountPath: t.volumeMountPath,
+    ports: splitList(t.ports),
+    env: Object.fromEntries((t.env ?? []).map((e) => [e.key, e.value])),
+    isServerless: t.isServerless,
+    containerRegistryAuthId: t.containerRegistryAuthId,
+    readme: t.readme,
+  };
+}
 
 /** The full `saveTemplate` input: every managed field; always a serverless template. */
 export function saveTemplateInput(inputs: TemplateInputs, id?: string): SaveTemplateInput {
-  const save = { ...apiInput(TEMPLATE_MODEL, "save", inputs), isServerless: true } as unknown as SaveTemplateInput;
+  const save: SaveTemplateInput = {
+    name: inputs.name,
+    imageName: inputs.imageName,
+    dockerArgs: inputs.dockerArgs,
+    containerDiskInGb: inputs.containerDiskInGb,
+    volumeInGb: inputs.volumeInGb,
+    volumeMountPath: inputs.volumeMountPath,
+    ports: inputs.ports === undefined ? undefined : joinList(inputs.ports),
+    env: inputs.env === undefined ? undefined : Object.entries(inputs.env).map(([key, value]) => ({ key, value })),
+    containerRegistryAuthId: inputs.containerRegistryAuthId,
+    // Sent on both paths: left out, the platform's default (true) would inject the key, and a stack
+    // moved between paths would read that back as drift.
+    startSsh: inputs.startSsh,
+    readme: inputs.readme,
+    isServerless: true,
+  };
+  for (const k of Object.keys(save) as (keyof SaveTemplateInput)[]) if (save[k] === undefined) delete save[k];
   if (id !== undefined) save.id = id;
   return save;
 }
 
-export function graphqlTemplatePort(session: PlatformSession): NamedRecordPort<TemplateInputs, TemplateState> {
+export function graphqlTemplatePort(context: PortContext): Port<TemplateInputs, TemplateState> {
   return {
-    listing: session.templates,
-    create: (inputs) => session.client.saveTemplate(saveTemplateInput(inputs)),
-    update: (id, inputs) => session.client.saveTemplate(saveTemplateInput(inputs, id)),
-    async deletion(id) {
-      const record = await session.templates.find(id);
-      if (!record) return undefined;
-      return {
-        name: record.name,
-        async remove() {
-          try {
-            await session.client.deleteTemplate(record.name);
-          } catch (err) {
-            if (!isNotFound(err)) throw err;
-          }
-        },
-      };
+    capabilities: { unreported: [], replaces: [], copiesTemplates: false },
+    create: async (inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs))),
+    read: (id) => context.templates.find(id),
+    update: async (id, inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs, id))),
+    async delete(id) {
+      const record = await context.templates.find(id);
+      if (!record) return;
+      context.templates.changed(id);
+      try {
+        await context.client.deleteTemplate(record.name);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
     },
   };
 }

@@ -1,0 +1,76 @@
+/**
+ * The one interface every kind's path port implements (`<kind>/paths/<path>.ts`): create, read, update
+ * and delete in the model's terms (records of paths/records.ts), plus what the path can and cannot do,
+ * declared ({@link PortCapabilities}) so the providers above ask instead of guessing from a record's shape.
+ */
+import type { PlatformClient } from "../api";
+import type { EndpointDirectory } from "./endpoint/directory";
+import type { SharedListing } from "./listing";
+import type { RegistryAuthState, TemplateState } from "./paths/records";
+
+type Props = Record<string, unknown>;
+
+/** What a port may use: the session's client and shared listings (PlatformSession provides them). */
+export interface PortContext {
+  readonly client: PlatformClient;
+  readonly endpoints: EndpointDirectory;
+  readonly templates: SharedListing<TemplateState>;
+  readonly registryAuths: SharedListing<RegistryAuthState>;
+}
+
+/** What one path can do for a kind, in the model's terms. */
+export interface PortCapabilities {
+  /**
+   * Fields this path leaves out of its records: outputs carry them from the inputs or stored outputs.
+   * (REST v2 keeps no link from an endpoint to its template, and omits `workers.idleTimeout` of a
+   * queue-based endpoint scaling on request count.)
+   */
+  readonly unreported: readonly string[];
+  /** Inputs this path cannot change in place: a change replaces (REST v2 has no registry update). */
+  readonly replaces: readonly string[];
+  /**
+   * The path copies a referenced template into the resource at create (REST v2 endpoints: a snapshot),
+   * so a template change reaches it only when re-applied; false where the platform follows the template itself.
+   */
+  readonly copiesTemplates: boolean;
+}
+
+export interface UpdateOptions {
+  /** Apply the template's container settings again (where the path copies templates) and follow the release. */
+  reapplyTemplate?: boolean;
+}
+
+export interface Port<I, R extends { id: string }> {
+  readonly capabilities: PortCapabilities;
+  /** Sends the create of `inputs` (the provider settles an unknown outcome; never repeated here). */
+  create(inputs: I): Promise<R>;
+  /**
+   * After a create: applies what the create could not carry, if anything (GraphQL's REST v1 create).
+   * @throws IncompleteCreateError when the record exists but a follow-up failed.
+   */
+  finishCreate?(record: R, inputs: I): Promise<R>;
+  /** The caller's record `id`, or undefined when it has none (from the session's shared listing). */
+  read(id: string): Promise<R | undefined>;
+  /** Applies `inputs` to record `id`; `olds` are the stored outputs (last read). */
+  update(id: string, inputs: I, olds: Props, options?: UpdateOptions): Promise<R>;
+  /**
+   * Deletes record `id`, first doing what the path needs for it (an endpoint: scale to zero, let
+   * running jobs finish); gone counts as deleted. Refused while something still uses the record: the
+   * platform's in-use refusal (errorKinds.ts `isFailedPrecondition`), once. `props`: the stored outputs, if any.
+   */
+  delete(id: string, props: Props | undefined): Promise<void>;
+}
+
+/** Builds a kind's port for one path on a session (the tables in paths/ports.ts). */
+export type PortFactory<I, R extends { id: string }> = (context: PortContext) => Port<I, R>;
+
+/** The record exists, but setting what its create could not carry failed (the provider records it, the next `up` finishes). */
+export class IncompleteCreateError<R = unknown> extends Error {
+  constructor(
+    message: string,
+    readonly record: R,
+  ) {
+    super(message);
+    this.name = "IncompleteCreateError";
+  }
+}
