@@ -3,7 +3,7 @@
  * Pulumi CLI against the emulator: the Python program of tests/multilang/python and the YAML program of
  * tests/multilang/yaml. `cost` and its budget gate; `workers`, `run` and `logs` by resource name in the
  * stack's directory with no RUNPOD_* variable (the stack's configuration, its secret key included, with
- * the environment before it); `orphans` and `import`. The CLI runs as the compiled bin (`npm run build`).
+ * the environment before it); `orphans`, `import` and `recover`. The CLI runs as the compiled bin (`npm run build`).
  * Tests build on each other, in order.
  */
 import * as fs from "fs";
@@ -14,6 +14,7 @@ import type { CostReport } from "../../src/cli/cost/report";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot } from "../../scripts/pulumiCli";
 import { runBin } from "../cli/harness";
+import { endProcesses, runUntilKilled } from "../interrupted/harness";
 import { linesWithSecrets, pythonSdkPath, requirePythonTooling, resourceName, usePlatform, writeProject } from "./harness";
 
 jest.setTimeout(300_000);
@@ -209,6 +210,30 @@ describe("stack commands", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("the stack already manages");
     await python.run(["config", "rm", "adopted"], { quiet: true });
+  });
+
+  test("recover settles the YAML stack's interrupted create of a plugin endpoint: the endpoint that landed is adopted", async () => {
+    const project = path.join(yaml.programDir, "Pulumi.yaml");
+    const extra = "  extra:\n    type: runpod:index:Endpoint\n    properties:\n      templateId: tpl_vllm\n      gpuIds: [AMPERE_16]\n      workersMax: 1\n";
+    fs.writeFileSync(project, fs.readFileSync(project, "utf8").replace(/^resources:\n/m, `resources:\n${extra}`));
+    emuYaml.resetStats();
+    // The create waits at the platform; the run is killed once it is sent, and the create still lands.
+    emuYaml.setFaults({ latencyMs: 2000, match: ["saveEndpoint"] });
+    const killed = await runUntilKilled(yaml, ["up", "--yes", "--skip-preview"], () => (emuYaml.stats().byOperation.saveEndpoint ?? 0) >= 1);
+    await endProcesses(killed.leftovers);
+    emuYaml.setFaults({});
+    expect((await yaml.resources("runpod:index:Endpoint")).some((r) => resourceName(r.urn) === "extra")).toBe(false);
+
+    const done = await cli(yaml, ["recover", "--yes", "--settle", "5"]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/creating +extra +extra-[0-9a-f]{7} +adopt /);
+    expect(done.stdout).toContain("recovered: adopted 1, dropped 0, read back 0; pending operations left 0");
+    const landed = emuYaml.endpoints().filter((e) => /^extra-[0-9a-f]{7}$/.test(e.name));
+    expect(landed).toHaveLength(1);
+    const adopted = (await yaml.resources("runpod:index:Endpoint")).find((r) => resourceName(r.urn) === "extra");
+    // Read back through the plugin: the outputs are the platform's.
+    expect(adopted).toMatchObject({ id: landed[0].id, outputs: { name: landed[0].name, workersMax: 1 } });
+    await yaml.run(["preview", "--expect-no-changes"], { quiet: true });
   });
 });
 

@@ -137,7 +137,11 @@ async function importThroughEngine(ctx: CommandContext, pulumi: PulumiRunner, st
   // The default provider is the engine's own choice; an explicit one must be named.
   if (provider && !resourceNameOf(provider).startsWith("default")) args.push("--provider", `provider=${provider}`);
   try {
-    await withStaleLockReleased(pulumi, (line) => ctx.io.stderr.write(`${line}\n`), () => pulumi(args));
+    await withStaleLockReleased(
+      pulumi,
+      (line) => ctx.io.stderr.write(`${line}\n`),
+      () => pulumi(args),
+    );
   } catch (err) {
     if (err instanceof PulumiCommandError && /does not exist/.test(err.output)) {
       throw new UsageError(`no ${kind.noun} with id "${id}" is visible with this stack's API key; nothing was imported`);

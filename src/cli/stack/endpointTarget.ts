@@ -40,7 +40,8 @@ export function behindEnvironment(stack: ClientConfigInput, env: Record<string, 
 /** The endpoint id `ref` stands for in `checkpoint`: a resource name of one of its endpoints, else `ref` itself. */
 export function endpointIdIn(checkpoint: Checkpoint, ref: string): string {
   const named = resourcesOf(checkpoint).filter((r) => isEndpointType(r.type) && !r.delete && r.id !== undefined && resourceNameOf(r.urn) === ref);
-  if (named.length > 1) throw new UsageError(`several endpoints of the stack are named "${ref}": ${named.map((r) => `${r.urn} (${r.id})`).join(", ")}; pass the id`);
+  if (named.length > 1)
+    throw new UsageError(`several endpoints of the stack are named "${ref}": ${named.map((r) => `${r.urn} (${r.id})`).join(", ")}; pass the id`);
   return named[0]?.id ?? ref;
 }
 
