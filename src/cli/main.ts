@@ -90,8 +90,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
   };
 
-  program
-    .command("workers")
+  /** `--stack` and `--cwd`: which stack of which program a command reads. */
+  const inProject = (command: Command, stackHelp: string) =>
+    command.option("-s, --stack <name>", stackHelp).option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)");
+  const AFTER_DEPLOY_STACK = "stack whose configuration and resource names to use (default: the selected stack, in a Pulumi project)";
+
+  inProject(program.command("workers"), AFTER_DEPLOY_STACK)
     .description("list an endpoint's workers as a table")
     .argument("<endpoint>", "serverless endpoint id, or the endpoint's resource name in the stack")
     .option("--wide", "every field the platform reports, not only ID, STATUS, GPU, IMAGE, AGE")
@@ -99,12 +103,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option("--wait <count>", "first wait until this many workers are ready").argParser(parseCount))
     .addOption(new Option("--timeout <seconds>", "how long --wait may take").argParser(parseSeconds).default(300))
     .addOption(new Option("--poll-interval <ms>", "pause between listings while waiting").argParser(parseMillis).default(1000))
-    .option("-s, --stack <name>", "stack whose configuration and resource names to use (default: the selected stack, in a Pulumi project)")
-    .option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)")
     .action((endpointId: string, opts: WorkersOptions) => act("workers", (ctx) => workersCommand(ctx, endpointId, opts))());
 
-  program
-    .command("logs")
+  inProject(program.command("logs"), AFTER_DEPLOY_STACK)
     .description("print worker logs (all workers unless --worker), with timestamp and source")
     .argument("<endpoint>", "serverless endpoint id, or the endpoint's resource name in the stack")
     .option("--worker <id>", "only this worker (ids from `workers`)")
@@ -114,28 +115,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("-f, --follow", "keep streaming live lines until Ctrl-C (exits 0)")
     .option("--json", "one JSON object per line: {worker, id, ts, source, line}")
     .addOption(new Option("--rescan-interval <ms>").argParser(parseMillis).hideHelp())
-    .option("-s, --stack <name>", "stack whose configuration and resource names to use (default: the selected stack, in a Pulumi project)")
-    .option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)")
     .action((endpointId: string, opts: LogsOptions) => act("logs", (ctx) => logsCommand(ctx, endpointId, opts))());
 
-  program
-    .command("run")
+  inProject(program.command("run"), AFTER_DEPLOY_STACK)
     .description("send a job to an endpoint or a public model endpoint and print its output")
     .argument("<endpoint>", "serverless endpoint id, the endpoint's resource name in the stack, or a public model endpoint id")
     .requiredOption("--input <json>", "job input as a JSON object, or @file.json")
     .option("--sync", "use /runsync (the response carries the result) instead of /run and polling")
     .addOption(new Option("--timeout <seconds>", "give up waiting after this long (exit 1)").argParser(parseSeconds).default(300))
     .addOption(new Option("--poll-interval <ms>", "pause between status polls").argParser(parseMillis).default(1000))
-    .option("-s, --stack <name>", "stack whose configuration and resource names to use (default: the selected stack, in a Pulumi project)")
-    .option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)")
     .action((endpointId: string, opts: RunOptions) => act("run", (ctx) => runCommand(ctx, endpointId, opts))());
 
-  const stackCommand = (name: string, description: string) =>
-    program
-      .command(name)
-      .description(description)
-      .option("-s, --stack <name>", "stack (default: the selected stack)")
-      .option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)");
+  const stackCommand = (name: string, description: string) => inProject(program.command(name), "stack (default: the selected stack)").description(description);
 
   stackCommand("import", "adopt an existing object into the stack as the resource the program declares (what `pulumi import` cannot do for dynamic providers)")
     .argument("<resourceName>", "Pulumi name of the resource in the program, e.g. inference")

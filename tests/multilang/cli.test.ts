@@ -177,6 +177,12 @@ describe("workers, run and logs in the stack's directory, by resource name, with
     expect(rejected.code).toBe(2);
     expect(rejected.stderr).toMatch(/401|rejected|invalid/i);
     expect(linesWithSecrets(rejected.stderr, ["rpa_from-the-environment-not-the-stack"])).toEqual([]);
+    // A stack that cannot be read (a wrong passphrase) leaves the environment alone, and the error says why.
+    const unreadable = await cli(python, ["workers", "api"], { PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase" });
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toMatch(
+      /^pulumi-runpod: No API key configured: set the environment variable RUNPOD_API_KEY, or make the stack readable \(`pulumi config --json --show-secrets`: .*passphrase/,
+    );
     // Outside a project, and with no stack named, only the environment counts.
     const outside = await runBin(["workers", "api"], python.env, { cwd: work });
     expect(outside).toMatchObject({ code: 2, stderr: "pulumi-runpod: No API key configured: set the environment variable RUNPOD_API_KEY\n" });

@@ -1,6 +1,7 @@
 /**
- * `logs <endpointId>`: worker log lines with timestamp and source, from one worker or all of them
- * (spec: GET {base_url}/v2/serverless/{id}/workers/{workerId}/logs, and Events).
+ * `logs <endpoint>` (an id, or a resource name of the stack in a Pulumi project): worker log lines
+ * with timestamp and source, from one worker or all of them (spec: GET
+ * {base_url}/v2/serverless/{id}/workers/{workerId}/logs, and Events).
  *
  * The api client's stream resumes from the last event id after a dropped connection, so the CLI
  * never sees a duplicate or a gap. In `--follow` mode without `--worker`, the worker listing is

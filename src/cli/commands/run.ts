@@ -1,6 +1,7 @@
 /**
- * `run <endpointId> --input JSON`: sends a job to a queue-based endpoint or a public model
- * endpoint (the id of either goes in the same place) and reports its outcome
+ * `run <endpoint> --input JSON`: sends a job to a queue-based endpoint (by id, or by its resource name
+ * in the stack of a Pulumi project) or a public model endpoint (the id of either goes in the same
+ * place) and reports its outcome
  * (spec: Endpoints › POST {inference_url}/v2/{endpoint_id}/run and /runsync).
  *
  * Output contract for pipelines: the job's `output` as JSON on stdout and exit 0 when it
