@@ -32,7 +32,7 @@ import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
 /** Commands that read the stack's configuration (and so get its hints). */
-const STACK_COMMANDS = new Set(["import", "recover", "orphans"]);
+const STACK_COMMANDS = new Set(["import", "recover", "orphans", "cost"]);
 
 /**
  * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code.
