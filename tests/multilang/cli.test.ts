@@ -163,13 +163,16 @@ describe("workers, run and logs in the stack's directory, by resource name, with
     expect(unknown.stderr).toContain("not-in-the-stack");
   });
 
-  test("the YAML stack's endpoint by name, from another directory with --cwd and --stack", async () => {
+  test("the YAML stack's endpoint by name: workers from another directory with --cwd and --stack, run and logs in its own", async () => {
     const id = (await outputs(yaml)).endpointId;
     const r = await runBin(["workers", "api", "--json", "--cwd", yaml.programDir, "--stack", yaml.name], yaml.env, { cwd: work });
     transcript.push(r.stdout, r.stderr);
     expect(r.code).toBe(0);
     const workers = JSON.parse(r.stdout) as { id: string }[];
     expect(workers.map((w) => w.id).sort()).toEqual((await clientYaml.listWorkers(id)).map((w) => w.id).sort());
+    const job = await cli(yaml, ["run", "api", "--sync", "--input", '{"prompt":"from yaml"}']);
+    expect({ code: job.code, stderr: job.stderr }).toEqual({ code: 0, stderr: "" });
+    expect((await cli(yaml, ["logs", "api", "--tail", "5"])).code).toBe(0);
   });
 
   test("the environment comes before the stack's configuration; no key reaches the output", async () => {
@@ -200,6 +203,17 @@ describe("stack commands", () => {
     expect(deleted.stdout).toContain(`deleted endpoint ${orphan.id} (api-0a1b2c3)`);
     expect(emu.endpoints().some((e) => e.id === orphan.id)).toBe(false);
     expect((await cli(python, ["orphans"])).stdout).toContain("no orphans");
+  });
+
+  test("orphans of the YAML stack: the auto-name form of its `api`", async () => {
+    const orphan = await clientYaml.saveEndpoint({ name: "api-0d0e0f1", templateId: "tpl_vllm", gpuIds: "AMPERE_16", workersMax: 1 });
+    const listed = await cli(yaml, ["orphans"]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toEqual([
+      expect.stringMatching(new RegExp(`^endpoint +${orphan.id} +api-0d0e0f1 +auto-name of api`)),
+    ]);
+    await cli(yaml, ["orphans", "--delete", "--yes"]);
+    expect(emuYaml.endpoints().some((e) => e.id === orphan.id)).toBe(false);
   });
 
   test("import adopts an endpoint made outside Pulumi as the Python program's `adopted`", async () => {
