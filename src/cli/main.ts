@@ -5,9 +5,11 @@
  * run in a Pulumi program's directory: adopt an existing object (`import`), settle what an
  * interrupted deployment left (`recover`), find objects no stack holds (`orphans`).
  *
- * The after-deploy commands read their configuration from the environment only: `RUNPOD_API_KEY`
- * and the address variables of the api client (see `resolveClientConfig`). The stack commands read
- * the stack's `runpod:*` configuration first, as the provider does. `--*-url` flags override both.
+ * The after-deploy commands take each setting from its `--*-url` flag, else the environment
+ * (`RUNPOD_API_KEY` and the address variables of `resolveClientConfig`), else — in a Pulumi project —
+ * the stack's `runpod:*` configuration, and an endpoint by its id or its resource name in the stack.
+ * The stack commands act for the stack's account, as the provider does: the flags, then the stack's
+ * configuration, then the environment.
  * Exit codes: see `EXIT` in ./io.
  */
 import { readFileSync } from "node:fs";
@@ -30,7 +32,7 @@ import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
 /** Commands that read the stack's configuration (and so get its hints). */
-const STACK_COMMANDS = new Set(["import", "recover", "orphans"]);
+const STACK_COMMANDS = new Set(["import", "recover", "orphans", "cost"]);
 
 /**
  * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code.
@@ -39,6 +41,8 @@ const STACK_COMMANDS = new Set(["import", "recover", "orphans"]);
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const signal = io.signal ?? new AbortController().signal;
   let connected: CliClient | undefined;
+  /** Whether the client was built from a stack's configuration (its errors then point there too). */
+  let fromStack = false;
   let code: number = EXIT.OK;
 
   const program = new Command(PROGRAM)
@@ -52,7 +56,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option("--inference-url <url>", `job interface address (default: $${ENV_VARS.inferenceUrl} or production)`).argParser(parseUrl))
     .addHelpText(
       "after",
-      `\nThe API key is read from $${ENV_VARS.apiKey}; there is no --api-key flag (keys on a command line leak into shell history).` +
+      `\nThe API key is read from $${ENV_VARS.apiKey} or the stack's runpod:apiKey; there is no --api-key flag (keys on a command line leak into shell history).` +
+        "\nIn a Pulumi project, workers, logs and run also read the stack's runpod:* configuration (after the flags and the environment) and take an endpoint's resource name." +
         "\nThe stack commands (import, recover, orphans, cost) run `pulumi` from PATH in the program's directory and read the stack's runpod:* configuration first." +
         "\nExit codes: 0 success, 1 job failed/cancelled/timed out, platform error or pending operations left, 2 usage or configuration error, 130 interrupted.",
     )
@@ -67,7 +72,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     signal,
     out: styleFor(io.stdout, io.env),
     err: styleFor(io.stderr, io.env),
-    connect: (stackConfig) => (connected ??= clientFor(program.opts<AddressFlags>(), io.env, stackConfig)),
+    connect: (stackConfig) => {
+      fromStack ||= stackConfig !== undefined;
+      return (connected ??= clientFor(program.opts<AddressFlags>(), io.env, stackConfig));
+    },
   });
   /** Runs a command, turning any error into one stderr line (key scrubbed) and an exit code. */
   const act = (command: string, fn: (ctx: CommandContext) => Promise<number>) => async () => {
@@ -75,28 +83,31 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     try {
       code = await fn(ctx);
     } catch (err) {
-      const hints = STACK_COMMANDS.has(command) ? STACK_HINTS : ENVIRONMENT_HINTS;
+      const hints = STACK_COMMANDS.has(command) || fromStack ? STACK_HINTS : ENVIRONMENT_HINTS;
       const line = describeError(err, connected?.apiKey ?? io.env[ENV_VARS.apiKey], { doing: `${PROGRAM} ${command}`, hints });
       io.stderr.write(ctx.err.red(`${PROGRAM}: ${line}`) + "\n");
       code = exitCodeFor(err);
     }
   };
 
-  program
-    .command("workers")
+  /** `--stack` and `--cwd`: which stack of which program a command reads. */
+  const inProject = (command: Command, stackHelp: string) =>
+    command.option("-s, --stack <name>", stackHelp).option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)");
+  const AFTER_DEPLOY_STACK = "stack whose configuration and resource names to use (default: the selected stack, in a Pulumi project)";
+
+  inProject(program.command("workers"), AFTER_DEPLOY_STACK)
     .description("list an endpoint's workers as a table")
-    .argument("<endpointId>", "serverless endpoint id")
-    .option("--wide", "every field the platform reports, not only ID, STATUS, GPU, IMAGE, AGE, JOBS")
+    .argument("<endpoint>", "serverless endpoint id, or the endpoint's resource name in the stack")
+    .option("--wide", "every field the platform reports, not only ID, STATUS, GPU, IMAGE, AGE")
     .option("--json", "print the listing as JSON (every field)")
     .addOption(new Option("--wait <count>", "first wait until this many workers are ready").argParser(parseCount))
     .addOption(new Option("--timeout <seconds>", "how long --wait may take").argParser(parseSeconds).default(300))
     .addOption(new Option("--poll-interval <ms>", "pause between listings while waiting").argParser(parseMillis).default(1000))
     .action((endpointId: string, opts: WorkersOptions) => act("workers", (ctx) => workersCommand(ctx, endpointId, opts))());
 
-  program
-    .command("logs")
+  inProject(program.command("logs"), AFTER_DEPLOY_STACK)
     .description("print worker logs (all workers unless --worker), with timestamp and source")
-    .argument("<endpointId>", "serverless endpoint id")
+    .argument("<endpoint>", "serverless endpoint id, or the endpoint's resource name in the stack")
     .option("--worker <id>", "only this worker (ids from `workers`)")
     .addOption(new Option("--source <source>", "only container or system lines").argParser(parseSource))
     .addOption(new Option("--tail <n>", "historical lines per worker before live ones, 0..5000 (platform default 100)").argParser(parseTail))
@@ -106,22 +117,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option("--rescan-interval <ms>").argParser(parseMillis).hideHelp())
     .action((endpointId: string, opts: LogsOptions) => act("logs", (ctx) => logsCommand(ctx, endpointId, opts))());
 
-  program
-    .command("run")
+  inProject(program.command("run"), AFTER_DEPLOY_STACK)
     .description("send a job to an endpoint or a public model endpoint and print its output")
-    .argument("<endpointId>", "serverless endpoint id or public model endpoint id")
+    .argument("<endpoint>", "serverless endpoint id, the endpoint's resource name in the stack, or a public model endpoint id")
     .requiredOption("--input <json>", "job input as a JSON object, or @file.json")
     .option("--sync", "use /runsync (the response carries the result) instead of /run and polling")
     .addOption(new Option("--timeout <seconds>", "give up waiting after this long (exit 1)").argParser(parseSeconds).default(300))
     .addOption(new Option("--poll-interval <ms>", "pause between status polls").argParser(parseMillis).default(1000))
     .action((endpointId: string, opts: RunOptions) => act("run", (ctx) => runCommand(ctx, endpointId, opts))());
 
-  const stackCommand = (name: string, description: string) =>
-    program
-      .command(name)
-      .description(description)
-      .option("-s, --stack <name>", "stack (default: the selected stack)")
-      .option("-C, --cwd <dir>", "the Pulumi program's directory (default: the current directory)");
+  const stackCommand = (name: string, description: string) => inProject(program.command(name), "stack (default: the selected stack)").description(description);
 
   stackCommand("import", "adopt an existing object into the stack as the resource the program declares (what `pulumi import` cannot do for dynamic providers)")
     .argument("<resourceName>", "Pulumi name of the resource in the program, e.g. inference")

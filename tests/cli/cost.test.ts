@@ -70,6 +70,9 @@ test("spend per bucket beside the estimate, with a sparkline; only the stack's e
   expect(report.endpoints[2].spend).toMatchObject({ totalAmount: 0, perBucket: [0, 0, 0, 0] });
   expect(report.totals.spend).toBe(273.32);
   expect(sparkline([100.32, 50, 0, 120.5])).toBe("▇▄ █");
+  // An amount that prints as $0.00 draws no bar, even as the window's largest.
+  expect(sparkline([0.004, 0, 0.001])).toBe("   ");
+  expect(sparkline([0.004, 0.01])).toBe(" █");
   const text = renderText(report, plain);
   expect(text.split("\n")[0]).toBe("RESOURCE  ENDPOINT  MAX $/H  IDLE $/H  SPENT    PER DAY");
   expect(text.split("\n")[1]).toBe("llm       ep_llm    $8.36    $4.18 !   $270.82  ▇▄ █");

@@ -37,7 +37,7 @@ test("after waitForWorkers the listing holds workersMin ready workers, in the ta
   expect(table.code).toBe(0);
   const [header, ...rows] = table.stdout.trimEnd().split("\n");
   // The default set, narrow enough for a terminal; the image is what a pipeline watches during a rollout.
-  // REST v2's Worker has no job count, so JOBS shows only where a listing reports one.
+  // REST v2's Worker has no job count: STATUS RUNNING is a worker on a job.
   expect(header.split(/\s{2,}/)).toEqual(["ID", "STATUS", "GPU", "IMAGE", "AGE"]);
   expect(rows).toHaveLength(2);
   const image = (await h.client.findTemplate("tpl_vllm"))!.imageName;

@@ -1,5 +1,5 @@
 /**
- * `cost`: the stack's endpoints with their two estimates (`maxHourlyCost`, `idleHourlyCost`; docs/cost.md)
+ * `cost`: the stack's endpoints (of the dynamic provider or the provider plugin: TypeScript, Python, YAML) with their two estimates (`maxHourlyCost`, `idleHourlyCost`; docs/cost.md)
  * and the totals: the stack's state with what `pulumi preview --json` would change (new, changed and
  * removed endpoints) — the program as `pulumi up` would deploy it, so a pipeline can gate on
  * `--max-hourly` before the deploy — or, when the preview fails (e.g. a budget
@@ -7,12 +7,12 @@
  * cost per bucket (REST v2 `listServerlessBilling`), with a sparkline in a terminal and the records
  * with `--json` / `--csv`. Endpoints billed while idle (minimum or standby workers above 0) are flagged.
  */
-import { ENDPOINT_MODEL, typeToken } from "../../provider";
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { bucketStarts, buildReport, renderCsv, renderJson, renderText, type BucketSize, type EndpointEstimate } from "../cost/report";
 import { resourceNameOf, resourcesOf, type StateResource } from "../stack/checkpoint";
+import { isEndpointType } from "../stack/registry";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint } from "../stack/stackState";
 
@@ -27,8 +27,6 @@ export interface CostOptions extends StackOptions {
   /** False with `--no-preview`: estimates from the state only. */
   preview?: boolean;
 }
-
-const ENDPOINT_TYPE = typeToken(ENDPOINT_MODEL);
 
 interface PreviewStep {
   op: string;
@@ -60,7 +58,7 @@ function estimateOf(urn: string, props: Record<string, unknown> | undefined, sta
 export async function costCommand(ctx: CommandContext, opts: CostOptions): Promise<ExitCode> {
   if (opts.json && opts.csv) throw new UsageError("--json and --csv are exclusive: choose one");
   const session = stackSession(ctx, opts);
-  const deployed = resourcesOf(await exportCheckpoint(session.pulumi)).filter((r) => r.type === ENDPOINT_TYPE && !r.delete && r.custom !== false);
+  const deployed = resourcesOf(await exportCheckpoint(session.pulumi)).filter((r) => isEndpointType(r.type) && !r.delete && r.custom !== false);
   const byUrn = new Map(deployed.map((r) => [r.urn, r]));
 
   let source: "preview" | "state" = "state";
@@ -71,7 +69,7 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
       // The preview lists only what changes: an unchanged endpoint keeps its estimate from the state.
       const planned = new Map(estimates.map((e, i) => [deployed[i].urn, e]));
       for (const step of preview.steps ?? []) {
-        if ((step.newState?.type ?? step.oldState?.type) !== ENDPOINT_TYPE) continue;
+        if (!isEndpointType(step.newState?.type ?? step.oldState?.type)) continue;
         if (step.op === "delete") planned.delete(step.urn);
         else if (step.newState?.inputs && !/delete|discard|read/.test(step.op))
           planned.set(step.urn, estimateOf(step.urn, step.newState.inputs, byUrn.get(step.urn)));

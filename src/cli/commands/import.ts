@@ -14,14 +14,19 @@
  *     serialized provider as properties (plus the stack and default provider when the state has none).
  *  3. `pulumi refresh --run-program --target <urn>`: the provider reads the object and fills the state
  *     in. An id the platform does not know drops out again; the original state is then restored.
+ *
+ * A resource of the provider plugin (`runpod:index:<Type>`, from Python, YAML or any SDK of the plugin)
+ * takes steps 0 and 1, then `pulumi import` itself, which works for a real provider.
  */
 import { randomUUID } from "node:crypto";
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
-import { NODEJS_PROVIDER_TYPE, STACK_TYPE, providerUrnOf, resourcesOf, type StateResource } from "../stack/checkpoint";
+import { NODEJS_PROVIDER_TYPE, STACK_TYPE, providerUrnOf, resourceNameOf, resourcesOf, type StateResource } from "../stack/checkpoint";
+import { PulumiCommandError, type PulumiRunner } from "../stack/pulumiCommand";
 import { isPluginType, kindOf } from "../stack/registry";
 import { stackSession, type StackOptions } from "../stack/session";
+import type { StackKind } from "../stack/stackKind";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 
 export type ImportOptions = StackOptions;
@@ -60,27 +65,25 @@ export async function importCommand(ctx: CommandContext, resourceName: string, i
   }
   if (matching.length > 1) throw new UsageError(`several resources are named "${resourceName}": ${matching.map((s) => s.urn).join(", ")}`);
   const step = matching[0];
-  const kind = kindOf(step.newState!.type!)!;
-  if (isPluginType(step.newState!.type!)) {
-    throw new UsageError(
-      `${step.urn} is served by the provider plugin, which \`pulumi import\` adopts into: run \`pulumi import ${step.newState!.type} ${resourceName} ${id}\``,
-    );
-  }
+  const type = step.newState!.type!;
+  const kind = kindOf(type)!;
   if (step.op !== "create") throw new UsageError(`the stack already manages ${step.urn}`);
+  const holder = resourcesOf(original).find((r) => !r.delete && kindOf(r.type) === kind && r.id === id);
+  if (holder) throw new UsageError(`${kind.noun} ${id} is already in the stack, as ${holder.urn}`);
+  const parent = step.newState?.parent;
+  // The stack resource itself is added below when the state has none yet.
+  if (parent && !parent.includes(`::${STACK_TYPE}::`) && !resourcesOf(original).some((r) => r.urn === parent))
+    throw new UsageError(`the parent of ${step.urn} (${parent}) is not deployed yet: run \`pulumi up\` without the ${kind.noun} first`);
+  if (isPluginType(type)) return importThroughEngine(ctx, pulumi, step, kind, id);
   const serializedProvider = step.newState?.inputs?.__provider;
   if (typeof serializedProvider !== "string") throw new Error(`the planned ${step.urn} carries no serialized provider`);
 
   const checkpoint = structuredClone(original);
   const resources = (checkpoint.deployment.resources ??= []);
-  const holder = resources.find((r) => r.type === kind.type && r.id === id);
-  if (holder) throw new UsageError(`${kind.noun} ${id} is already in the stack, as ${holder.urn}`);
   const has = (urn: string) => resources.some((r) => r.urn === urn);
 
   const stackStep = steps.find((s) => s.urn.includes(`::${STACK_TYPE}::`));
   if (stackStep && !has(stackStep.urn)) resources.unshift({ urn: stackStep.urn, custom: false, type: STACK_TYPE });
-  const parent = step.newState?.parent;
-  if (parent && !has(parent))
-    throw new UsageError(`the parent of ${step.urn} (${parent}) is not deployed yet: run \`pulumi up\` without the ${kind.noun} first`);
 
   const providerUrn = providerUrnOf(step.newState?.provider ?? "");
   let provider = resources.find((r) => r.urn === providerUrn && r.type === NODEJS_PROVIDER_TYPE && !r.delete);
@@ -114,6 +117,36 @@ export async function importCommand(ctx: CommandContext, resourceName: string, i
     await restore();
     throw new UsageError(`no ${kind.noun} with id "${id}" is visible with this stack's API key; nothing was imported`);
   }
-  ctx.io.stdout.write(`imported ${kind.noun} ${id} as ${step.urn}; run \`pulumi preview\` to see how the declared arguments differ\n`);
+  return imported(ctx, kind, id, step.urn);
+}
+
+function imported(ctx: CommandContext, kind: StackKind, id: string, urn: string): ExitCode {
+  ctx.io.stdout.write(`imported ${kind.noun} ${id} as ${urn}; run \`pulumi preview\` to see how the declared arguments differ\n`);
   return EXIT.OK;
+}
+
+/**
+ * A resource of the provider plugin: the engine imports it itself (`pulumi import`, the plugin reads the
+ * object), under the parent and provider the program gives it, unprotected as the other path leaves it.
+ */
+async function importThroughEngine(ctx: CommandContext, pulumi: PulumiRunner, step: PreviewStep, kind: StackKind, id: string): Promise<ExitCode> {
+  const args = ["import", step.newState!.type!, resourceNameOf(step.urn), id, "--yes", "--protect=false", "--generate-code=false"];
+  const parent = step.newState?.parent;
+  if (parent && !parent.includes(`::${STACK_TYPE}::`)) args.push("--parent", `parent=${parent}`);
+  const provider = providerUrnOf(step.newState?.provider ?? "");
+  // The default provider is the engine's own choice; an explicit one must be named.
+  if (provider && !resourceNameOf(provider).startsWith("default")) args.push("--provider", `provider=${provider}`);
+  try {
+    await withStaleLockReleased(
+      pulumi,
+      (line) => ctx.io.stderr.write(`${line}\n`),
+      () => pulumi(args),
+    );
+  } catch (err) {
+    if (err instanceof PulumiCommandError && /does not exist/.test(err.output)) {
+      throw new UsageError(`no ${kind.noun} with id "${id}" is visible with this stack's API key; nothing was imported`);
+    }
+    throw err;
+  }
+  return imported(ctx, kind, id, step.urn);
 }

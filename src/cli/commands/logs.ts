@@ -1,6 +1,7 @@
 /**
- * `logs <endpointId>`: worker log lines with timestamp and source, from one worker or all of them
- * (spec: GET {base_url}/v2/serverless/{id}/workers/{workerId}/logs, and Events).
+ * `logs <endpoint>` (an id, or a resource name of the stack in a Pulumi project): worker log lines
+ * with timestamp and source, from one worker or all of them (spec: GET
+ * {base_url}/v2/serverless/{id}/workers/{workerId}/logs, and Events).
  *
  * The api client's stream resumes from the last event id after a dropped connection, so the CLI
  * never sees a duplicate or a gap. In `--follow` mode without `--worker`, the worker listing is
@@ -11,11 +12,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { LogEvent, LogStreamOptions } from "../../api/types";
 import type { LogSource } from "../../api/spec";
 import type { CommandContext } from "../context";
+import { endpointTarget } from "../stack/endpointTarget";
+import type { StackOptions } from "../stack/session";
 import { describeError, exitCodeFor } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { jsonText, printable } from "../terminalText";
 
-export interface LogsOptions {
+export interface LogsOptions extends StackOptions {
   worker?: string;
   source?: LogSource;
   /** Historical lines per worker, 0..5000 (the platform's default is 100). */
@@ -42,8 +45,10 @@ interface Tagged {
  * @throws the client's errors for the listing or a single `--worker` stream; in follow mode a
  *   rejected key (401/403) ends every stream and is thrown.
  */
-export async function logsCommand(ctx: CommandContext, endpointId: string, opts: LogsOptions): Promise<ExitCode> {
-  const { client, apiKey } = ctx.connect();
+export async function logsCommand(ctx: CommandContext, endpointRef: string, opts: LogsOptions): Promise<ExitCode> {
+  const target = await endpointTarget(ctx, endpointRef, opts);
+  const endpointId = target.endpointId;
+  const { client, apiKey } = target.connect();
   const print = printer(ctx, opts, opts.worker === undefined);
   // Internal stop: the user's Ctrl-C, or a fatal error on one stream that must end the others.
   const stop = new AbortController();
@@ -143,6 +148,7 @@ async function followAll(
   apiKey: string,
   rescanIntervalMs: number,
 ): Promise<ExitCode> {
+  // The client `logsCommand` built (the context keeps the first).
   const { client } = ctx.connect();
   const active = new Map<string, Promise<void>>();
   let fatal: unknown;

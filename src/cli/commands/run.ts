@@ -1,6 +1,7 @@
 /**
- * `run <endpointId> --input JSON`: sends a job to a queue-based endpoint or a public model
- * endpoint (the id of either goes in the same place) and reports its outcome
+ * `run <endpoint> --input JSON`: sends a job to a queue-based endpoint (by id, or by its resource name
+ * in the stack of a Pulumi project) or a public model endpoint (the id of either goes in the same
+ * place) and reports its outcome
  * (spec: Endpoints › POST {inference_url}/v2/{endpoint_id}/run and /runsync).
  *
  * Output contract for pipelines: the job's `output` as JSON on stdout and exit 0 when it
@@ -10,12 +11,14 @@
 import { TERMINAL_JOB_STATUSES, TimeoutError } from "../../api";
 import type { Job } from "../../api/types";
 import type { CommandContext } from "../context";
+import { endpointTarget } from "../stack/endpointTarget";
+import type { StackOptions } from "../stack/session";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { Progress } from "../progress";
 import { jsonText, printable } from "../terminalText";
 
-export interface RunOptions {
+export interface RunOptions extends StackOptions {
   /** The job input: a JSON object, or `@path` to read it from a file. */
   input: string;
   sync?: boolean;
@@ -35,9 +38,11 @@ const isTerminal = (job: Job) => TERMINAL_JOB_STATUSES.includes(job.status);
  * @throws UsageError for unreadable or non-object `--input`, and the client's errors (submission
  *   refused, unknown endpoint, network), which `main` turns into an exit code.
  */
-export async function runCommand(ctx: CommandContext, endpointId: string, opts: RunOptions): Promise<ExitCode> {
+export async function runCommand(ctx: CommandContext, endpointRef: string, opts: RunOptions): Promise<ExitCode> {
   const input = await parseInput(ctx, opts.input);
-  const { client } = ctx.connect();
+  const target = await endpointTarget(ctx, endpointRef, opts);
+  const endpointId = target.endpointId;
+  const { client } = target.connect();
   const timeoutS = opts.timeout ?? 300;
   const timeoutMs = timeoutS * 1000;
   const pollIntervalMs = opts.pollInterval ?? 1000;

@@ -1,15 +1,17 @@
 /**
- * `workers <endpointId>`: the endpoint's workers as a table (or JSON), optionally after waiting
+ * `workers <endpoint>` (an id, or a resource name of the stack in a Pulumi project): the endpoint's workers as a table (or JSON), optionally after waiting
  * for a number of them to report ready (spec: GET {base_url}/v2/serverless/{id}/workers).
  */
 import { waitForWorkers } from "../../api/readiness";
 import type { Worker } from "../../api/types";
 import type { CommandContext } from "../context";
+import { endpointTarget } from "../stack/endpointTarget";
+import type { StackOptions } from "../stack/session";
 import { EXIT, type ExitCode } from "../io";
 import { cell, renderTable } from "../table";
 import { jsonText, printable } from "../terminalText";
 
-export interface WorkersOptions {
+export interface WorkersOptions extends StackOptions {
   json?: boolean;
   /** Every field the platform reports, not only the default columns. */
   wide?: boolean;
@@ -29,8 +31,10 @@ export interface WorkersOptions {
  * @throws WorkersNotReadyError when the wait times out, AbortedError on Ctrl-C, and the errors of
  *   `listWorkers` (NotFoundError for an unknown endpoint); `main` turns them into an exit code.
  */
-export async function workersCommand(ctx: CommandContext, endpointId: string, opts: WorkersOptions): Promise<ExitCode> {
-  const { client } = ctx.connect();
+export async function workersCommand(ctx: CommandContext, endpointRef: string, opts: WorkersOptions): Promise<ExitCode> {
+  const target = await endpointTarget(ctx, endpointRef, opts);
+  const endpointId = target.endpointId;
+  const { client } = target.connect();
   let workers: Worker[];
   if (opts.wait !== undefined) {
     workers = await waitForWorkers(client, endpointId, {
@@ -74,7 +78,8 @@ export function age(value: unknown, now: number): string {
 }
 
 /**
- * What a pipeline watches, narrow enough for a terminal: the image is what a rollout changes. The spec
+ * What a pipeline watches, narrow enough for a terminal: the image is what a rollout changes; STATUS
+ * RUNNING is a worker on a job (REST v2's Worker carries no job count). The spec
  * does not show the worker record, so each column takes the first field the platform sends of its
  * list; `--wide` adds every other field, `--json` gives the records.
  */
@@ -84,7 +89,6 @@ const DEFAULT_COLUMNS: Column[] = [
   { header: "GPU", fields: ["gpuTypeId", "gpuId", "gpu"] },
   { header: "IMAGE", fields: ["image", "imageName"] },
   { header: "AGE", fields: ["startedAt", "createdAt"], show: age },
-  { header: "JOBS", fields: ["jobsInProgress", "jobs"] },
 ];
 
 const headerOf = (key: string) =>

@@ -93,10 +93,13 @@ export function buildReport(
 
 const BARS = "▁▂▃▄▅▆▇█";
 
-/** A sparkline of `values`: one block per value, scaled to the largest; blank when all are zero. */
+/** Below half a cent an amount prints as $0.00, so it draws no bar either. */
+const SHOWN_AS_ZERO = 0.005;
+
+/** A sparkline of `values`: one block per value, scaled to the largest; blank for an amount that prints as $0.00. */
 export function sparkline(values: readonly number[]): string {
   const max = Math.max(0, ...values);
-  return values.map((v) => (max <= 0 || v <= 0 ? " " : BARS[Math.min(BARS.length - 1, Math.floor((v / max) * (BARS.length - 1) + 0.5))])).join("");
+  return values.map((v) => (v < SHOWN_AS_ZERO ? " " : BARS[Math.min(BARS.length - 1, Math.floor((v / max) * (BARS.length - 1) + 0.5))])).join("");
 }
 
 const money = (n: number | null | undefined) => (n === null || n === undefined ? "-" : `$${n.toFixed(2)}`);

@@ -32,3 +32,8 @@ export function kindOf(type: string): StackKind | undefined {
   const canonical = canonicalType(type);
   return STACK_KINDS.find((k) => k.type === canonical);
 }
+
+/** Whether `type` is an Endpoint's, served either way (`cost`, and the after-deploy commands' resource names). */
+export function isEndpointType(type: string | undefined): boolean {
+  return type !== undefined && kindOf(type) === endpointKind;
+}
