@@ -60,7 +60,7 @@ test("template: an auto-named create settles a lost answer without a listing bef
   expect(
     emu
       .templates("user_1")
-      .filter((t) => t.name === made.outs.name)
+      .filter((t) => t.name === made.outs?.name)
       .map((t) => t.id),
   ).toEqual([made.id]);
   // The create, then one listing that finds it.
