@@ -48,6 +48,7 @@ module.exports = {
   // Most files wait on sockets and child processes, not the CPU: two cores keep three files busy.
   maxWorkers: Math.max(2, Math.min(4, os.cpus().length + 1)),
   reporters: ["default", "<rootDir>/tests/summaryReporter.js"],
+  testSequencer: "<rootDir>/tests/sequencer.js",
   projects: selected().map((t) =>
     t === "merge"
       ? project(
