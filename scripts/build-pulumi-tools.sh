@@ -9,6 +9,8 @@
 #                                            config gap closed (scripts/pulumi-language-yaml)
 #   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
 # Users never need any of these: they bring the official language hosts with their Pulumi CLI.
+# Only the tests (and `npm run bench`'s plugin rows, `npm run gen:plugin`) use them, so `npm test` builds them
+# (`npm run tools`) and `npm run setup`, which the demo follows, does not. A warm run only re-links.
 #
 # Go binaries are built against github.com/pulumi/pulumi/pkg/v3 at PULUMI_TOOLS_VERSION (the CLI's
 # version, whose modules the CLI build already put in the Go caches) and kept, like the virtualenv,

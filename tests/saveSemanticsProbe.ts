@@ -20,6 +20,16 @@ emulatorModule.startEmulator = async (options?: EmulatorOptions) => {
   return emu;
 };
 
+/** The tests (full names) during which a watched emulator saw a semantics-dependent save, with how many. */
+const dependentByTest = new Map<string, number>();
+let seen = 0;
+const dependentSoFar = () => watched.reduce((n, emu) => n + emu.saveSemantics().dependentSaves, 0);
+afterEach(() => {
+  const now = dependentSoFar();
+  if (now > seen) dependentByTest.set(expect.getState().currentTestName ?? "(hook)", now - seen);
+  seen = now;
+});
+
 interface CircusState {
   testNamePattern?: RegExp | null;
   hasFocusedTests?: boolean;
@@ -30,12 +40,13 @@ afterAll(() => {
     .relative(ROOT, expect.getState().testPath ?? "")
     .split(path.sep)
     .join("/");
-  const dependent = watched.reduce((n, emu) => n + emu.saveSemantics().dependentSaves, 0);
+  const dependent = dependentSoFar();
+  const where = [...dependentByTest].map(([name, n]) => `"${name}" (${n})`).join(", ");
   const listed = MERGE_PASS.includes(file);
   if (dependent > 0 && !listed) {
     throw new Error(
       `${file}: ${dependent} save(s) whose outcome depends on the save semantics, on an emulator that follows RUNPOD_EMULATOR_SAVE_SEMANTICS. ` +
-        `Add the file to MERGE_PASS in tests/tiers.js (the merge pass runs it again) or give startEmulator a saveSemantics.`,
+        `Tests: ${where || "none (in hooks)"}. Add the file to MERGE_PASS in tests/tiers.js (the merge pass runs it again) or give startEmulator a saveSemantics.`,
     );
   }
   // Only a whole-file run can tell that a listed file no longer needs the second pass.

@@ -7,12 +7,17 @@
  * scenario is a config change. The emulator is the witness: what exists there, and which operations
  * it received, is what the assertions check. Needs `npm run setup` (Pulumi CLI) and a build. The stack
  * runs the GraphQL path (`runpod:api graphql`), whose operations the assertions name.
+ *
+ * The emulator keeps the live platform's save semantics (`replace`) instead of running the whole file again
+ * under `merge` (the merge pass, tests/tiers.js): the only saves whose outcome the semantics decide are the
+ * outside edits and the scale-downs right before a delete, so the drift test edits one endpoint as each
+ * reading leaves it, and the provider's own saves are proven under both in tests/provider.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv } from "../../src/api";
-import type { EndpointRecord, PlatformClient } from "../../src/api";
+import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../src/api";
 import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, type StateResource } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
 import { runBin, type CliResult } from "../cli/harness";
@@ -88,6 +93,29 @@ function mutations(): Record<string, number> {
   return out;
 }
 
+/** The settings a `saveEndpoint` modify carries, besides the identity (`id`, `name`, `templateId`, `gpuIds`). */
+const SAVE_SETTINGS = [
+  "type",
+  "idleTimeout",
+  "locations",
+  "fastBootType",
+  "scalerType",
+  "scalerValue",
+  "workersMin",
+  "workersMax",
+  "networkVolumeId",
+  "gpuCount",
+  "allowedCudaVersions",
+  "executionTimeoutMs",
+  "workersStandby",
+] as const;
+
+/** A modify carrying every setting the platform holds for `record`, with `changes` on top: the record a `merge` reading of a partial modify leaves. */
+function keepingTheRest(record: EndpointRecord, changes: Partial<SaveEndpointInput>): SaveEndpointInput {
+  const kept = Object.fromEntries(SAVE_SETTINGS.filter((k) => record[k] != null).map((k) => [k, record[k]]));
+  return { id: record.id, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds, ...kept, ...changes } as SaveEndpointInput;
+}
+
 async function stateId(name: string): Promise<string> {
   const r = await stack.endpoint(name);
   if (!r?.id) throw new Error(`no endpoint ${name} in the stack state`);
@@ -95,7 +123,7 @@ async function stateId(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50, saveSemantics: "replace" });
   client = createClientFromEnv(
     { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
     {},
@@ -225,21 +253,46 @@ test("an endpoint without a name is auto-named: kept across ups and refreshes, d
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
-test("refresh detects a change made outside Pulumi, and up converges back", async () => {
+test("refresh detects changes made outside Pulumi, under either reading of a partial modify, and up converges back", async () => {
   const apiId = await stateId("api");
+  const imagesId = await stateId("images");
+  const imagesBefore = (await stack.endpoint("images"))!.outputs!;
+  const dependentBefore = emu.saveSemantics().dependentSaves;
+  // `api`: a modify that leaves its other settings out, as the live platform (`replace`) reads it: they reset too.
   const record = onEmulator(apiId)!;
   await client.saveEndpoint({ id: apiId, name: record.name, templateId: record.templateId, gpuIds: record.gpuIds, workersMax: 9 });
-  expect(onEmulator(apiId)!.workersMax).toBe(9);
+  expect(emu.saveSemantics().dependentSaves).toBe(dependentBefore + 1);
+  expect(onEmulator(apiId)).toMatchObject({ workersMax: 9, workersMin: 0, networkVolumeId: null });
+  expect(onEmulator(apiId)!.idleTimeout).not.toBe(30);
+  // `images`: one setting changed, every other kept, as a `merge` reading leaves it (a save both readings agree on).
+  await client.saveEndpoint(keepingTheRest(onEmulator(imagesId)!, { workersMax: 7 }));
+  expect(emu.saveSemantics().dependentSaves).toBe(dependentBefore + 1);
 
   const refresh = await pulumi(["refresh", "--yes"]);
-  expect(refresh.stdout).toMatch(/~ 1 updated/);
-  expect((await stack.endpoint("api"))!.outputs!.workersMax).toBe(9);
+  expect(refresh.stdout).toMatch(/~ 2 updated/);
+  const api = (await stack.endpoint("api"))!.outputs!;
+  expect(api).toMatchObject({ workersMax: 9, workersMin: 0, idleTimeout: onEmulator(apiId)!.idleTimeout });
+  expect(api.networkVolumeId ?? null).toBeNull();
+  // Nothing but the edited setting and what derives from it (the cost of its workers) moved.
+  const images = (await stack.endpoint("images"))!.outputs!;
+  expect(images).toEqual({ ...imagesBefore, workersMax: 7, maxHourlyCost: images.maxHourlyCost });
+  expect(images.maxHourlyCost).toBeCloseTo(((imagesBefore.maxHourlyCost as number) / 2) * 7, 6);
 
   const drift = await pulumiFails(["preview", "--expect-no-changes", "--diff"]);
   expect(drift.stdout).toMatch(/workersMax\s*:\s*9 => 5/);
+  expect(drift.stdout).toMatch(/idleTimeout\s*:\s*\d+ => 30/);
+  expect(drift.stdout).toMatch(/workersMax\s*:\s*7 => 2/);
 
   await pulumi(["up", "--yes"]);
-  expect(onEmulator(apiId)!.workersMax).toBe(5);
+  expect(onEmulator(apiId)).toMatchObject({
+    workersMin: 1,
+    workersMax: 5,
+    idleTimeout: 30,
+    scalerValue: 4,
+    networkVolumeId: "nv_models01",
+    fastBootType: "FASTBOOT",
+  });
+  expect(onEmulator(imagesId)).toMatchObject({ workersMax: 2, idleTimeout: 10, type: "LB" });
   await pulumi(["preview", "--expect-no-changes"]);
 });
 

@@ -16,14 +16,14 @@ export const PLUGIN_DIR = path.join(repoRoot(), "bin");
 
 export const VENV = path.join(pulumiRoot(), "venv");
 
-/** @throws Error naming `npm run setup` when the tooling is missing. */
+/** @throws Error naming `npm run tools` when the tooling is missing. */
 export function requirePythonTooling(): void {
   for (const f of [
     path.join(pulumiRoot(), "bin", "pulumi-language-python"),
     path.join(pulumiRoot(), "bin", "pulumi-language-python-exec"),
     path.join(VENV, "bin", "python"),
   ]) {
-    if (!fs.existsSync(f)) throw new Error(`${f} is missing: run \`npm run setup\` (scripts/build-pulumi-tools.sh)`);
+    if (!fs.existsSync(f)) throw new Error(`${f} is missing: run \`npm run tools\` (scripts/build-pulumi-tools.sh, which npm test runs)`);
   }
   if (!fs.existsSync(path.join(repoRoot(), "dist", "src", "plugin", "main.js"))) throw new Error("the plugin is not built: run `npm run build`");
 }

@@ -3,7 +3,7 @@
  * program on the generated SDK (tests/multilang/python/__main__.py, declared by stack config) goes
  * through its whole life in order — each test builds on the state the previous one left. The engine
  * finds the plugin by `plugins.providers` in Pulumi.yaml; the program runs in the virtualenv and with
- * the minimal Python host of scripts/build-pulumi-tools.sh (`npm run setup`).
+ * the minimal Python host of scripts/build-pulumi-tools.sh (`npm run tools`, run by `npm test`).
  */
 import * as fs from "fs";
 import * as path from "path";

@@ -76,7 +76,7 @@ describe("schema.json", () => {
 
 describe("sdk/python", () => {
   test("is what the Pulumi code generator makes of schema.json (regenerate with `npm run gen:plugin`)", () => {
-    if (!fs.existsSync(sdkgenBinary())) throw new Error(`${sdkgenBinary()} is missing: run \`npm run setup\``);
+    if (!fs.existsSync(sdkgenBinary())) throw new Error(`${sdkgenBinary()} is missing: run \`npm run tools\``);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-sdk-"));
     try {
       generatePythonSdk(path.join(ROOT, "schema.json"), path.join(out, "python"));

@@ -2,7 +2,7 @@
  * The provider plugin from a YAML program (tests/multilang/yaml/program.yaml) through the real Pulumi
  * CLI and engine against the emulator: `fn::invoke` of the network-volume lookup, `fn::secret` for a
  * template env value, and a typed `config:` value (integer) that drives the endpoint. Runs on the
- * YAML host of scripts/build-pulumi-tools.sh (`npm run setup`). Tests build on each other, in order.
+ * YAML host of scripts/build-pulumi-tools.sh (`npm run tools`, run by `npm test`). Tests build on each other, in order.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -29,7 +29,7 @@ async function pulumi(args: string[]): Promise<RunPulumiResult> {
 
 beforeAll(async () => {
   const host = path.join(pulumiRoot(), "bin", "pulumi-language-yaml");
-  if (!fs.existsSync(host)) throw new Error(`${host} is missing: run \`npm run setup\` (scripts/build-pulumi-tools.sh)`);
+  if (!fs.existsSync(host)) throw new Error(`${host} is missing: run \`npm run tools\` (scripts/build-pulumi-tools.sh, which npm test runs)`);
   // Not a save-semantics scenario: pinned to the platform's own (replace), so it runs once.
   emu = await startEmulator({ port: 0, quiet: true, saveSemantics: "replace", workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
   work = tempDir("pulumi-runpod-yaml-");
