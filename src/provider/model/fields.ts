@@ -108,11 +108,6 @@ export type Fields = Record<string, Field>;
 export interface ResourceModel<F extends Fields = Fields> {
   /** Key of the resource in the provider module's resource list (`resources.<kind>`). */
   kind: string;
-  /**
-   * Names are unique per account: a replacement that keeps the name deletes the old resource first
-   * (`deleteBeforeReplace`); one under a new name is created first.
-   */
-  uniqueName?: boolean;
   /** Pulumi type token `<module>:<type>` (the engine prefixes `pulumi-nodejs:dynamic/`). */
   module: string;
   type: string;

@@ -27,17 +27,17 @@ export const TEMPLATE_MODEL = defineModel({
   kind: "template",
   module: "runpod",
   type: "Template",
-  uniqueName: true,
   fields: {
     name: input({
-      doc: "Template name, unique per account.",
+      doc: "Template name (unique per account on `runpod:api graphql`).",
       rule: text(255, { trimmed: true }),
       required: true,
       autoName: true,
       change: {
         policy: "replace",
         compare: "value",
-        why: "templates are deleted by name and names are unique per account: the new template is created under the new name first, endpoints move to it, then the old one is deleted",
+        why: "GraphQL deletes templates by name: the new template is created under the new name first, endpoints move to it, then the old one is deleted",
+        note: "in place on `runpod:api v2` (PATCH renames)",
       },
     }),
     imageName: input({
@@ -66,7 +66,12 @@ export const TEMPLATE_MODEL = defineModel({
       rule: integer(0, 4096),
       unit: "GB",
       default: 0,
-      change: { policy: "update", compare: "value", why: IN_PLACE },
+      change: {
+        policy: "update",
+        compare: "value",
+        why: `${IN_PLACE}; REST v2's PATCH cannot remove a mount (omitting \`mounts\` keeps it)`,
+        note: "to `0` replaces on `runpod:api v2`",
+      },
     }),
     volumeMountPath: input({
       doc: "Where the volume is mounted.",
@@ -118,6 +123,14 @@ export const TEMPLATE_MODEL = defineModel({
       default: false,
       paths: ["v2"],
       change: { policy: "update", compare: "value", why: "PATCH field `startJupyter` (true injects a password into the env)" },
+    }),
+    isPublic: input({
+      doc: "Visible to other users of the platform (REST v2 `public`): they can find the template and run endpoints from it.",
+      rule: bool("other users can find and use the template"),
+      note: "; `runpod:api v2` only (GraphQL reports no such field)",
+      default: false,
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH field `public`" },
     }),
     readme: input({
       doc: "Description shown with the template.",
