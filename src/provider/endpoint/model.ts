@@ -111,14 +111,20 @@ export const ENDPOINT_MODEL = defineModel({
     type: input({
       doc: "Queue-based or load-balancing endpoint.",
       rule: oneOf(ENDPOINT_TYPES, { QB: "queue-based", LB: "load balancing" }),
+      note: "; `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`",
       default: "QB",
+      // Document: CreateEndpointRequest, a LOAD_BALANCER endpoint's scaling is RequestCountScaling.
+      onPath: { v2: { requires: { LB: { scalerType: "REQUEST_COUNT" } } } },
       change: { policy: "replace", compare: "value", why: "queue-based and load-balancing endpoints serve different interfaces at the job URL" },
     }),
     idleTimeout: input({
       doc: "Time before idle workers shut down.",
       rule: integer(0, 3600),
       unit: "seconds",
+      note: "; at least `1` on `runpod:api v2`",
       default: 5,
+      // Document: EndpointWorkers.idleTimeout minimum 1.
+      onPath: { v2: { rule: integer(1, 3600) } },
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     locations: input({
@@ -206,8 +212,10 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     allowedCudaVersions: input({
       doc: "CUDA versions a worker's host may run.",
-      rule: listOf(oneOf(CUDA_VERSIONS), { what: "CUDA versions", empty: "any" }),
-      note: `; sent comma-separated${BEYOND_SPEC}`,
+      rule: listOf(matching(CUDA_VERSION_PATTERN, 16, "CUDA versions as `major.minor`"), { what: "CUDA versions as `major.minor`", example: "12.9", empty: "any" }),
+      note: `; on \`runpod:api graphql\` one of ${CUDA_VERSIONS.map((v) => `\`${v}\``).join(", ")}${BEYOND_SPEC}`,
+      // The document's pattern on v2 (^\d+\.\d+$); GraphQL knows a fixed set.
+      onPath: { graphql: { rule: listOf(oneOf(CUDA_VERSIONS), { what: "CUDA versions", empty: "any" }) } },
       unset: "platform",
       defaultText: "unset = the platform's (any)",
       change: { policy: "update", compare: "set", why: `${PLATFORM_FIELD}; a set of allowed versions, order carries no meaning`, note: "unset: no diff" },

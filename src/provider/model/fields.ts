@@ -46,6 +46,12 @@ interface Argument<T> extends Documented {
   note?: string;
 }
 
+/** One path's rules of an input ({@link InputField.onPath}). */
+export interface PathRules {
+  rule?: Rule<unknown>;
+  requires?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
 export interface InputField<T = unknown> extends Argument<T> {
   kind: "input";
   /** Must be given (`check` fails otherwise); with `autoName`, generated from the resource name when unset. */
@@ -79,6 +85,11 @@ export interface InputField<T = unknown> extends Argument<T> {
    * `check` the way a field outside `paths` does, naming the field, the value and the path.
    */
   valuePaths?: Readonly<Record<string, readonly ApiPath[]>>;
+  /**
+   * What one API path's document adds to `rule` (checked on that path only, pathSupport.ts): a narrower
+   * `rule`, and values that require other inputs (value → { field: required value }).
+   */
+  onPath?: Partial<Record<ApiPath, PathRules>>;
   /**
    * The value is a secret: the resource registers the output as a Pulumi secret (additionalSecretOutputs)
    * and wraps each given value in `pulumi.secret`, so no value reaches plain state; the provider removes

@@ -62,6 +62,18 @@ export function integer(min: number, max: number): Rule<number> {
   };
 }
 
+/** `0` (none), or an integer from `min` to `max`. */
+export function zeroOr(min: number, max: number): Rule<number> {
+  return {
+    type: "integer",
+    min: 0,
+    max,
+    schema: (z) => z.number().int().refine((n) => n === 0 || (n >= min && n <= max)),
+    expects: ({ unit } = {}) => `0 (none) or ${unit ? `an integer number of ${unit}` : "an integer"} from ${min} to ${max}`,
+    accepts: (unit) => `${unit ? `${unit}, ` : ""}0 or ${min}–${max}`,
+  };
+}
+
 /** One of `values`; `labels` explain values in the README (e.g. a GPU tier's memory). */
 export function oneOf<const V extends readonly string[]>(values: V, labels: Partial<Record<V[number], string>> = {}): Rule<V[number]> {
   const rule: Rule<V[number]> = {

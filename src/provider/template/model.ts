@@ -18,7 +18,7 @@ import {
   type OutputsOf,
 } from "../model/fields";
 import { TEMPLATE_CATEGORIES } from "../../api/spec";
-import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text } from "../model/rules";
+import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text, zeroOr } from "../model/rules";
 
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
 const IN_PLACE = "saveTemplate modify carries every field";
@@ -65,7 +65,10 @@ export const TEMPLATE_MODEL = defineModel({
       doc: "Persistent volume size (kept across restarts); 0 = none.",
       rule: integer(0, 4096),
       unit: "GB",
+      note: "; `0` or at least `10` on `runpod:api v2`",
       default: 0,
+      // Document: PersistentMount.size minimum 10.
+      onPath: { v2: { rule: zeroOr(10, 4096) } },
       change: {
         policy: "update",
         compare: "value",
