@@ -75,7 +75,7 @@ const ENDPOINT_ROWS: Row[] = [
   {
     field: "excludedGpuTypes",
     wire: "gpu.excludedTypes",
-    verdicts: { uniqueItems: { bad: ["NVIDIA L40", "NVIDIA L40"] }, "items.pattern": { na: "the model's rule is stricter: a non-blank name" } },
+    verdicts: { uniqueItems: { bad: ["NVIDIA L40", "NVIDIA L40"] }, "items.pattern": { bad: ["-NVIDIA L40"] } },
   },
   { field: "gpuCount", wire: "gpu.count", verdicts: { minimum: { bad: 0 } } },
   { field: "allowedCudaVersions", wire: "gpu.allowedCudaVersions", verdicts: { "items.pattern": { bad: ["12"] } } },

@@ -24,7 +24,8 @@ import { SPEC_TABLES as SPEC } from "../spec/specTables";
 const F = ENDPOINT_MODEL.fields;
 const NAME_MAX_LENGTH = F.name.rule.maxLength;
 const IDLE_TIMEOUT_MAX = F.idleTimeout.rule.max;
-const SCALER_VALUE_MAX = F.scalerValue.rule.max;
+/** GraphQL's bound: REST v2 states none. */
+const SCALER_VALUE_MAX = F.scalerValue.onPath.graphql.rule.max;
 const WORKERS_LIMIT = F.workersMax.rule.max;
 const WORKERS_READY_TIMEOUT_MIN = F.workersReadyTimeout.rule.min;
 const WORKERS_READY_TIMEOUT_MAX = F.workersReadyTimeout.rule.max;

@@ -65,6 +65,27 @@ describe("an endpoint's CUDA constraint on REST v2", () => {
   });
 });
 
+describe("a fractional queue delay on REST v2", () => {
+  it("is sent as is and reads back without rounding or drift; GraphQL and REQUEST_COUNT take integers only", async () => {
+    const provider = new EndpointProvider(on("v2"));
+    const args = { name: uniqueName("qdelay"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], scalerType: "QUEUE_DELAY", scalerValue: 2.5 };
+    const inputs = await checked(provider, args);
+    const { id, outs } = await provider.create(inputs);
+    expect((await client.v2.getEndpoint(id)).scaling).toEqual({ type: "QUEUE_DELAY", queueDelay: 2.5 });
+    const stored = await expectNoDrift(provider, id, outs as Props, inputs);
+    expect(stored.scalerValue).toBe(2.5);
+
+    const onGraphql = await new EndpointProvider(on("graphql")).check(undefined, args);
+    expect(onGraphql.failures).toEqual([
+      { property: "scalerValue", reason: "scalerValue must be an integer from 1 to 3600 on API path graphql (runpod:api); got 2.5" },
+    ]);
+    const requests = await provider.check(undefined, { ...args, scalerType: "REQUEST_COUNT" });
+    expect(requests.failures?.map((f) => f.property)).toEqual(["scalerValue"]);
+    expect((await provider.check(undefined, { ...args, scalerValue: 0.4 })).failures?.[0].reason).toBe("scalerValue must be a number at least 0.5; got 0.4");
+    await provider.delete(id, stored);
+  });
+});
+
 describe("a template's volume on REST v2", () => {
   it("removing it (volumeInGb to 0) replaces the template, created first; resizing it stays in place", async () => {
     const provider = new TemplateProvider(on("v2"), inUse);

@@ -21,7 +21,7 @@ import {
   type OutputsOf,
   type SettingName,
 } from "../model/fields";
-import { bool, integer, listOf, matching, oneOf, platformId, text } from "../model/rules";
+import { bool, integer, listOf, matching, number, oneOf, platformId, text } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
 
 /** Largest worker count of `workersMin` / `workersMax`. */
@@ -94,7 +94,7 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     excludedGpuTypes: input({
       doc: "GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`).",
-      rule: listOf(text(100), { what: "GPU type names", example: "NVIDIA L40", empty: "none" }),
+      rule: listOf(matching(/^\s*[^-\s]/, 100, "a GPU type name, not starting with '-'"), { what: "GPU type names", example: "NVIDIA L40", empty: "none" }),
       note: "; each a type of one of the tiers; `runpod:api v2` only",
       default: [],
       paths: ["v2"],
@@ -165,10 +165,12 @@ export const ENDPOINT_MODEL = defineModel({
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     scalerValue: input({
-      doc: "Scaler target (e.g. queue delay in seconds).",
-      rule: integer(1, 3600),
-      note: ": scaler target (e.g. queue delay in seconds)",
+      doc: "Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`.",
+      rule: number(0.5),
+      note: ": scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600",
       default: 4,
+      // Document: QueueDelayScaling.queueDelay a float, minimum 0.5; RequestCountScaling.requestCount an integer, minimum 1.
+      onPath: { graphql: { rule: integer(1, 3600) } },
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     workersMin: input({

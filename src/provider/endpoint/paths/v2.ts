@@ -21,7 +21,7 @@ const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
 /** The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`. */
 export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
   const scaling = e.scaling;
-  const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : Math.max(1, Math.round(scaling.queueDelay));
+  const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : scaling.queueDelay;
   return {
     id: e.id,
     name: e.name,
