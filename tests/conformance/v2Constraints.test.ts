@@ -17,7 +17,20 @@ import { emulatorClient, startTestEmulator } from "../provider/harness";
 type Schema = Record<string, unknown>;
 const doc = JSON.parse(readFileSync(join(__dirname, "../../docs/spec/rest-v2-openapi.json"), "utf8")) as { components: { schemas: Record<string, Schema> } };
 const SCHEMAS = doc.components.schemas;
-const KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "enum", "const", "minItems", "maxItems", "uniqueItems"];
+const KEYWORDS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "enum",
+  "const",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+];
 
 /** The schema and its `$ref` / `allOf` parts. */
 function parts(s: Schema): Schema[] {
@@ -88,7 +101,11 @@ const ENDPOINT_ROWS: Row[] = [
   { field: "dataCenterIds", wire: "dataCenterIds", verdicts: {} },
   { field: "networkVolumeIds", wire: "networkVolumes", verdicts: {} },
   { field: "executionTimeoutMs", wire: "timeout", verdicts: {} },
-  { field: "scalerType", wire: "scaling.type", verdicts: { "": { na: "the scaling union's discriminator: scalerType's own enum (QUEUE_DELAY, REQUEST_COUNT)" } } },
+  {
+    field: "scalerType",
+    wire: "scaling.type",
+    verdicts: { "": { na: "the scaling union's discriminator: scalerType's own enum (QUEUE_DELAY, REQUEST_COUNT)" } },
+  },
 ];
 const TEMPLATE_ROWS: Row[] = [
   { field: "name", wire: "name", verdicts: { minLength: { bad: "" } } },
@@ -183,9 +200,13 @@ describe("REST v2 rules the document states across fields", () => {
 
   it("path bounds do not reach the other path: idleTimeout 0 and volumeInGb 5 pass on graphql", async () => {
     const onGraphql = new PlatformSession(() => emulatorClient(emu), { api: "graphql" });
-    expect((await new EndpointProvider(onGraphql).check(undefined, { name: "i", templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 0 })).failures).toEqual([]);
+    expect(
+      (await new EndpointProvider(onGraphql).check(undefined, { name: "i", templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 0 })).failures,
+    ).toEqual([]);
     expect((await new TemplateProvider(onGraphql).check(undefined, { name: "v", imageName: "me/w:1", volumeInGb: 5 })).failures).toEqual([]);
     const v2 = await new TemplateProvider(session).check(undefined, { name: "v", imageName: "me/w:1", volumeInGb: 5 });
-    expect(v2.failures).toEqual([{ property: "volumeInGb", reason: "volumeInGb must be 0 (none) or an integer number of GB from 10 to 4096 on API path v2 (runpod:api); got 5" }]);
+    expect(v2.failures).toEqual([
+      { property: "volumeInGb", reason: "volumeInGb must be 0 (none) or an integer number of GB from 10 to 4096 on API path v2 (runpod:api); got 5" },
+    ]);
   });
 });

@@ -117,7 +117,8 @@ describe("the Endpoint arguments table", () => {
     for (const t of SPEC.endpointTypes) expect(row("type").accepts).toContain(`\`${t}\``);
     for (const s of SPEC.scalerTypes) expect(row("scalerType").accepts).toContain(`\`${s}\``);
     expect(row("name").accepts).toContain(`1–${NAME_MAX_LENGTH} characters`);
-    expect(row("idleTimeout").accepts).toBe(`seconds, 0–${IDLE_TIMEOUT_MAX}`);
+    expect(row("idleTimeout").accepts).toContain(`seconds, 0–${IDLE_TIMEOUT_MAX}`);
+    expect(row("idleTimeout").accepts).toContain(`at least \`${F.idleTimeout.onPath.v2.rule.min}\` on \`runpod:api v2\``);
     expect(row("scalerValue").accepts).toContain(`1–${SCALER_VALUE_MAX}`);
     expect(row("workersMin").accepts).toContain(`0–${WORKERS_LIMIT}`);
     expect(row("workersMax").accepts).toContain(`0–${WORKERS_LIMIT}`);

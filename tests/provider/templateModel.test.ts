@@ -72,7 +72,7 @@ describe("Template diff", () => {
     expect(diff(olds, checked({ ...base, env: { B: "2", A: "1" }, ports: ["22/tcp", "8000/http"] }))).toEqual({
       changes: false,
       changed: [],
-      replaces: []
+      replaces: [],
     });
   });
 
@@ -90,7 +90,6 @@ describe("Template diff", () => {
   it("an unknown value counts as changed", () => {
     expect(diff(olds, { ...olds, containerRegistryAuthId: UNKNOWN }).changed).toEqual(["containerRegistryAuthId"]);
   });
-
 });
 
 describe("Template state mapping", () => {
@@ -143,10 +142,10 @@ describe("ContainerRegistryAuth model", () => {
     expect(diffModel(REGISTRY_AUTH_MODEL, REGISTRY_AUTH_INPUT_FIELDS, olds, { ...olds, password: "pw2" })).toEqual({
       changes: true,
       changed: ["password"],
-      replaces: []
+      replaces: [],
     });
     expect(diffModel(REGISTRY_AUTH_MODEL, REGISTRY_AUTH_INPUT_FIELDS, olds, { ...olds, name: "ghcr2" })).toMatchObject({
-      replaces: ["name"]
+      replaces: ["name"],
     });
   });
 

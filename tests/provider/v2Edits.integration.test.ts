@@ -150,7 +150,9 @@ describe("a public template on REST v2", () => {
     const after = await expectNoDrift(provider, made.id, updated.outs as Props, privateArgs);
 
     const onGraphql = await new TemplateProvider(on("graphql")).check(undefined, args);
-    expect(onGraphql.failures).toEqual([{ property: "isPublic", reason: expect.stringMatching(/^Template\.isPublic cannot be expressed on API path graphql/) }]);
+    expect(onGraphql.failures).toEqual([
+      { property: "isPublic", reason: expect.stringMatching(/^Template\.isPublic cannot be expressed on API path graphql/) },
+    ]);
     await provider.delete(made.id, after);
   });
 });

@@ -38,7 +38,7 @@ class EndpointArgs:
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
+                 scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
@@ -66,7 +66,7 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
-        :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
+        :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: 0–100 workers. Default: `3`, or `workersMin` when larger. Changed in place.
@@ -361,14 +361,14 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="scalerValue")
-    def scaler_value(self) -> pulumi.Input[Optional[_builtins.int]]:
+    def scaler_value(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
+        Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         """
         return pulumi.get(self, "scaler_value")
 
     @scaler_value.setter
-    def scaler_value(self, value: pulumi.Input[Optional[_builtins.int]]):
+    def scaler_value(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "scaler_value", value)
 
     @_builtins.property
@@ -456,7 +456,7 @@ class Endpoint(pulumi.CustomResource):
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
+                 scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -489,7 +489,7 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
-        :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
+        :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
@@ -541,7 +541,7 @@ class Endpoint(pulumi.CustomResource):
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
+                 scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -823,9 +823,9 @@ class Endpoint(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="scalerValue")
-    def scaler_value(self) -> pulumi.Output[Optional[_builtins.int]]:
+    def scaler_value(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
+        Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         """
         return pulumi.get(self, "scaler_value")
 

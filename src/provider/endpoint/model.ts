@@ -31,11 +31,13 @@ const SAVE_FIELD = "saveEndpoint field";
 const BEYOND_SPEC = "; not shown in the spec: from the official clients / REST v1 document";
 const PLATFORM_FIELD = "saveEndpoint field of the official clients; unset keeps the platform's value";
 /**
- * CUDA versions a worker's host may run, as the official clients write them. The spec lists none; this
+ * CUDA versions GraphQL's endpoints accept, as the official clients write them. The spec lists none; this
  * is the set the emulator accepts (emulator/facts.ts), kept as its own copy so a test comparing them can fail.
+ * REST v2 takes any `major.minor` (the document's pattern).
  */
 export const CUDA_VERSIONS = ["11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8"] as const;
-export type CudaVersion = (typeof CUDA_VERSIONS)[number];
+/** A CUDA version as `major.minor` (e.g. `"12.9"`). */
+export type CudaVersion = `${number}.${number}`;
 /** Most GPUs one worker may have (the platform's `maxGpuCount` of a GPU type). */
 const GPU_COUNT_MAX = 8;
 
@@ -214,7 +216,11 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     allowedCudaVersions: input({
       doc: "CUDA versions a worker's host may run.",
-      rule: listOf(matching(CUDA_VERSION_PATTERN, 16, "CUDA versions as `major.minor`"), { what: "CUDA versions as `major.minor`", example: "12.9", empty: "any" }),
+      rule: listOf(matching(CUDA_VERSION_PATTERN, 16, "CUDA versions as `major.minor`"), {
+        what: "CUDA versions as `major.minor`",
+        example: "12.9",
+        empty: "any",
+      }),
       note: `; on \`runpod:api graphql\` one of ${CUDA_VERSIONS.map((v) => `\`${v}\``).join(", ")}${BEYOND_SPEC}`,
       // The document's pattern on v2 (^\d+\.\d+$); GraphQL knows a fixed set.
       onPath: { graphql: { rule: listOf(oneOf(CUDA_VERSIONS), { what: "CUDA versions", empty: "any" }) } },

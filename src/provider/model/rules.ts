@@ -81,7 +81,11 @@ export function zeroOr(min: number, max: number): Rule<number> {
     type: "integer",
     min: 0,
     max,
-    schema: (z) => z.number().int().refine((n) => n === 0 || (n >= min && n <= max)),
+    schema: (z) =>
+      z
+        .number()
+        .int()
+        .refine((n) => n === 0 || (n >= min && n <= max)),
     expects: ({ unit } = {}) => `0 (none) or ${unit ? `an integer number of ${unit}` : "an integer"} from ${min} to ${max}`,
     accepts: (unit) => `${unit ? `${unit}, ` : ""}0 or ${min}–${max}`,
   };
