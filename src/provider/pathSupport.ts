@@ -1,10 +1,10 @@
 /**
  * Inputs the session's API path cannot express (a model field's `paths`): one failure per such field
  * holding anything but its default, at `check`, so `pulumi preview` stops before a path would drop or
- * refuse the value.
+ * refuse the value; then the path's own rules (a field's `onPath`: narrower bounds, required pairings).
  */
 import { API_PATH_CONFIG_KEY, type ApiPath } from "./apiPath";
-import type { InputFailure } from "./model/check";
+import { pathRuleFailures, type InputFailure } from "./model/check";
 import type { Fields, InputField, ResourceModel } from "./model/fields";
 import { containsUnknown } from "./unknown";
 
@@ -30,5 +30,7 @@ export function pathFailures(model: ResourceModel, inputs: Record<string, unknow
       reason: `${model.type}.${name} cannot be expressed on API path ${path} (${API_PATH_CONFIG_KEY}); only on ${field.paths.join(", ")}: unset it, or set ${API_PATH_CONFIG_KEY} to ${field.paths[0]}`,
     });
   }
+  const rejected = new Set(failures.map((f) => f.property));
+  failures.push(...pathRuleFailures(model, inputs, path, API_PATH_CONFIG_KEY).filter((f) => !rejected.has(f.property)));
   return failures;
 }

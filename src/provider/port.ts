@@ -29,6 +29,19 @@ export interface PortCapabilities {
   /** Inputs this path cannot change in place: a change replaces (REST v2 has no registry update). */
   readonly replaces: readonly string[];
   /**
+   * Inputs this path cannot unset in place: a change to the model's default replaces (REST v2's PATCH
+   * cannot remove a template's mount: omitting `mounts` keeps it). Other changes stay in place.
+   */
+  readonly replacesOnUnset?: readonly string[];
+  /** Inputs the model replaces on change that this path changes in place (REST v2 renames a template). */
+  readonly updatesInPlace?: readonly string[];
+  /**
+   * Names are unique per account on this path (GraphQL templates and registry credentials): a
+   * replacement that keeps the name deletes the old record first (`deleteBeforeReplace`). Elsewhere the
+   * replacement is created first, so what refers to the old record moves before it is deleted.
+   */
+  readonly uniqueNames?: boolean;
+  /**
    * The path copies a referenced template into the resource at create (REST v2 endpoints: a snapshot),
    * so a template change reaches it only when re-applied; false where the platform follows the template itself.
    */

@@ -91,18 +91,24 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   /** Looks referenced platform objects up (a new or changed id only), adding a failure for each unknown one. */
   protected async checkReferences(_olds: Props | undefined, _inputs: Props, _failures: InputFailure[]): Promise<void> {}
 
-  /** Field-by-field diff of stored outputs against checked inputs; provider settings alone are no diff. */
+  /**
+   * Field-by-field diff of stored outputs against checked inputs; provider settings alone are no diff.
+   * The path's port adjusts the model's change policies (port.ts capabilities): what it cannot change
+   * or unset in place replaces, what it renames in place does not, and only where names are unique
+   * does a replacement keeping the name delete first.
+   */
   async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = diffModel(this.model, inputNames(this.model), olds ?? {}, news ?? {});
-    const onPath = this.pathReplaces().filter((f) => (d.changed as string[]).includes(f) && !(d.replaces as string[]).includes(f));
-    if (onPath.length === 0) return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+    const { replaces = [], replacesOnUnset = [], updatesInPlace = [], uniqueNames = false } = this.port.capabilities;
+    const changed = d.changed as string[];
+    const unsets = (f: string) => {
+      const field = this.model.fields[f] as { default?: unknown } | undefined;
+      return JSON.stringify(news?.[f] ?? null) === JSON.stringify(field?.default ?? null);
+    };
+    const onPath = changed.filter((f) => replaces.includes(f) || (replacesOnUnset.includes(f) && unsets(f)));
+    const replacing = [...new Set([...(d.replaces as string[]).filter((f) => !updatesInPlace.includes(f)), ...onPath])];
     const keepsName = !containsUnknown(news?.name) && olds?.name === news?.name;
-    return { changes: true, replaces: [...d.replaces, ...onPath], deleteBeforeReplace: this.model.uniqueName === true && keepsName, changed: d.changed };
-  }
-
-  /** Inputs the session's path cannot change in place (its port declares them), replacing on change. */
-  protected pathReplaces(): readonly string[] {
-    return this.port.capabilities.replaces;
+    return { changes: d.changes, replaces: replacing, deleteBeforeReplace: uniqueNames && replacing.length > 0 && keepsName, changed };
   }
 
   /**

@@ -50,9 +50,9 @@ export interface EndpointArgs {
    * `runpod:api v2` only: set on `graphql`, preview fails naming the field and the path.
    */
   dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** `QB` queue-based (default) or `LB` load balancing. Changing it replaces the endpoint. */
+  /** `QB` queue-based (default) or `LB` load balancing (on `runpod:api v2` with `scalerType: "REQUEST_COUNT"`). Changing it replaces the endpoint. */
   type?: pulumi.Input<EndpointType>;
-  /** Seconds before idle workers shut down, 0 to 3600. Default 5. */
+  /** Seconds before idle workers shut down, 0 to 3600 (1 to 3600 on `runpod:api v2`). Default 5. */
   idleTimeout?: pulumi.Input<number>;
   /** Regions the workers may run in (`CZ`, `FR`, `GB`, `NO`, `RO`, `US`); empty or unset = any. Order does not matter. */
   locations?: pulumi.Input<pulumi.Input<Location>[]>;
@@ -71,7 +71,10 @@ export interface EndpointArgs {
   fastBootType?: pulumi.Input<FastBootType>;
   /** Autoscaling strategy: `QUEUE_DELAY` (default) or `REQUEST_COUNT`. */
   scalerType?: pulumi.Input<ScalerType>;
-  /** Scaler target (e.g. queue delay in seconds), 1 to 3600. Default 4. */
+  /**
+   * Scaler target: queue delay in seconds (at least 0.5, fractions kept on `runpod:api v2`; an integer
+   * 1 to 3600 on `graphql`), or requests per worker, an integer, with `REQUEST_COUNT`. Default 4.
+   */
   scalerValue?: pulumi.Input<number>;
   /** Minimum active workers, 0 (scale to zero, default) to 100; at most `workersMax`. */
   workersMin?: pulumi.Input<number>;
@@ -97,9 +100,9 @@ export interface EndpointArgs {
    */
   gpuCount?: pulumi.Input<number>;
   /**
-   * CUDA versions a worker's host may run, e.g. `["12.1", "12.2"]` (sent comma-separated): each one of
-   * `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty =
-   * any. Order does not matter; updated in place. Unset = the platform's default (any) and no diff; a
+   * CUDA versions a worker's host may run, as `major.minor`, e.g. `["12.9", "13.0"]`; on `runpod:api
+   * graphql` each one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`;
+   * no repeats; empty = any. Order does not matter; updated in place. Unset = the platform's default (any) and no diff; a
    * modify keeps the value the platform last reported. Not shown in the spec: from the official clients
    * / REST v1 document.
    */

@@ -59,6 +59,11 @@ export interface TemplateArgs {
    * preview fails naming the field and the path.
    */
   startJupyter?: pulumi.Input<boolean>;
+  /**
+   * Visible to other users of the platform (REST v2 `public`): true or false (default). Updated in place.
+   * `runpod:api v2` only: set on `graphql`, preview fails naming the field and the path.
+   */
+  isPublic?: pulumi.Input<boolean>;
   /** Description shown with the template (at most 65536 characters); unset = none. Updated in place. */
   readme?: pulumi.Input<string>;
 }
@@ -87,6 +92,7 @@ export class Template extends pulumi.dynamic.Resource {
   declare public readonly category: pulumi.Output<TemplateCategoryName>;
   declare public readonly startSsh: pulumi.Output<boolean>;
   declare public readonly startJupyter: pulumi.Output<boolean>;
+  declare public readonly isPublic: pulumi.Output<boolean>;
   declare public readonly readme: pulumi.Output<string>;
 
   /**

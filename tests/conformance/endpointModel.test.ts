@@ -32,9 +32,10 @@ describe("the Endpoint model and the emulator's facts agree", () => {
   it.each(Object.keys(facts).filter((n) => !NOT_INPUTS.includes(n)))("%s", (name) => {
     const fact = facts[name];
     const field = input(name);
-    if (fact.values) expect({ name, values: [...(field.rule.values ?? [])].sort() }).toEqual({ name, values: [...fact.values].sort() });
-    if (fact.min !== undefined || fact.max !== undefined)
-      expect({ name, min: field.rule.min, max: field.rule.max }).toEqual({ name, min: fact.min, max: fact.max });
+    // The emulator's facts are GraphQL's: a field's GraphQL rule, where it has one of its own, holds its values.
+    const rule = field.onPath?.graphql?.rule ?? field.rule;
+    if (fact.values) expect({ name, values: [...(rule.values ?? [])].sort() }).toEqual({ name, values: [...fact.values].sort() });
+    if (fact.min !== undefined || fact.max !== undefined) expect({ name, min: rule.min, max: rule.max }).toEqual({ name, min: fact.min, max: fact.max });
     if (!("default" in fact)) return;
     if (field.unset === "platform") {
       // No default of its own: unset is the platform's, which the README's default cell states.

@@ -24,7 +24,8 @@ import { SPEC_TABLES as SPEC } from "../spec/specTables";
 const F = ENDPOINT_MODEL.fields;
 const NAME_MAX_LENGTH = F.name.rule.maxLength;
 const IDLE_TIMEOUT_MAX = F.idleTimeout.rule.max;
-const SCALER_VALUE_MAX = F.scalerValue.rule.max;
+/** GraphQL's bound: REST v2 states none. */
+const SCALER_VALUE_MAX = F.scalerValue.onPath.graphql.rule.max;
 const WORKERS_LIMIT = F.workersMax.rule.max;
 const WORKERS_READY_TIMEOUT_MIN = F.workersReadyTimeout.rule.min;
 const WORKERS_READY_TIMEOUT_MAX = F.workersReadyTimeout.rule.max;
@@ -116,7 +117,8 @@ describe("the Endpoint arguments table", () => {
     for (const t of SPEC.endpointTypes) expect(row("type").accepts).toContain(`\`${t}\``);
     for (const s of SPEC.scalerTypes) expect(row("scalerType").accepts).toContain(`\`${s}\``);
     expect(row("name").accepts).toContain(`1–${NAME_MAX_LENGTH} characters`);
-    expect(row("idleTimeout").accepts).toBe(`seconds, 0–${IDLE_TIMEOUT_MAX}`);
+    expect(row("idleTimeout").accepts).toContain(`seconds, 0–${IDLE_TIMEOUT_MAX}`);
+    expect(row("idleTimeout").accepts).toContain(`at least \`${F.idleTimeout.onPath.v2.rule.min}\` on \`runpod:api v2\``);
     expect(row("scalerValue").accepts).toContain(`1–${SCALER_VALUE_MAX}`);
     expect(row("workersMin").accepts).toContain(`0–${WORKERS_LIMIT}`);
     expect(row("workersMax").accepts).toContain(`0–${WORKERS_LIMIT}`);

@@ -50,7 +50,7 @@ describe.each(["v2", "graphql"] as const)("on API path %s", (api: ApiPath) => {
       expect(again.name).toBe(first.name);
       expect(again).not.toHaveProperty("__autonamed");
       expect((await provider.diff("id", { ...first, idleTimeout: 5 }, again)).changed).toEqual(["idleTimeout"]);
-      const replacement = await checked(provider, { ...args("keep"), type: "LB" });
+      const replacement = await checked(provider, { ...args("keep"), type: "LB", scalerType: "REQUEST_COUNT" });
       expect(replacement.name).toMatch(/^keep-[0-9a-f]{7}$/);
       expect(replacement.name).not.toBe(first.name);
     });

@@ -65,8 +65,8 @@ describe("check", () => {
     ["executionTimeoutMs", 604_800_001, "executionTimeoutMs must be an integer number of milliseconds from 5000 to 604800000; got 604800001"],
     [
       "allowedCudaVersions",
-      ["12.1", "13.0"],
-      `allowedCudaVersions must be a list of distinct CUDA versions, each one of ${CUDA_VERSIONS.join(", ")} (empty = any); got ["12.1","13.0"]`,
+      ["12.1", "13"],
+      'allowedCudaVersions must be a list of distinct CUDA versions as `major.minor` (e.g. "12.9") (empty = any); got ["12.1","13"]',
     ],
     ["allowedCudaVersions", ["12.1", "12.1"], expect.stringContaining("allowedCudaVersions must be a list of distinct CUDA versions")],
     ["allowedCudaVersions", "12.1,12.2", expect.stringContaining("allowedCudaVersions must be a list of distinct CUDA versions")],
@@ -79,7 +79,7 @@ describe("check", () => {
   it("skips values not known yet and checks known list elements", () => {
     expect(checkEndpointInputs({ ...base, gpuCount: UNKNOWN, executionTimeoutMs: UNKNOWN, allowedCudaVersions: UNKNOWN }).failures).toEqual([]);
     expect(checkEndpointInputs({ ...base, allowedCudaVersions: [UNKNOWN, "12.1"] }).failures).toEqual([]);
-    expect(checkEndpointInputs({ ...base, allowedCudaVersions: [UNKNOWN, "9.0"] }).failures.map((f) => f.property)).toEqual(["allowedCudaVersions"]);
+    expect(checkEndpointInputs({ ...base, allowedCudaVersions: [UNKNOWN, "9"] }).failures.map((f) => f.property)).toEqual(["allowedCudaVersions"]);
   });
 
   it("accepts exactly the values and bounds the emulator states", () => {

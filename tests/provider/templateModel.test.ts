@@ -1,7 +1,7 @@
 /**
  * The Template and ContainerRegistryAuth models as check and diff apply them, without a platform:
- * defaults, validation naming the field and range, env compared per key, the change policies, and
- * `deleteBeforeReplace` only when a replacement keeps a unique name.
+ * defaults, validation naming the field and range, env compared per key, and the change policies
+ * (whether a replacement deletes first is the path's: tests/provider/v2Edits.integration.test.ts).
  */
 import { checkFields } from "../../src/provider/model/check";
 import { changedKeys, diffModel } from "../../src/provider/model/compare";
@@ -34,6 +34,7 @@ describe("Template check", () => {
       category: "NVIDIA",
       startSsh: false,
       startJupyter: false,
+      isPublic: false,
       readme: "",
     });
   });
@@ -72,37 +73,22 @@ describe("Template diff", () => {
       changes: false,
       changed: [],
       replaces: [],
-      deleteBeforeReplace: false,
     });
   });
 
   it("image and env update in place; the changed env keys are named without values", () => {
     const news = checked({ ...base, imageName: "acme/llm:2", env: { A: "1", B: "3", C: "4" }, ports: ["8000/http", "22/tcp"] });
-    expect(diff(olds, news)).toEqual({ changes: true, changed: ["imageName", "env"], replaces: [], deleteBeforeReplace: false });
+    expect(diff(olds, news)).toEqual({ changes: true, changed: ["imageName", "env"], replaces: [] });
     expect(changedKeys(olds.env, news.env)).toEqual(["B", "C"]);
     expect(changedKeys(olds.env, { A: "1" })).toEqual(["B"]);
   });
 
   it("a new name replaces, creating first (the new name is free)", () => {
-    expect(diff(olds, { ...olds, name: "llm-2" })).toEqual({ changes: true, changed: ["name"], replaces: ["name"], deleteBeforeReplace: false });
+    expect(diff(olds, { ...olds, name: "llm-2" })).toEqual({ changes: true, changed: ["name"], replaces: ["name"] });
   });
 
   it("an unknown value counts as changed", () => {
     expect(diff(olds, { ...olds, containerRegistryAuthId: UNKNOWN }).changed).toEqual(["containerRegistryAuthId"]);
-  });
-
-  it("a replacement that keeps a unique name deletes first", () => {
-    const model = {
-      ...TEMPLATE_MODEL,
-      fields: { ...TEMPLATE_MODEL.fields, readme: { ...TEMPLATE_MODEL.fields.readme, change: { policy: "replace", compare: "value", why: "test" } } },
-    };
-    expect(diffModel(model as never, TEMPLATE_INPUT_FIELDS, olds, { ...olds, readme: "new" })).toMatchObject({
-      replaces: ["readme"],
-      deleteBeforeReplace: true,
-    });
-    expect(diffModel({ ...model, uniqueName: false } as never, TEMPLATE_INPUT_FIELDS, olds, { ...olds, readme: "new" })).toMatchObject({
-      deleteBeforeReplace: false,
-    });
   });
 });
 
@@ -157,11 +143,9 @@ describe("ContainerRegistryAuth model", () => {
       changes: true,
       changed: ["password"],
       replaces: [],
-      deleteBeforeReplace: false,
     });
     expect(diffModel(REGISTRY_AUTH_MODEL, REGISTRY_AUTH_INPUT_FIELDS, olds, { ...olds, name: "ghcr2" })).toMatchObject({
       replaces: ["name"],
-      deleteBeforeReplace: false,
     });
   });
 

@@ -380,14 +380,14 @@ describe("a template change on REST v2 (templates are snapshots)", () => {
 });
 
 describe("ContainerRegistryAuth on REST v2", () => {
-  it("create, read, a changed password replaces (v2 has no update; the name stays, so it deletes first), delete", async () => {
+  it("create, read, a changed password replaces (v2 has no update; names are not unique, so it creates first), delete", async () => {
     const provider = new RegistryAuthProvider(on("v2"));
     const inputs = await checked(provider, { name: uniqueName("v2-reg"), username: "me", password: "s3cret-pw" });
     const { id, outs } = await provider.create(inputs);
     const read = await provider.read(id, outs);
     expect(read.props).toMatchObject({ name: inputs.name, username: "me", password: "s3cret-pw" });
     const diff = await provider.diff(id, read.props as Record<string, unknown>, { ...inputs, password: "other-pw" });
-    expect(diff).toMatchObject({ changes: true, replaces: ["password"], deleteBeforeReplace: true });
+    expect(diff).toMatchObject({ changes: true, replaces: ["password"], deleteBeforeReplace: false });
     await provider.delete(id, outs);
     expect(await provider.read(id, outs)).toEqual({});
   });

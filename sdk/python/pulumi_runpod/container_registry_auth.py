@@ -27,7 +27,7 @@ class ContainerRegistryAuthArgs:
 
         :param pulumi.Input[_builtins.str] password: Registry password or token (secret). Accepted: 1–4096 characters. Changed in place.
         :param pulumi.Input[_builtins.str] username: Registry user name. Accepted: 1–255 characters. Changed in place.
-        :param pulumi.Input[_builtins.str] name: Name of the credentials, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] name: Name of the credentials (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         """
         pulumi.set(__self__, "password", password)
         pulumi.set(__self__, "username", username)
@@ -62,7 +62,7 @@ class ContainerRegistryAuthArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name of the credentials, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        Name of the credentials (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -88,7 +88,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] name: Name of the credentials, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] name: Name of the credentials (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] password: Registry password or token (secret). Accepted: 1–4096 characters. Changed in place.
         :param pulumi.Input[_builtins.str] username: Registry user name. Accepted: 1–255 characters. Changed in place.
         """
@@ -170,7 +170,7 @@ class ContainerRegistryAuth(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Name of the credentials, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        Name of the credentials (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 

@@ -38,7 +38,7 @@ class EndpointArgs:
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
+                 scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
@@ -48,7 +48,7 @@ class EndpointArgs:
         The set of arguments for constructing a Endpoint resource.
 
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
@@ -58,7 +58,7 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
+        :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
@@ -66,8 +66,8 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
-        :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
-        :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing). Default: `"QB"`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
+        :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: 0–100 workers. Default: `3`, or `workersMin` when larger. Changed in place.
         :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: 0–100 workers, ≤ `workersMax`; `0` = scale to zero. Default: `0`. Changed in place.
@@ -145,7 +145,7 @@ class EndpointArgs:
     @pulumi.getter(name="allowedCudaVersions")
     def allowed_cuda_versions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
         """
         return pulumi.get(self, "allowed_cuda_versions")
 
@@ -267,7 +267,7 @@ class EndpointArgs:
     @pulumi.getter(name="idleTimeout")
     def idle_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
+        Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
         """
         return pulumi.get(self, "idle_timeout")
 
@@ -361,21 +361,21 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="scalerValue")
-    def scaler_value(self) -> pulumi.Input[Optional[_builtins.int]]:
+    def scaler_value(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
+        Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         """
         return pulumi.get(self, "scaler_value")
 
     @scaler_value.setter
-    def scaler_value(self, value: pulumi.Input[Optional[_builtins.int]]):
+    def scaler_value(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "scaler_value", value)
 
     @_builtins.property
     @pulumi.getter
     def type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing). Default: `"QB"`. Changing it replaces the resource.
+        Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 
@@ -456,7 +456,7 @@ class Endpoint(pulumi.CustomResource):
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
+                 scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -471,7 +471,7 @@ class Endpoint(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
@@ -481,7 +481,7 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
+        :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
@@ -489,9 +489,9 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
-        :param pulumi.Input[_builtins.int] scaler_value: Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
+        :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
-        :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing). Default: `"QB"`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: 0–100 workers. Default: `3`, or `workersMin` when larger. Changed in place.
         :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: 0–100 workers, ≤ `workersMax`; `0` = scale to zero. Default: `0`. Changed in place.
@@ -541,7 +541,7 @@ class Endpoint(pulumi.CustomResource):
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 scaler_value: pulumi.Input[Optional[_builtins.int]] = None,
+                 scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -649,7 +649,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="allowedCudaVersions")
     def allowed_cuda_versions(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        CUDA versions a worker's host may run. Accepted: CUDA versions: `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; no repeats; empty = any; sent comma-separated; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
         """
         return pulumi.get(self, "allowed_cuda_versions")
 
@@ -745,7 +745,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="idleTimeout")
     def idle_timeout(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Time before idle workers shut down. Accepted: seconds, 0–3600. Default: `5`. Changed in place.
+        Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
         """
         return pulumi.get(self, "idle_timeout")
 
@@ -823,9 +823,9 @@ class Endpoint(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="scalerValue")
-    def scaler_value(self) -> pulumi.Output[Optional[_builtins.int]]:
+    def scaler_value(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Scaler target (e.g. queue delay in seconds). Accepted: 1–3600: scaler target (e.g. queue delay in seconds). Default: `4`. Changed in place.
+        Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         """
         return pulumi.get(self, "scaler_value")
 
@@ -841,7 +841,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing). Default: `"QB"`. Changing it replaces the resource.
+        Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 

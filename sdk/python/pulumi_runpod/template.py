@@ -25,6 +25,7 @@ class TemplateArgs:
                  container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
                  env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 is_public: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
@@ -41,12 +42,13 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image. Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); unset = public image. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment variables, name → value (secret). Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters. Default: `{}`. Changed in place.
-        :param pulumi.Input[_builtins.str] name: Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] is_public: Visible to other users of the platform (REST v2 `public`): they can find the template and run endpoints from it. Accepted: `true` = other users can find and use the template; `runpod:api v2` only (GraphQL reports no such field). Default: `false`. Changed in place.
+        :param pulumi.Input[_builtins.str] name: Template name (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
         pulumi.set(__self__, "image_name", image_name)
@@ -60,6 +62,8 @@ class TemplateArgs:
             pulumi.set(__self__, "docker_args", docker_args)
         if env is not None:
             pulumi.set(__self__, "env", env)
+        if is_public is not None:
+            pulumi.set(__self__, "is_public", is_public)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if ports is not None:
@@ -148,10 +152,22 @@ class TemplateArgs:
         pulumi.set(self, "env", value)
 
     @_builtins.property
+    @pulumi.getter(name="isPublic")
+    def is_public(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Visible to other users of the platform (REST v2 `public`): they can find the template and run endpoints from it. Accepted: `true` = other users can find and use the template; `runpod:api v2` only (GraphQL reports no such field). Default: `false`. Changed in place.
+        """
+        return pulumi.get(self, "is_public")
+
+    @is_public.setter
+    def is_public(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_public", value)
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        Template name (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -211,7 +227,7 @@ class TemplateArgs:
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
+        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -244,6 +260,7 @@ class Template(pulumi.CustomResource):
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
                  env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  image_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 is_public: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
@@ -265,12 +282,13 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment variables, name → value (secret). Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters. Default: `{}`. Changed in place.
         :param pulumi.Input[_builtins.str] image_name: Container image with repository and tag. Accepted: 1–1000 characters, no leading/trailing spaces. Changed in place.
-        :param pulumi.Input[_builtins.str] name: Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] is_public: Visible to other users of the platform (REST v2 `public`): they can find the template and run endpoints from it. Accepted: `true` = other users can find and use the template; `runpod:api v2` only (GraphQL reports no such field). Default: `false`. Changed in place.
+        :param pulumi.Input[_builtins.str] name: Template name (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
         ...
@@ -305,6 +323,7 @@ class Template(pulumi.CustomResource):
                  docker_args: pulumi.Input[Optional[_builtins.str]] = None,
                  env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  image_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 is_public: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
@@ -329,6 +348,7 @@ class Template(pulumi.CustomResource):
             if image_name is None and not opts.urn:
                 raise TypeError("Missing required property 'image_name'")
             __props__.__dict__["image_name"] = image_name
+            __props__.__dict__["is_public"] = is_public
             __props__.__dict__["name"] = name
             __props__.__dict__["ports"] = ports
             __props__.__dict__["readme"] = readme
@@ -366,6 +386,7 @@ class Template(pulumi.CustomResource):
         __props__.__dict__["docker_args"] = None
         __props__.__dict__["env"] = None
         __props__.__dict__["image_name"] = None
+        __props__.__dict__["is_public"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["ports"] = None
         __props__.__dict__["readme"] = None
@@ -424,10 +445,18 @@ class Template(pulumi.CustomResource):
         return pulumi.get(self, "image_name")
 
     @_builtins.property
+    @pulumi.getter(name="isPublic")
+    def is_public(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Visible to other users of the platform (REST v2 `public`): they can find the template and run endpoints from it. Accepted: `true` = other users can find and use the template; `runpod:api v2` only (GraphQL reports no such field). Default: `false`. Changed in place.
+        """
+        return pulumi.get(self, "is_public")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Template name, unique per account. Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
+        Template name (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -467,7 +496,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096. Default: `0`. Changed in place.
+        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
         """
         return pulumi.get(self, "volume_in_gb")
 

@@ -21,7 +21,7 @@ import {
   type OutputsOf,
   type SettingName,
 } from "../model/fields";
-import { bool, integer, listOf, matching, oneOf, platformId, text } from "../model/rules";
+import { bool, integer, listOf, matching, number, oneOf, platformId, text } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
 
 /** Largest worker count of `workersMin` / `workersMax`. */
@@ -31,11 +31,13 @@ const SAVE_FIELD = "saveEndpoint field";
 const BEYOND_SPEC = "; not shown in the spec: from the official clients / REST v1 document";
 const PLATFORM_FIELD = "saveEndpoint field of the official clients; unset keeps the platform's value";
 /**
- * CUDA versions a worker's host may run, as the official clients write them. The spec lists none; this
+ * CUDA versions GraphQL's endpoints accept, as the official clients write them. The spec lists none; this
  * is the set the emulator accepts (emulator/facts.ts), kept as its own copy so a test comparing them can fail.
+ * REST v2 takes any `major.minor` (the document's pattern).
  */
 export const CUDA_VERSIONS = ["11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8"] as const;
-export type CudaVersion = (typeof CUDA_VERSIONS)[number];
+/** A CUDA version as `major.minor` (e.g. `"12.9"`). */
+export type CudaVersion = `${number}.${number}`;
 /** Most GPUs one worker may have (the platform's `maxGpuCount` of a GPU type). */
 const GPU_COUNT_MAX = 8;
 
@@ -94,7 +96,7 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     excludedGpuTypes: input({
       doc: "GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`).",
-      rule: listOf(text(100), { what: "GPU type names", example: "NVIDIA L40", empty: "none" }),
+      rule: listOf(matching(/^\s*[^-\s]/, 100, "a GPU type name, not starting with '-'"), { what: "GPU type names", example: "NVIDIA L40", empty: "none" }),
       note: "; each a type of one of the tiers; `runpod:api v2` only",
       default: [],
       paths: ["v2"],
@@ -111,14 +113,20 @@ export const ENDPOINT_MODEL = defineModel({
     type: input({
       doc: "Queue-based or load-balancing endpoint.",
       rule: oneOf(ENDPOINT_TYPES, { QB: "queue-based", LB: "load balancing" }),
+      note: "; `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`",
       default: "QB",
+      // Document: CreateEndpointRequest, a LOAD_BALANCER endpoint's scaling is RequestCountScaling.
+      onPath: { v2: { requires: { LB: { scalerType: "REQUEST_COUNT" } } } },
       change: { policy: "replace", compare: "value", why: "queue-based and load-balancing endpoints serve different interfaces at the job URL" },
     }),
     idleTimeout: input({
       doc: "Time before idle workers shut down.",
       rule: integer(0, 3600),
       unit: "seconds",
+      note: "; at least `1` on `runpod:api v2`",
       default: 5,
+      // Document: EndpointWorkers.idleTimeout minimum 1.
+      onPath: { v2: { rule: integer(1, 3600) } },
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     locations: input({
@@ -159,10 +167,12 @@ export const ENDPOINT_MODEL = defineModel({
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     scalerValue: input({
-      doc: "Scaler target (e.g. queue delay in seconds).",
-      rule: integer(1, 3600),
-      note: ": scaler target (e.g. queue delay in seconds)",
+      doc: "Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`.",
+      rule: number(0.5),
+      note: ": scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600",
       default: 4,
+      // Document: QueueDelayScaling.queueDelay a float, minimum 0.5; RequestCountScaling.requestCount an integer, minimum 1.
+      onPath: { graphql: { rule: integer(1, 3600) } },
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     workersMin: input({
@@ -206,8 +216,14 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     allowedCudaVersions: input({
       doc: "CUDA versions a worker's host may run.",
-      rule: listOf(oneOf(CUDA_VERSIONS), { what: "CUDA versions", empty: "any" }),
-      note: `; sent comma-separated${BEYOND_SPEC}`,
+      rule: listOf(matching(CUDA_VERSION_PATTERN, 16, "CUDA versions as `major.minor`"), {
+        what: "CUDA versions as `major.minor`",
+        example: "12.9",
+        empty: "any",
+      }),
+      note: `; on \`runpod:api graphql\` one of ${CUDA_VERSIONS.map((v) => `\`${v}\``).join(", ")}${BEYOND_SPEC}`,
+      // The document's pattern on v2 (^\d+\.\d+$); GraphQL knows a fixed set.
+      onPath: { graphql: { rule: listOf(oneOf(CUDA_VERSIONS), { what: "CUDA versions", empty: "any" }) } },
       unset: "platform",
       defaultText: "unset = the platform's (any)",
       change: { policy: "update", compare: "set", why: `${PLATFORM_FIELD}; a set of allowed versions, order carries no meaning`, note: "unset: no diff" },

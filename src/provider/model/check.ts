@@ -6,7 +6,7 @@
  */
 import { PROVIDER_PROPERTY } from "../reserved";
 import { UNKNOWN, isUnknown } from "../unknown";
-import { compiled } from "./compiled";
+import { compiled, zodOf } from "./compiled";
 import type { Field, Fields, InputField, ResourceModel } from "./fields";
 
 /** A failure in the shape Pulumi's `CheckFailure` expects. */
@@ -110,6 +110,38 @@ function foldAlias(
   } else if (!isUnknown(other) && spelled !== UNKNOWN && spelled !== other) {
     failures.push({ property: name, reason: `${name} (${show(value)}) contradicts ${target} (${show(other)}); set only one` });
   }
+}
+
+/**
+ * The rules API path `path` adds to the model's (each input's `onPath`): a value its narrower rule
+ * rejects, or one that needs another input set to a given value, fails naming the field, the path and
+ * what it accepts. Unknown values are skipped.
+ */
+export function pathRuleFailures(model: ResourceModel, inputs: Record<string, unknown>, path: string, pathKey: string): InputFailure[] {
+  const failures: InputFailure[] = [];
+  for (const [name, field] of Object.entries(model.fields as Fields)) {
+    if (field.kind !== "input") continue;
+    const rules = field.onPath?.[path as keyof typeof field.onPath];
+    const value = inputs[name];
+    if (!rules || !isSet(value) || isUnknown(value) || (Array.isArray(value) && value.some(isUnknown))) continue;
+    // A value the model's own rule rejects already has its failure.
+    if (!compiled(model).schema(name).safeParse(value).success) continue;
+    if (rules.rule && !rules.rule.schema(zodOf()).safeParse(value).success) {
+      const expects = rules.rule.expects({ unit: field.unit });
+      failures.push({ property: name, reason: `${name} must be ${expects} on API path ${path} (${pathKey}); got ${show(value)}` });
+      continue;
+    }
+    const needs = typeof value === "string" ? rules.requires?.[value] : undefined;
+    for (const [other, wanted] of Object.entries(needs ?? {})) {
+      const got = inputs[other];
+      if (isUnknown(got) || got === wanted) continue;
+      failures.push({
+        property: name,
+        reason: `${name} ${show(value)} needs ${other} ${show(wanted)} on API path ${path} (${pathKey}); got ${other} ${show(got ?? null)}: set ${other} to ${show(wanted)}`,
+      });
+    }
+  }
+  return failures;
 }
 
 /** True when no value of the checked inputs is still unknown (they can be sent to the platform). */

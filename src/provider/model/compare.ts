@@ -58,17 +58,14 @@ export function replacing<F extends Fields>(model: ResourceModel<F>, changed: re
   return changed.filter((name) => changeOf(model, name).policy === "replace");
 }
 
-/** A model-derived diff: the changed inputs, those replacing, and whether the replacement deletes first. */
+/**
+ * A model-derived diff: the changed inputs and those replacing. Whether a replacement deletes first is
+ * the path's (its port's `uniqueNames`; recordProvider.ts).
+ */
 export interface ModelDiff<N extends string = string> {
   changes: boolean;
   changed: N[];
   replaces: N[];
-  /**
-   * True when names are unique ({@link ResourceModel.uniqueName}) and the replacement keeps the old name:
-   * the new resource cannot be created while the old one holds it. A replacement under a new name is
-   * created first, so dependents move to it before the old one is deleted.
-   */
-  deleteBeforeReplace: boolean;
 }
 
 /** Compares stored outputs with checked inputs over every input of `model`, as its change policies say. */
@@ -79,7 +76,5 @@ export function diffModel<F extends Fields>(
   news: Record<string, unknown>,
 ): ModelDiff<InputName<F>> {
   const changed = changedFields(model, names, olds, news);
-  const replaces = replacing(model, changed);
-  const keepsName = !containsUnknown(news.name) && olds.name === news.name;
-  return { changes: changed.length > 0, changed, replaces, deleteBeforeReplace: model.uniqueName === true && replaces.length > 0 && keepsName };
+  return { changes: changed.length > 0, changed, replaces: replacing(model, changed) };
 }

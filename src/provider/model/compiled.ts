@@ -73,6 +73,13 @@ function compile(model: ResourceModel): CompiledModel {
   };
 }
 
+/** zod, loaded at first use. */
+export function zodOf(): Zod {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  zod ??= (require("zod") as typeof import("zod")).z;
+  return zod;
+}
+
 /** Per model type (e.g. `Endpoint`): how often this process compiled it and built one of its schemas. */
 export function compilationCounts(): Record<string, { compilations: number; schemas: number }> {
   const out: Record<string, { compilations: number; schemas: number }> = {};

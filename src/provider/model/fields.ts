@@ -46,6 +46,12 @@ interface Argument<T> extends Documented {
   note?: string;
 }
 
+/** One path's rules of an input ({@link InputField.onPath}). */
+export interface PathRules {
+  rule?: Rule<unknown>;
+  requires?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
 export interface InputField<T = unknown> extends Argument<T> {
   kind: "input";
   /** Must be given (`check` fails otherwise); with `autoName`, generated from the resource name when unset. */
@@ -80,6 +86,11 @@ export interface InputField<T = unknown> extends Argument<T> {
    */
   valuePaths?: Readonly<Record<string, readonly ApiPath[]>>;
   /**
+   * What one API path's document adds to `rule` (checked on that path only, pathSupport.ts): a narrower
+   * `rule`, and values that require other inputs (value → { field: required value }).
+   */
+  onPath?: Partial<Record<ApiPath, PathRules>>;
+  /**
    * The value is a secret: the resource registers the output as a Pulumi secret (additionalSecretOutputs)
    * and wraps each given value in `pulumi.secret`, so no value reaches plain state; the provider removes
    * the values from any error message it throws.
@@ -108,11 +119,6 @@ export type Fields = Record<string, Field>;
 export interface ResourceModel<F extends Fields = Fields> {
   /** Key of the resource in the provider module's resource list (`resources.<kind>`). */
   kind: string;
-  /**
-   * Names are unique per account: a replacement that keeps the name deletes the old resource first
-   * (`deleteBeforeReplace`); one under a new name is created first.
-   */
-  uniqueName?: boolean;
   /** Pulumi type token `<module>:<type>` (the engine prefixes `pulumi-nodejs:dynamic/`). */
   module: string;
   type: string;

@@ -62,6 +62,35 @@ export function integer(min: number, max: number): Rule<number> {
   };
 }
 
+/** A number of at least `min` (fractions allowed), at most `max` when given. */
+export function number(min: number, max?: number): Rule<number> {
+  const range = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
+  return {
+    type: "number",
+    min,
+    max,
+    schema: (z) => (max === undefined ? z.number().finite().min(min) : z.number().min(min).max(max)),
+    expects: ({ unit, orUnset } = {}) => `${unit ? `a number of ${unit}` : "a number"} ${range}${orUnset ? ", or unset" : ""}`,
+    accepts: (unit) => `${unit ? `${unit}, ` : ""}${max === undefined ? `≥ ${min}` : `${min}–${max}`}`,
+  };
+}
+
+/** `0` (none), or an integer from `min` to `max`. */
+export function zeroOr(min: number, max: number): Rule<number> {
+  return {
+    type: "integer",
+    min: 0,
+    max,
+    schema: (z) =>
+      z
+        .number()
+        .int()
+        .refine((n) => n === 0 || (n >= min && n <= max)),
+    expects: ({ unit } = {}) => `0 (none) or ${unit ? `an integer number of ${unit}` : "an integer"} from ${min} to ${max}`,
+    accepts: (unit) => `${unit ? `${unit}, ` : ""}0 or ${min}–${max}`,
+  };
+}
+
 /** One of `values`; `labels` explain values in the README (e.g. a GPU tier's memory). */
 export function oneOf<const V extends readonly string[]>(values: V, labels: Partial<Record<V[number], string>> = {}): Rule<V[number]> {
   const rule: Rule<V[number]> = {

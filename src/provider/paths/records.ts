@@ -52,6 +52,8 @@ export interface TemplateState {
   category?: TemplateCategoryName;
   startSsh?: boolean;
   startJupyter?: boolean;
+  /** Visible to other users (REST v2 `public`; GraphQL reports none). */
+  isPublic?: boolean;
 }
 
 /** Registry credentials: the platform reports only the id and the name. */

@@ -11,17 +11,16 @@ export const REGISTRY_AUTH_MODEL = defineModel({
   kind: "registryAuth",
   module: "runpod",
   type: "ContainerRegistryAuth",
-  uniqueName: true,
   fields: {
     name: input({
-      doc: "Name of the credentials, unique per account.",
+      doc: "Name of the credentials (unique per account on `runpod:api graphql`).",
       rule: text(255, { trimmed: true }),
       required: true,
       autoName: true,
       change: {
         policy: "replace",
         compare: "value",
-        why: "updateRegistryAuth cannot rename: new credentials are created under the new name first, templates move to them, then the old ones are deleted",
+        why: "neither path renames credentials: new credentials are created under the new name first, templates move to them, then the old ones are deleted",
       },
     }),
     username: input({

@@ -18,7 +18,7 @@ import {
   type OutputsOf,
 } from "../model/fields";
 import { TEMPLATE_CATEGORIES } from "../../api/spec";
-import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text } from "../model/rules";
+import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text, zeroOr } from "../model/rules";
 
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
 const IN_PLACE = "saveTemplate modify carries every field";
@@ -27,17 +27,17 @@ export const TEMPLATE_MODEL = defineModel({
   kind: "template",
   module: "runpod",
   type: "Template",
-  uniqueName: true,
   fields: {
     name: input({
-      doc: "Template name, unique per account.",
+      doc: "Template name (unique per account on `runpod:api graphql`).",
       rule: text(255, { trimmed: true }),
       required: true,
       autoName: true,
       change: {
         policy: "replace",
         compare: "value",
-        why: "templates are deleted by name and names are unique per account: the new template is created under the new name first, endpoints move to it, then the old one is deleted",
+        why: "GraphQL deletes templates by name: the new template is created under the new name first, endpoints move to it, then the old one is deleted",
+        note: "in place on `runpod:api v2` (PATCH renames)",
       },
     }),
     imageName: input({
@@ -65,8 +65,16 @@ export const TEMPLATE_MODEL = defineModel({
       doc: "Persistent volume size (kept across restarts); 0 = none.",
       rule: integer(0, 4096),
       unit: "GB",
+      note: "; `0` or at least `10` on `runpod:api v2`",
       default: 0,
-      change: { policy: "update", compare: "value", why: IN_PLACE },
+      // Document: PersistentMount.size minimum 10.
+      onPath: { v2: { rule: zeroOr(10, 4096) } },
+      change: {
+        policy: "update",
+        compare: "value",
+        why: `${IN_PLACE}; REST v2's PATCH cannot remove a mount (omitting \`mounts\` keeps it)`,
+        note: "to `0` replaces on `runpod:api v2`",
+      },
     }),
     volumeMountPath: input({
       doc: "Where the volume is mounted.",
@@ -118,6 +126,14 @@ export const TEMPLATE_MODEL = defineModel({
       default: false,
       paths: ["v2"],
       change: { policy: "update", compare: "value", why: "PATCH field `startJupyter` (true injects a password into the env)" },
+    }),
+    isPublic: input({
+      doc: "Visible to other users of the platform (REST v2 `public`): they can find the template and run endpoints from it.",
+      rule: bool("other users can find and use the template"),
+      note: "; `runpod:api v2` only (GraphQL reports no such field)",
+      default: false,
+      paths: ["v2"],
+      change: { policy: "update", compare: "value", why: "PATCH field `public`" },
     }),
     readme: input({
       doc: "Description shown with the template.",

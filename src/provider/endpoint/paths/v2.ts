@@ -21,7 +21,7 @@ const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
 /** The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`. */
 export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
   const scaling = e.scaling;
-  const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : Math.max(1, Math.round(scaling.queueDelay));
+  const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : scaling.queueDelay;
   return {
     id: e.id,
     name: e.name,
@@ -57,12 +57,19 @@ function workersOf(inputs: EndpointInputs): V2.EndpointWorkers {
   return workers;
 }
 
-/** The whole GPU selection: pools with their exclusions, count and CUDA set (a PATCH carrying `gpu` without `excludedTypes` would clear them). */
+/**
+ * The whole GPU selection: pools with their exclusions, count and CUDA set (a PATCH carrying `gpu`
+ * without `excludedTypes` would clear them). A floor goes with an explicit empty set: it clears a set the
+ * endpoint has (the two are mutually exclusive, and sending one does not clear the other).
+ */
 function gpuOf(inputs: EndpointInputs): V2.CreateEndpointGpuConfig {
   const gpu: V2.CreateEndpointGpuConfig = { pools: [...(inputs.gpuIds ?? [])], excludedTypes: [...inputs.excludedGpuTypes] };
   if (inputs.gpuCount !== undefined) gpu.count = inputs.gpuCount;
   if (inputs.allowedCudaVersions !== undefined) gpu.allowedCudaVersions = [...inputs.allowedCudaVersions];
-  if (inputs.minCudaVersion) gpu.minCudaVersion = inputs.minCudaVersion;
+  if (inputs.minCudaVersion) {
+    gpu.minCudaVersion = inputs.minCudaVersion;
+    if (!gpu.allowedCudaVersions?.length) gpu.allowedCudaVersions = [];
+  }
   return gpu;
 }
 

@@ -24,7 +24,7 @@ export function updateRegistryAuthInput(id: string, inputs: RegistryAuthInputs):
 
 export function graphqlRegistryAuthPort(context: PortContext): Port<RegistryAuthInputs, RegistryAuthState> {
   return {
-    capabilities: { unreported: [], replaces: [], copiesTemplates: false },
+    capabilities: { unreported: [], replaces: [], copiesTemplates: false, uniqueNames: true },
     create: async (inputs) => registryAuthStateFromGraphql(await context.client.saveRegistryAuth(saveRegistryAuthInput(inputs))),
     read: (id) => context.registryAuths.find(id),
     update: async (id, inputs) => registryAuthStateFromGraphql(await context.client.updateRegistryAuth(updateRegistryAuthInput(id, inputs))),

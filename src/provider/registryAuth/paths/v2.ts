@@ -1,8 +1,8 @@
 /**
  * Registry credentials on REST v2 (docs/spec/rest-v2-openapi.json, tag Registries), the whole mapping:
  * `createRegistry`, `listRegistries` (`{ id, name }`), `deleteRegistry`; v2 has no update, so a changed
- * username or password replaces the credentials (`replaces`): deleted first when the name stays (names
- * are unique), created first under a new name.
+ * username or password replaces the credentials (`replaces`). Names are not unique on v2, so the new
+ * credentials are created first whatever their name, templates move to them, then the old are deleted.
  */
 import type { V2 } from "../../../api";
 import { isNotFound } from "../../errorKinds";

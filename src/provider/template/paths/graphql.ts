@@ -56,7 +56,7 @@ export function saveTemplateInput(inputs: TemplateInputs, id?: string): SaveTemp
 
 export function graphqlTemplatePort(context: PortContext): Port<TemplateInputs, TemplateState> {
   return {
-    capabilities: { unreported: [], replaces: [], copiesTemplates: false },
+    capabilities: { unreported: [], replaces: [], copiesTemplates: false, uniqueNames: true },
     create: async (inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs))),
     read: (id) => context.templates.find(id),
     update: async (id, inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs, id))),

@@ -36,6 +36,7 @@ export function templateStateFromV2(t: V2.Template): TemplateState {
     category: t.category,
     startSsh: t.startSsh,
     startJupyter: t.startJupyter,
+    isPublic: t.public,
   };
 }
 
@@ -55,6 +56,7 @@ export function createTemplateBody(inputs: TemplateInputs): V2.CreateTemplateReq
     category: inputs.category,
     startSsh: inputs.startSsh,
     startJupyter: inputs.startJupyter,
+    public: inputs.isPublic,
   };
   const mounts = mountsOf(inputs);
   if (mounts) body.mounts = mounts;
@@ -74,6 +76,7 @@ export function patchTemplateBody(inputs: TemplateInputs, olds: Record<string, u
   if (changed.has("category")) body.category = inputs.category;
   if (changed.has("startSsh")) body.startSsh = inputs.startSsh;
   if (changed.has("startJupyter")) body.startJupyter = inputs.startJupyter;
+  if (changed.has("isPublic")) body.public = inputs.isPublic;
   if (changed.has("containerRegistryAuthId")) body.registry = inputs.containerRegistryAuthId;
   if (changed.has("volumeInGb") || changed.has("volumeMountPath")) {
     const mounts = mountsOf(inputs);
@@ -85,7 +88,14 @@ export function patchTemplateBody(inputs: TemplateInputs, olds: Record<string, u
 export function v2TemplatePort(context: PortContext): Port<TemplateInputs, TemplateState> {
   const v2 = () => context.client.v2;
   return {
-    capabilities: { unreported: [], replaces: [], copiesTemplates: false },
+    capabilities: {
+      unreported: [],
+      replaces: [],
+      // Omitting `mounts` (or `{}`) keeps the mount, and the document gives no form that removes it.
+      replacesOnUnset: ["volumeInGb"],
+      updatesInPlace: ["name"],
+      copiesTemplates: false,
+    },
     create: async (inputs) => templateStateFromV2(await v2().createTemplate(createTemplateBody(inputs))),
     read: (id) => context.templates.find(id),
     async update(id, inputs, olds) {
