@@ -154,7 +154,7 @@ describe("budget guards at preview", () => {
     // Re-checking "a" (a replacement's second check) replaces its share rather than adding to it.
     expect((await provider.check(undefined, args("a", { name: "a", workersMax: 2 }))).failures).toEqual([]);
     const over = await provider.check(undefined, args("c", { name: "c", workersMax: 1 }));
-    expect(over.failures).toEqual([{ property: "maxHourlyCost", reason: expect.stringContaining("over runpod:maxHourlyCost") }]);
+    expect(over.failures).toEqual([{ property: "", reason: expect.stringContaining("over runpod:maxHourlyCost") }]);
     expect(over.failures![0].reason).toMatch(/b \$\d+\.\d\d\/h = 50%, a \$\d+\.\d\d\/h = 33%, c \$\d+\.\d\d\/h = 17%/);
   });
 });
