@@ -232,7 +232,7 @@ test("option 3 puts the plugin and the CLI on PATH from the package tarball", as
   const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" }).trim();
   expect(packed).toBe(`pulumi-runpod-${VERSION}.tgz`);
   const prefix = path.join(work, "npm-global");
-  const env = { ...process.env, npm_config_prefix: prefix };
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_prefix: prefix };
   await runBlock("install-global", work, env);
   for (const bin of ["pulumi-resource-runpod", "pulumi-runpod"]) expect(fs.existsSync(path.join(prefix, "bin", bin))).toBe(true);
   const help = await bash("pulumi-runpod --help", work, { ...env, PATH: `${path.join(prefix, "bin")}${path.delimiter}${env.PATH ?? ""}` });
