@@ -135,7 +135,8 @@ test("maxHourlyCostLimit fails the preview when the change would exceed it; noth
     `maxHourlyCost $${(5 * price.ADA_24).toFixed(2)}/h (5 workers × $${price.ADA_24}/h) exceeds maxHourlyCostLimit $4.00/h`,
   );
   const up = await stack.run(["up", "--yes"], { expectFailure: true });
-  expect(up.stdout + up.stderr).toContain("exceeds maxHourlyCostLimit");
+  expect(up.stdout + up.stderr).toContain("property maxHourlyCostLimit value {4} has a problem: maxHourlyCost");
+  expect(up.stdout + up.stderr).not.toContain("{<nil>}");
   expect(platformWrites()).toBe(0);
   expect(emu.endpoints(emu.apiKey)).toEqual(before);
 });
@@ -151,9 +152,13 @@ test("runpod:maxHourlyCost fails the preview when the stack's sum would exceed i
   try {
     const r = await stack.run(["preview"], { expectFailure: true });
     const total = usd(2 * price.ADA_24 + 2 * price.AMPERE_16);
-    expect(r.stdout + r.stderr).toContain(
-      `the stack's endpoints would cost up to $${total.toFixed(2)}/h with all workers busy, over runpod:maxHourlyCost $3.00/h`,
+    // The refusal is the endpoint's own problem, not a property the program does not have (`{<nil>}`).
+    expect(r.stdout + r.stderr).toMatch(
+      new RegExp(
+        `resource '(llm|embed)' has a problem: the stack's endpoints would cost up to \\$${total.toFixed(2)}/h with all workers busy, over runpod:maxHourlyCost \\$3\\.00/h`,
+      ),
     );
+    expect(r.stdout + r.stderr).not.toContain("{<nil>}");
     expect(r.stdout + r.stderr).toMatch(/llm \(llm-[0-9a-f]{7}\) \$\d+\.\d\d\/h = \d+%/);
     expect(r.stdout + r.stderr).toMatch(/embed \(embed-[0-9a-f]{7}\) \$\d+\.\d\d\/h = \d+%/);
     expect(platformWrites()).toBe(0);

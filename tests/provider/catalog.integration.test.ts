@@ -154,7 +154,16 @@ describe("budget guards at preview", () => {
     // Re-checking "a" (a replacement's second check) replaces its share rather than adding to it.
     expect((await provider.check(undefined, args("a", { name: "a", workersMax: 2 }))).failures).toEqual([]);
     const over = await provider.check(undefined, args("c", { name: "c", workersMax: 1 }));
-    expect(over.failures).toEqual([{ property: "maxHourlyCost", reason: expect.stringContaining("over runpod:maxHourlyCost") }]);
+    expect(over.failures).toEqual([{ property: "", reason: expect.stringContaining("over runpod:maxHourlyCost") }]);
     expect(over.failures![0].reason).toMatch(/b \$\d+\.\d\d\/h = 50%, a \$\d+\.\d\d\/h = 33%, c \$\d+\.\d\d\/h = 17%/);
+  });
+
+  it("an unreadable catalog fails a runpod:maxHourlyCost stack's check as the endpoint's own problem, on no property", async () => {
+    const { provider } = deployment({ maxHourlyCost: "100" });
+    emu.setFaults({ errorRate: 1, match: ["listGpuTypes", "listCpuTypes", "listDataCenters"] });
+    const blind = await provider.check(undefined, args("blind", { name: "blind" }));
+    expect(blind.failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^cannot check runpod:maxHourlyCost: the platform's catalog could not be read/) },
+    ]);
   });
 });

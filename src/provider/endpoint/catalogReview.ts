@@ -65,6 +65,14 @@ export function workersOf(inputs: Record<string, unknown>, standby?: unknown): W
   return { min: inputs.workersMin as number, max: inputs.workersMax as number, standby: typeof standby === "number" ? standby : 0 };
 }
 
+/**
+ * The property of a refusal no input of the program holds (the stack budget, a provider setting):
+ * the engine prints it as the resource's own problem, where a named property the program does not
+ * set would print as `property x value {<nil>} has a problem`.
+ */
+const STACK_WIDE = "";
+const isSet = (v: unknown) => v !== undefined && v !== null;
+
 const numberOr = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /**
@@ -99,14 +107,14 @@ export async function reviewEndpoint(
       const why = `the platform's catalog could not be read (${messageOf(err)})`;
       if (inputs.maxHourlyCostLimit !== null && inputs.maxHourlyCostLimit !== undefined)
         failures.push({ property: "maxHourlyCostLimit", reason: `cannot check maxHourlyCostLimit: ${why}` });
-      else if (settings.maxHourlyCost !== undefined) failures.push({ property: "maxHourlyCost", reason: `cannot check runpod:maxHourlyCost: ${why}` });
+      else if (settings.maxHourlyCost !== undefined) failures.push({ property: STACK_WIDE, reason: `cannot check runpod:maxHourlyCost: ${why}` });
       else session.warn(`${who}: ${why}; its GPU selection was not checked and no cost was estimated`);
       return;
     }
     const selection = selectionOf(inputs);
     const volumes = selection.networkVolumeIds.length > 0 && selection.dataCenterIds.length > 0 ? await session.networkVolumes() : [];
     const review = reviewSelection(selection, catalog, volumes, { requireAvailability: settings.requireAvailability });
-    failures.push(...review.failures);
+    failures.push(...review.failures.map((f) => (isSet(inputs[f.property]) ? f : { ...f, property: STACK_WIDE })));
     for (const w of review.warnings) session.warn(`${who}: ${w}`);
     if (review.failures.length > 0) return;
     const cost = hourlyCost(selection, workersOf(inputs, olds?.workersStandby), catalog);
@@ -126,7 +134,7 @@ function guardBudget(session: PlatformSession, inputs: Record<string, unknown>, 
   if (limit) failures.push({ property: "maxHourlyCostLimit", reason: limit });
   session.ledger.record({ key, name: String(inputs.name), maxHourlyCost: max });
   const over = session.ledger.overBudget(budget);
-  if (over) failures.push({ property: "maxHourlyCost", reason: over });
+  if (over) failures.push({ property: STACK_WIDE, reason: over });
 }
 
 /**
