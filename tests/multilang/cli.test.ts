@@ -232,6 +232,48 @@ describe("stack commands", () => {
     await python.run(["config", "rm", "adopted"], { quiet: true });
   });
 
+  test("recover settles the Python stack's interrupted create of a plugin endpoint: the endpoint that landed is adopted", async () => {
+    // The import test's `adopted` left the program with its config: settle that first, so the only write of the
+    // interrupted run is the create below.
+    await python.run(["up", "--yes", "--skip-preview"], { quiet: true });
+    await python.setConfig("extra", "true");
+    emu.resetStats();
+    // The create waits at the platform; the run is killed once it is sent, and the create still lands.
+    emu.setFaults({ latencyMs: 2000, match: ["saveEndpoint"] });
+    const killed = await runUntilKilled(python, ["up", "--yes", "--skip-preview"], () => (emu.stats().byOperation.saveEndpoint ?? 0) >= 1);
+    await endProcesses(killed.leftovers);
+    emu.setFaults({});
+    expect((await python.resources("runpod:index:Endpoint")).some((r) => resourceName(r.urn) === "extra")).toBe(false);
+
+    const done = await cli(python, ["recover", "--yes", "--settle", "5"]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/creating +extra +extra-[0-9a-f]{7} +adopt /);
+    expect(done.stdout).toContain("recovered: adopted 1, dropped 0, read back 0; pending operations left 0");
+    const landed = emu.endpoints().filter((e) => /^extra-[0-9a-f]{7}$/.test(e.name));
+    expect(landed).toHaveLength(1);
+    const adopted = (await python.resources("runpod:index:Endpoint")).find((r) => resourceName(r.urn) === "extra");
+    expect(adopted).toMatchObject({ id: landed[0].id, outputs: { name: landed[0].name, workersMax: 1 } });
+    await python.run(["preview", "--expect-no-changes"], { quiet: true });
+  });
+
+  test("import adopts an endpoint made outside Pulumi as the YAML program's `adopted`", async () => {
+    const outside = await clientYaml.saveEndpoint({ name: "made-outside-yaml", templateId: "tpl_vllm", gpuIds: "AMPERE_80", workersMax: 2 });
+    const project = path.join(yaml.programDir, "Pulumi.yaml");
+    const declared =
+      "  adopted:\n    type: runpod:index:Endpoint\n    properties:\n      name: made-outside-yaml\n      templateId: tpl_vllm\n      gpuIds: [AMPERE_80]\n      workersMax: 2\n";
+    fs.writeFileSync(project, fs.readFileSync(project, "utf8").replace(/^resources:\n/m, `resources:\n${declared}`));
+    const r = await cli(yaml, ["import", "adopted", outside.id]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`imported endpoint ${outside.id} as urn:pulumi:yml::runpod-yaml-cli::runpod:index:Endpoint::adopted`);
+    const adopted = (await yaml.resources("runpod:index:Endpoint")).find((s) => resourceName(s.urn) === "adopted");
+    expect(adopted?.id).toBe(outside.id);
+    await yaml.run(["preview", "--expect-no-changes"], { quiet: true });
+    const again = await cli(yaml, ["import", "adopted", outside.id]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("the stack already manages");
+  });
+
   test("recover settles the YAML stack's interrupted create of a plugin endpoint: the endpoint that landed is adopted", async () => {
     const project = path.join(yaml.programDir, "Pulumi.yaml");
     const extra = "  extra:\n    type: runpod:index:Endpoint\n    properties:\n      templateId: tpl_vllm\n      gpuIds: [AMPERE_16]\n      workersMax: 1\n";

@@ -1,6 +1,7 @@
 """A Python program on the generated SDK (pulumi_runpod), declared by stack config so each test step is
 a config change: registry credentials, a template with a secret env value, an endpoint on a network
-volume looked up by name, and (config `adopted`) an endpoint adopted with `pulumi import`."""
+volume looked up by name, (config `adopted`) an endpoint adopted with `pulumi import`, and (config `extra`)
+an auto-named endpoint whose create the CLI tests interrupt."""
 import json
 
 import pulumi
@@ -31,6 +32,9 @@ adopted = cfg.get("adopted")
 if adopted:
     spec = json.loads(adopted)
     runpod.Endpoint("adopted", name=spec["name"], template_id=spec["templateId"], gpu_ids=spec["gpuIds"], workers_max=spec["workersMax"])
+
+if cfg.get_bool("extra"):
+    runpod.Endpoint("extra", template_id="tpl_vllm", gpu_ids=["AMPERE_16"], workers_max=1)
 
 pulumi.export("endpointId", api.id)
 pulumi.export("endpointName", api.name)
