@@ -100,7 +100,7 @@ export interface EndpointArgs {
    */
   gpuCount?: pulumi.Input<number>;
   /**
-   * CUDA versions a worker's host may run, as `major.minor`, e.g. `["12.9", "13.0"]`; on `runpod:api
+   * CUDA versions a worker's host may run, as `major.minor` of at most 16 characters each, e.g. `["12.9", "13.0"]`; on `runpod:api
    * graphql` each one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`;
    * no repeats; empty = any. Order does not matter; updated in place. Unset = the platform's default (any) and no diff; a
    * modify keeps the value the platform last reported. Not shown in the spec: from the official clients
