@@ -104,7 +104,7 @@ export function cliSuite(): void {
       // The engine stops a preview at the first resource whose check fails, so each preview has one bad resource.
       await declare({ many: { name: "rel-many", templateId: "tpl_vllm", gpuIds: ["H100"], gpuTypeIds: ["NVIDIA L4"], workersMin: -1, type: "BATCH" } });
       const first = output(await pulumi("preview with bad inputs", ["preview"], FAILED));
-      expect(first).toMatch(/Endpoint resource 'many': property workersMin value \{-1\} has a problem: workersMin must be an integer from 0 to 100; got -1/);
+      expect(first).toMatch(/Endpoint resource 'many': property workersMin value \{-1\} has a problem: workersMin must be an integer at least 0; got -1/);
       expect(first).toMatch(
         /Endpoint resource 'many': property gpuIds value .* has a problem: gpuIds must be a non-empty list of distinct GPU tiers.*got \["H100"\]/,
       );
