@@ -87,10 +87,7 @@ describe("check", () => {
     const gpuCount = F.gpuCount.onPath.graphql.rule;
     const timeout = F.executionTimeoutMs.onPath.graphql.rule;
     expect([gpuCount.min, gpuCount.max]).toEqual([ENDPOINT_FACTS.gpuCount.min, ENDPOINT_FACTS.gpuCount.max]);
-    expect([timeout.min, timeout.max]).toEqual([
-      ENDPOINT_FACTS.executionTimeoutMs.min,
-      ENDPOINT_FACTS.executionTimeoutMs.max,
-    ]);
+    expect([timeout.min, timeout.max]).toEqual([ENDPOINT_FACTS.executionTimeoutMs.min, ENDPOINT_FACTS.executionTimeoutMs.max]);
   });
 });
 
