@@ -98,7 +98,7 @@ test("a one-field change previews as an update with only that property in detail
 });
 
 test("a bad value fails the preview, naming the field and the allowed values, and changes nothing", async () => {
-  await stack.setConfig("workersMax", "-1");
+  await stack.run(["config", "set", "workersMax"], { input: "-1", quiet: true }); // on stdin: "-1" on the command line reads as a flag
   const r = await pulumi(["preview"], { expectFailure: true });
   expect(`${r.stdout}\n${r.stderr}`).toMatch(/workersMax must be an integer at least 0; got -1/);
   expect(onEmulator((await outputs()).endpointId)?.workersMax).toBe(5);
