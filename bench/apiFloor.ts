@@ -142,7 +142,7 @@ async function templateFloorV2(client: PlatformClient, counter: RequestCounter, 
 
 /**
  * Endpoints: a preview and a create look the template up in one listing and read the catalog once; creates `n` endpoints, lists
- * them once, updates one field of each, deletes them (scale to zero, then delete, in one request).
+ * them once, updates one field of each, deletes them (a look at the workers: no job running; then scale to zero and delete, in one request).
  */
 async function endpointFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
   const indexes = Array.from({ length: opts.n }, (_, i) => i);
@@ -171,6 +171,7 @@ async function endpointFloor(client: PlatformClient, counter: RequestCounter, op
   );
   const destroy = await measure(counter, () =>
     forEachLimited(indexes, opts.parallelism, async (i) => {
+      await client.listWorkers(ids[i]);
       await client.scaleDownAndDeleteEndpoint({ id: ids[i], name: name(i), templateId: BENCH_ENDPOINT.templateId, gpuIds: BENCH_ENDPOINT.gpuIds });
     }),
   );

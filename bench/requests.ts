@@ -42,8 +42,9 @@ export function catalogMade(byOperation: Record<string, number>): number {
  * Calls the spec needs for `op` on `n` resources of `kind`. The emulator counts calls per GraphQL
  * top-level field (`byOperation`; both listings below count as `myself`).
  *
- * Endpoints: one `saveEndpoint` per create and per update; a scale-to-zero `saveEndpoint` plus
- * `deleteEndpoint` per delete (spec: the deletion precondition); one `myself { endpoints }` listing
+ * Endpoints: one `saveEndpoint` per create and per update; per delete a look at the workers
+ * (`listWorkers`: a delete would cancel a job in progress), then a scale-to-zero `saveEndpoint` plus
+ * `deleteEndpoint` (spec: the deletion precondition); one `myself { endpoints }` listing
  * shared by all for a refresh (spec: no single-endpoint query is shown). A new `templateId` is looked up
  * in one shared `myself { podTemplates }` listing by check, so a bad id fails at preview (issue #14):
  * that listing is all a preview of new endpoints needs, and `up` runs the same check before creating.
@@ -68,7 +69,7 @@ function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
     case "update":
       return n;
     case "destroy":
-      return kind === "endpoints" ? 2 * n : n + listing;
+      return kind === "endpoints" ? 3 * n : n + listing;
     case "refresh":
       return listing;
   }
@@ -103,10 +104,11 @@ function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
 /**
  * HTTP requests those calls need at the least (the API floor's count): one per call, except that on
  * GraphQL an endpoint delete's two mutations travel as two fields of one document (GraphQL runs them in
- * order; the api client's `scaleDownAndDeleteEndpoint`), so destroying N endpoints needs N requests.
+ * order; the api client's `scaleDownAndDeleteEndpoint`), so destroying N idle endpoints needs 2N
+ * requests (each one's worker listing and that document).
  */
 export function requestsNeeded(kind: BenchKind, op: BenchOperation, n: number, api: BenchApi = "graphql"): number {
-  if (api === "graphql" && kind === "endpoints" && op === "destroy") return n;
+  if (api === "graphql" && kind === "endpoints" && op === "destroy") return 2 * n;
   return callsNeeded(kind, op, n, api);
 }
 

@@ -76,9 +76,9 @@ export interface EndpointArgs {
    * 1 to 3600 on `graphql`), or requests per worker, an integer, with `REQUEST_COUNT`. Default 4.
    */
   scalerValue?: pulumi.Input<number>;
-  /** Minimum active workers, 0 (scale to zero, default) to 100; at most `workersMax`. */
+  /** Minimum active workers, 0 (scale to zero, default) or more (at most 100 on `runpod:api graphql`); at most `workersMax`. */
   workersMin?: pulumi.Input<number>;
-  /** Maximum concurrent workers, 0 to 100. Default 3, or `workersMin` when larger. */
+  /** Maximum concurrent workers, 0 or more (at most 100 on `runpod:api graphql`). Default 3, or `workersMin` when larger. */
   workersMax?: pulumi.Input<number>;
   /**
    * Network volume to mount: the id (1 to 64 letters, digits, `_`, `-`) of one of yours, e.g.
@@ -94,7 +94,7 @@ export interface EndpointArgs {
    */
   networkVolumeIds?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * GPUs per worker: an integer from 1 to 8. Updated in place. Unset = the platform's default (1) and no
+   * GPUs per worker: an integer of at least 1 (at most 8 on `runpod:api graphql`; on v2 the selected GPU types' own maximum, checked at preview). Updated in place. Unset = the platform's default (1) and no
    * diff; a modify keeps the value the platform last reported. Not shown in the spec: from the official
    * clients / REST v1 document.
    */
@@ -115,7 +115,7 @@ export interface EndpointArgs {
    */
   minCudaVersion?: pulumi.Input<string>;
   /**
-   * Longest time a job may run, in milliseconds: an integer from 5000 (5 s) to 604800000 (7 days).
+   * Longest time a job may run, in milliseconds: a positive integer; on `runpod:api graphql` from 5000 (5 s) to 604800000 (7 days).
    * Updated in place. Unset = the platform's default (600000 in the emulator) and no diff; a modify
    * keeps the value the platform last reported. Not shown in the spec: from the official clients / REST
    * v1 document.

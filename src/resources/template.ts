@@ -24,9 +24,9 @@ export interface TemplateArgs {
   imageName: pulumi.Input<string>;
   /** Start command overriding the image's own (at most 4096 characters); unset = the image's. Updated in place. */
   dockerArgs?: pulumi.Input<string>;
-  /** Container disk in GB, 1 to 1024. Default 10. Updated in place. */
+  /** Container disk in GB, at least 1 (at most 1024 on `runpod:api graphql`). Default 10. Updated in place. */
   containerDiskInGb?: pulumi.Input<number>;
-  /** Persistent volume in GB, 0 to 4096 (kept across restarts); 0 = none. Default 0. Updated in place. */
+  /** Persistent volume in GB (kept across restarts); 0 = none, else at least 10 on `runpod:api v2`, at most 4096 on `graphql`. Default 0. Updated in place. */
   volumeInGb?: pulumi.Input<number>;
   /** Where the volume is mounted: an absolute path of at most 255 characters. Default `/workspace`. Updated in place. */
   volumeMountPath?: pulumi.Input<string>;

@@ -45,7 +45,7 @@ describe("API floor", () => {
     expect(floor.create.byOperation).toEqual({ myself: 1, saveEndpoint: 2, ...CATALOG });
     expect(floor.refresh.byOperation).toEqual({ myself: 1 });
     expect(floor.update.byOperation).toEqual({ saveEndpoint: 2 });
-    expect(floor.destroy.byOperation).toEqual({ saveEndpoint: 2, deleteEndpoint: 2 });
+    expect(floor.destroy.byOperation).toEqual({ listWorkers: 2, saveEndpoint: 2, deleteEndpoint: 2 });
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
   });
 
@@ -141,9 +141,9 @@ describe("API floor", () => {
     expect(requestsNeeded("endpoints", "refresh", 0, "v2")).toBe(0);
   });
 
-  it("the needed counts follow the spec: endpoints 1 listing (plus the catalog) for a preview, 1 call per create (plus those) and update, 2 per delete (in 1 request), one listing for a refresh", () => {
-    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7))).toEqual([4, 11, 1, 7, 14]);
-    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7))).toEqual([4, 11, 1, 7, 7]);
+  it("the needed counts follow the spec: endpoints 1 listing (plus the catalog) for a preview, 1 call per create (plus those) and update, 3 per delete (the worker listing, then 2 in 1 request), one listing for a refresh", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7))).toEqual([4, 11, 1, 7, 21]);
+    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7))).toEqual([4, 11, 1, 7, 14]);
     expect(requestsNeeded("endpoints", "refresh", 0)).toBe(0);
     expect(requestsNeeded("endpoints", "create", 0)).toBe(0);
   });

@@ -223,7 +223,33 @@ describe("REST v2 rules the document states across fields", () => {
     expect((await new TemplateProvider(onGraphql).check(undefined, { name: "v", imageName: "me/w:1", volumeInGb: 5 })).failures).toEqual([]);
     const v2 = await new TemplateProvider(session).check(undefined, { name: "v", imageName: "me/w:1", volumeInGb: 5 });
     expect(v2.failures).toEqual([
-      { property: "volumeInGb", reason: "volumeInGb must be 0 (none) or an integer number of GB from 10 to 4096 on API path v2 (runpod:api); got 5" },
+      { property: "volumeInGb", reason: "volumeInGb must be 0 (none) or an integer number of GB at least 10 on API path v2 (runpod:api); got 5" },
+    ]);
+  });
+
+  // The document bounds these from below only; GraphQL's maxima are that path's own.
+  it.each([
+    ["Endpoint", "workersMin", 101, "an integer from 0 to 100", { workersMax: 101 }],
+    ["Endpoint", "workersMax", 150, "an integer from 0 to 100", {}],
+    ["Endpoint", "gpuCount", 9, "an integer number of GPUs per worker from 1 to 8", {}],
+    ["Endpoint", "executionTimeoutMs", 700_000_000, "an integer number of milliseconds from 5000 to 604800000", {}],
+    ["Endpoint", "executionTimeoutMs", 1000, "an integer number of milliseconds from 5000 to 604800000", {}],
+    ["Template", "containerDiskInGb", 2048, "an integer number of GB from 1 to 1024", {}],
+    ["Template", "volumeInGb", 5000, "an integer number of GB from 0 to 4096", {}],
+  ] as const)("%s.%s %p: check accepts it on v2, refuses it on graphql naming the field, the range and the path", async (kind, field, value, range, extra) => {
+    const onGraphql = new PlatformSession(() => emulatorClient(emu), { api: "graphql" });
+    const args =
+      kind === "Endpoint"
+        ? { name: "big", templateId: "tpl_vllm", gpuIds: ["ADA_24"], ...extra, [field]: value }
+        : { name: "big", imageName: "me/w:1", ...extra, [field]: value };
+    const make = (s: PlatformSession) => (kind === "Endpoint" ? new EndpointProvider(s) : new TemplateProvider(s));
+    const onV2 = await make(session).check(undefined, args);
+    // gpuCount stays bounded on v2 by the catalog review (the chosen types' own maximum, the platform's live figure), not by a rule.
+    const ruled = (onV2.failures ?? []).filter((f) => f.property === field && !/is more GPUs than one worker of the selected GPU types/.test(f.reason));
+    expect(ruled).toEqual([]);
+    const refused = await make(onGraphql).check(undefined, args);
+    expect((refused.failures ?? []).filter((f) => f.property === field)).toEqual([
+      { property: field, reason: `${field} must be ${range} on API path graphql (runpod:api); got ${value}` },
     ]);
   });
 });

@@ -84,11 +84,12 @@ describe.each<SaveSemantics>(["replace", "merge"])("Endpoint platform fields thr
 
   test("bad values fail at preview naming the field and its range; nothing is sent", async () => {
     emu.resetStats();
-    await declare({ ...BASE, workersMax: 5, gpuCount: 0, executionTimeoutMs: 1000, allowedCudaVersions: ["13.0"] });
+    await declare({ ...BASE, workersMax: 101, gpuCount: 0, executionTimeoutMs: 1000, allowedCudaVersions: ["13.0"] });
     const r = await pulumiFails(["preview"]);
     const text = r.stdout + r.stderr;
-    expect(text).toMatch(/gpuCount must be an integer number of GPUs per worker from 1 to 8; got 0/);
-    expect(text).toMatch(/executionTimeoutMs must be an integer number of milliseconds from 5000 to 604800000; got 1000/);
+    expect(text).toMatch(/gpuCount must be an integer number of GPUs per worker at least 1; got 0/);
+    expect(text).toMatch(/executionTimeoutMs must be an integer number of milliseconds from 5000 to 604800000 on API path graphql \(runpod:api\); got 1000/);
+    expect(text).toMatch(/workersMax must be an integer from 0 to 100 on API path graphql \(runpod:api\); got 101/);
     expect(text).toMatch(/allowedCudaVersions must be a list of distinct CUDA versions, each one of 11\.8, .*12\.8.*got \["13\.0"\]/);
     expect(saves()).toBe(0);
     await declare({ ...BASE, workersMax: 5 });

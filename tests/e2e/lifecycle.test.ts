@@ -461,8 +461,9 @@ test("destroy scales every endpoint to zero, deletes it, and leaves none on the 
   expect(r.stdout).toMatch(/- 4 deleted/); // three endpoints and the stack
   expect(emu.endpoints()).toEqual([]);
   expect(emu.stats().byOperation.deleteEndpoint).toBe(3);
-  // One request per endpoint: the scale-down and the delete travel together; no listing.
-  expect(emu.stats().requests).toBe(3);
+  // Two requests per endpoint: a look at its workers (a delete would cancel a running job), then the scale-down and the delete together; no endpoint listing.
+  expect(emu.stats().byOperation.listWorkers).toBe(3);
+  expect(emu.stats().requests).toBe(6);
   expect(await stack.resources()).toEqual([]);
 });
 

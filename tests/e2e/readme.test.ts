@@ -26,7 +26,7 @@ const NAME_MAX_LENGTH = F.name.rule.maxLength;
 const IDLE_TIMEOUT_MAX = F.idleTimeout.rule.max;
 /** GraphQL's bound: REST v2 states none. */
 const SCALER_VALUE_MAX = F.scalerValue.onPath.graphql.rule.max;
-const WORKERS_LIMIT = F.workersMax.rule.max;
+const WORKERS_LIMIT = F.workersMax.onPath.graphql.rule.max;
 const WORKERS_READY_TIMEOUT_MIN = F.workersReadyTimeout.rule.min;
 const WORKERS_READY_TIMEOUT_MAX = F.workersReadyTimeout.rule.max;
 
@@ -120,8 +120,10 @@ describe("the Endpoint arguments table", () => {
     expect(row("idleTimeout").accepts).toContain(`seconds, 0–${IDLE_TIMEOUT_MAX}`);
     expect(row("idleTimeout").accepts).toContain(`at least \`${F.idleTimeout.onPath.v2.rule.min}\` on \`runpod:api v2\``);
     expect(row("scalerValue").accepts).toContain(`1–${SCALER_VALUE_MAX}`);
-    expect(row("workersMin").accepts).toContain(`0–${WORKERS_LIMIT}`);
-    expect(row("workersMax").accepts).toContain(`0–${WORKERS_LIMIT}`);
+    for (const f of ["workersMin", "workersMax"] as const) {
+      expect(row(f).accepts).toContain(`≥ ${F[f].rule.min} workers`);
+      expect(row(f).accepts).toContain(`at most ${WORKERS_LIMIT} on \`runpod:api graphql\``);
+    }
     expect(row("workersReadyTimeout").accepts).toContain(`seconds, ${WORKERS_READY_TIMEOUT_MIN}–${WORKERS_READY_TIMEOUT_MAX}`);
   });
 });

@@ -121,7 +121,7 @@ test("bad template inputs fail at preview, naming each field and its range, with
   emu.resetStats();
   const r = await pulumiFails(["preview"]);
   const out = r.stdout + r.stderr;
-  expect(out).toMatch(/containerDiskInGb must be an integer number of GB from 1 to 1024; got 5000/);
+  expect(out).toMatch(/containerDiskInGb must be an integer number of GB from 1 to 1024 on API path graphql \(runpod:api\); got 5000/);
   expect(out).toMatch(/ports must be a list of distinct ports as `port\/protocol`/);
   expect(out).toMatch(/env must be a map of environment variable names/);
   expect(mutations()).toEqual({});

@@ -47,8 +47,8 @@ describe("Template check", () => {
   });
 
   it.each([
-    ["containerDiskInGb", 0, /an integer number of GB from 1 to 1024/],
-    ["volumeInGb", 5000, /GB from 0 to 4096/],
+    ["containerDiskInGb", 0, /an integer number of GB at least 1/],
+    ["volumeInGb", -1, /GB at least 0/],
     ["ports", ["8000/http", "8000/http"], /distinct ports/],
     ["ports", ["70000/tcp"], /port\/protocol/],
     ["env", { "BAD-NAME": "x" }, /environment variable names/],

@@ -51,11 +51,11 @@ class EndpointArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
-        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
+        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
-        :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
+        :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
@@ -69,8 +69,8 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
-        :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: 0–100 workers. Default: `3`, or `workersMin` when larger. Changed in place.
-        :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: 0–100 workers, ≤ `workersMax`; `0` = scale to zero. Default: `0`. Changed in place.
+        :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
+        :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.int] workers_ready_timeout: Longest readiness wait. Accepted: seconds, 1–3600: longest readiness wait. Default: `600`. A setting of the provider: never sent to the platform.
         """
         pulumi.set(__self__, "template_id", template_id)
@@ -181,7 +181,7 @@ class EndpointArgs:
     @pulumi.getter(name="executionTimeoutMs")
     def execution_timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
+        Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         """
         return pulumi.get(self, "execution_timeout_ms")
 
@@ -231,7 +231,7 @@ class EndpointArgs:
     @pulumi.getter(name="gpuCount")
     def gpu_count(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
+        GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         """
         return pulumi.get(self, "gpu_count")
 
@@ -399,7 +399,7 @@ class EndpointArgs:
     @pulumi.getter(name="workersMax")
     def workers_max(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum concurrent workers. Accepted: 0–100 workers. Default: `3`, or `workersMin` when larger. Changed in place.
+        Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
         """
         return pulumi.get(self, "workers_max")
 
@@ -411,7 +411,7 @@ class EndpointArgs:
     @pulumi.getter(name="workersMin")
     def workers_min(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Minimum active workers (0 = scale to zero). Accepted: 0–100 workers, ≤ `workersMax`; `0` = scale to zero. Default: `0`. Changed in place.
+        Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
         """
         return pulumi.get(self, "workers_min")
 
@@ -474,11 +474,11 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
-        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
+        :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
-        :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
+        :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
@@ -493,8 +493,8 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
-        :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: 0–100 workers. Default: `3`, or `workersMin` when larger. Changed in place.
-        :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: 0–100 workers, ≤ `workersMax`; `0` = scale to zero. Default: `0`. Changed in place.
+        :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
+        :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.int] workers_ready_timeout: Longest readiness wait. Accepted: seconds, 1–3600: longest readiness wait. Default: `600`. A setting of the provider: never sent to the platform.
         """
         ...
@@ -681,7 +681,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="executionTimeoutMs")
     def execution_timeout_ms(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Longest time a job may run. Accepted: milliseconds, 5000–604800000 (5 s to 7 days); not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
+        Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         """
         return pulumi.get(self, "execution_timeout_ms")
 
@@ -713,7 +713,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuCount")
     def gpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        GPUs per worker. Accepted: GPUs per worker, 1–8; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
+        GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
         """
         return pulumi.get(self, "gpu_count")
 
@@ -865,7 +865,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="workersMax")
     def workers_max(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Maximum concurrent workers. Accepted: 0–100 workers. Default: `3`, or `workersMin` when larger. Changed in place.
+        Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
         """
         return pulumi.get(self, "workers_max")
 
@@ -873,7 +873,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="workersMin")
     def workers_min(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Minimum active workers (0 = scale to zero). Accepted: 0–100 workers, ≤ `workersMax`; `0` = scale to zero. Default: `0`. Changed in place.
+        Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
         """
         return pulumi.get(self, "workers_min")
 

@@ -38,7 +38,7 @@ class TemplateArgs:
 
         :param pulumi.Input[_builtins.str] image_name: Container image with repository and tag. Accepted: 1–1000 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] category: Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, ≥ 1; at most 1024 on `runpod:api graphql`. Default: `10`. Changed in place.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image. Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); unset = public image. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment variables, name → value (secret). Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters. Default: `{}`. Changed in place.
@@ -48,7 +48,7 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
         pulumi.set(__self__, "image_name", image_name)
@@ -107,7 +107,7 @@ class TemplateArgs:
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
+        Container disk size. Accepted: GB, ≥ 1; at most 1024 on `runpod:api graphql`. Default: `10`. Changed in place.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -227,7 +227,7 @@ class TemplateArgs:
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
+        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
         """
         return pulumi.get(self, "volume_in_gb")
 
@@ -277,7 +277,7 @@ class Template(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] category: Hardware the template's image is built for (REST v2 `category`). Accepted: `CPU` (CPU workers), `NVIDIA` (NVIDIA GPUs), `AMD` (AMD GPUs); other than `NVIDIA`: `runpod:api v2` only (GraphQL templates have no category). Default: `"NVIDIA"`. Changed in place.
-        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk size. Accepted: GB, ≥ 1; at most 1024 on `runpod:api graphql`. Default: `10`. Changed in place.
         :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id); unset = public image. Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); unset = public image. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own; unset = the image's. Accepted: 1–4096 characters. Default: unset (the image's command). Changed in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment variables, name → value (secret). Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters. Default: `{}`. Changed in place.
@@ -288,7 +288,7 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
-        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
+        :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.str] volume_mount_path: Where the volume is mounted. Accepted: an absolute path, e.g. `/workspace`; ≤ 255 characters. Default: `"/workspace"`. Changed in place.
         """
         ...
@@ -408,7 +408,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="containerDiskInGb")
     def container_disk_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Container disk size. Accepted: GB, 1–1024. Default: `10`. Changed in place.
+        Container disk size. Accepted: GB, ≥ 1; at most 1024 on `runpod:api graphql`. Default: `10`. Changed in place.
         """
         return pulumi.get(self, "container_disk_in_gb")
 
@@ -496,7 +496,7 @@ class Template(pulumi.CustomResource):
     @pulumi.getter(name="volumeInGb")
     def volume_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, 0–4096; `0` or at least `10` on `runpod:api v2`. Default: `0`. Changed in place.
+        Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
         """
         return pulumi.get(self, "volume_in_gb")
 

@@ -24,8 +24,9 @@ import {
 import { bool, integer, listOf, matching, number, oneOf, platformId, text } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
 
-/** Largest worker count of `workersMin` / `workersMax`. */
+/** Largest worker count of `workersMin` / `workersMax` on GraphQL (REST v2's document states none). */
 const WORKERS_LIMIT = 100;
+const GRAPHQL_ONLY = "on `runpod:api graphql`";
 const SAVE_FIELD = "saveEndpoint field";
 /** Fields the spec's table does not show; the platform's official clients and REST v1 document do (docs/spec/platform-clients.md). */
 const BEYOND_SPEC = "; not shown in the spec: from the official clients / REST v1 document";
@@ -38,8 +39,10 @@ const PLATFORM_FIELD = "saveEndpoint field of the official clients; unset keeps 
 export const CUDA_VERSIONS = ["11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8"] as const;
 /** A CUDA version as `major.minor` (e.g. `"12.9"`). */
 export type CudaVersion = `${number}.${number}`;
-/** Most GPUs one worker may have (the platform's `maxGpuCount` of a GPU type). */
+/** Most GPUs one worker may have on GraphQL (the platform's `maxGpuCount` of a GPU type); REST v2's document states no maximum. */
 const GPU_COUNT_MAX = 8;
+/** GraphQL's job timeout range (5 s to 7 days); REST v2's `timeout` is an integer with no bounds. */
+const TIMEOUT_MS = { min: 5000, max: 604_800_000 } as const;
 
 export const ENDPOINT_MODEL = defineModel({
   kind: "endpoint",
@@ -177,16 +180,20 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     workersMin: input({
       doc: "Minimum active workers (0 = scale to zero).",
-      rule: integer(0, WORKERS_LIMIT),
-      note: " workers, ≤ `workersMax`; `0` = scale to zero",
+      rule: integer(0),
+      note: ` workers, ≤ \`workersMax\`; \`0\` = scale to zero; at most ${WORKERS_LIMIT} ${GRAPHQL_ONLY}`,
       default: 0,
+      // Document: EndpointWorkers.min has a minimum only.
+      onPath: { graphql: { rule: integer(0, WORKERS_LIMIT) } },
       change: { policy: "update", compare: "value", why: "saveEndpoint field (may restart active workers)" },
     }),
     workersMax: input({
       doc: "Maximum concurrent workers.",
-      rule: integer(0, WORKERS_LIMIT),
-      note: " workers",
+      rule: integer(0),
+      note: ` workers; at most ${WORKERS_LIMIT} ${GRAPHQL_ONLY}`,
       default: 3,
+      // Document: EndpointWorkers.max has a minimum only.
+      onPath: { graphql: { rule: integer(0, WORKERS_LIMIT) } },
       defaultNote: ", or `workersMin` when larger",
       change: { policy: "update", compare: "value", why: "saveEndpoint field (may restart active workers)" },
     }),
@@ -207,9 +214,11 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     gpuCount: input({
       doc: "GPUs per worker.",
-      rule: integer(1, GPU_COUNT_MAX),
+      rule: integer(1),
       unit: "GPUs per worker",
-      note: BEYOND_SPEC,
+      note: `; at most ${GPU_COUNT_MAX} ${GRAPHQL_ONLY}${BEYOND_SPEC}`,
+      // Document: BaseEndpointGpuConfig.count has a minimum only; the catalog review still checks the chosen types' own maximum.
+      onPath: { graphql: { rule: integer(1, GPU_COUNT_MAX) } },
       unset: "platform",
       defaultText: "unset = the platform's (`1`)",
       change: { policy: "update", compare: "value", why: PLATFORM_FIELD, note: "unset: no diff" },
@@ -238,9 +247,11 @@ export const ENDPOINT_MODEL = defineModel({
     }),
     executionTimeoutMs: input({
       doc: "Longest time a job may run.",
-      rule: integer(5000, 604_800_000),
+      rule: integer(1),
       unit: "milliseconds",
-      note: ` (5 s to 7 days)${BEYOND_SPEC}`,
+      note: `; ${TIMEOUT_MS.min}–${TIMEOUT_MS.max} (5 s to 7 days) ${GRAPHQL_ONLY}${BEYOND_SPEC}`,
+      // Document: `timeout` is an integer with no bounds (a positive one is the only meaningful timeout).
+      onPath: { graphql: { rule: integer(TIMEOUT_MS.min, TIMEOUT_MS.max) } },
       unset: "platform",
       defaultText: "unset = the platform's (emulator: `600000`)",
       change: { policy: "update", compare: "value", why: PLATFORM_FIELD, note: "unset: no diff" },

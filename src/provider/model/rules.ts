@@ -50,15 +50,16 @@ function valueList(rule: Pick<Rule, "values" | "labels">, pair: "or" | ","): str
   return items.length === 2 && pair === "or" ? items.join(" or ") : items.join(", ");
 }
 
-/** An integer from `min` to `max` (inclusive). */
-export function integer(min: number, max: number): Rule<number> {
+/** An integer of at least `min`, at most `max` (inclusive) when given. */
+export function integer(min: number, max?: number): Rule<number> {
+  const range = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
   return {
     type: "integer",
     min,
     max,
-    schema: (z) => z.number().int().min(min).max(max),
-    expects: ({ unit, orUnset } = {}) => `${unit ? `an integer number of ${unit}` : "an integer"} from ${min} to ${max}${orUnset ? ", or unset" : ""}`,
-    accepts: (unit) => `${unit ? `${unit}, ` : ""}${min}–${max}`,
+    schema: (z) => (max === undefined ? z.number().int().min(min) : z.number().int().min(min).max(max)),
+    expects: ({ unit, orUnset } = {}) => `${unit ? `an integer number of ${unit}` : "an integer"} ${range}${orUnset ? ", or unset" : ""}`,
+    accepts: (unit) => `${unit ? `${unit}, ` : ""}${max === undefined ? `≥ ${min}` : `${min}–${max}`}`,
   };
 }
 
@@ -75,8 +76,9 @@ export function number(min: number, max?: number): Rule<number> {
   };
 }
 
-/** `0` (none), or an integer from `min` to `max`. */
-export function zeroOr(min: number, max: number): Rule<number> {
+/** `0` (none), or an integer of at least `min`, at most `max` when given. */
+export function zeroOr(min: number, max?: number): Rule<number> {
+  const range = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
   return {
     type: "integer",
     min: 0,
@@ -85,9 +87,9 @@ export function zeroOr(min: number, max: number): Rule<number> {
       z
         .number()
         .int()
-        .refine((n) => n === 0 || (n >= min && n <= max)),
-    expects: ({ unit } = {}) => `0 (none) or ${unit ? `an integer number of ${unit}` : "an integer"} from ${min} to ${max}`,
-    accepts: (unit) => `${unit ? `${unit}, ` : ""}0 or ${min}–${max}`,
+        .refine((n) => n === 0 || (n >= min && (max === undefined || n <= max))),
+    expects: ({ unit } = {}) => `0 (none) or ${unit ? `an integer number of ${unit}` : "an integer"} ${range}`,
+    accepts: (unit) => `${unit ? `${unit}, ` : ""}0 or ${max === undefined ? `≥ ${min}` : `${min}–${max}`}`,
   };
 }
 

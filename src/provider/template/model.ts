@@ -22,6 +22,9 @@ import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, t
 
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
 const IN_PLACE = "saveTemplate modify carries every field";
+/** GraphQL's disk bounds (the emulator's choice: the spec shows none); REST v2's document states minimums only. */
+const DISK_MAX_GB = 1024;
+const VOLUME_MAX_GB = 4096;
 
 export const TEMPLATE_MODEL = defineModel({
   kind: "template",
@@ -56,19 +59,22 @@ export const TEMPLATE_MODEL = defineModel({
     }),
     containerDiskInGb: input({
       doc: "Container disk size.",
-      rule: integer(1, 1024),
+      rule: integer(1),
       unit: "GB",
+      note: `; at most ${DISK_MAX_GB} on \`runpod:api graphql\``,
       default: 10,
+      // Document: BaseContainerConfig.disk has a minimum only.
+      onPath: { graphql: { rule: integer(1, DISK_MAX_GB) } },
       change: { policy: "update", compare: "value", why: IN_PLACE },
     }),
     volumeInGb: input({
       doc: "Persistent volume size (kept across restarts); 0 = none.",
-      rule: integer(0, 4096),
+      rule: integer(0),
       unit: "GB",
-      note: "; `0` or at least `10` on `runpod:api v2`",
+      note: `; \`0\` or at least \`10\` on \`runpod:api v2\`; at most ${VOLUME_MAX_GB} on \`runpod:api graphql\``,
       default: 0,
-      // Document: PersistentMount.size minimum 10.
-      onPath: { v2: { rule: zeroOr(10, 4096) } },
+      // Document: PersistentMount.size minimum 10, no maximum.
+      onPath: { v2: { rule: zeroOr(10) }, graphql: { rule: integer(0, VOLUME_MAX_GB) } },
       change: {
         policy: "update",
         compare: "value",

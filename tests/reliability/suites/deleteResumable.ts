@@ -26,8 +26,8 @@ export function deleteResumableSuite(): void {
       const err = await thrown(() => first.delete(id, outs));
       expect(err.message).toMatch(/deleteEndpoint/);
       expect(onPlatform(id)).toMatchObject({ id, workersMin: 1, workersMax: 3 });
-      // three attempts of the one request that carries both calls
-      expect(emu.stats().requests).toBe(3);
+      // a look at the workers (no job running), then three attempts of the one request that carries both calls
+      expect(emu.stats().requests).toBe(4);
       expect(mutationCounts(emu)).toEqual({ saveEndpoint: 3, restCreateEndpoint: 0, deleteEndpoint: 3 });
 
       // Scaled to zero but not deleted, as a destroy on a platform taking one mutation per request can leave it.
@@ -38,8 +38,8 @@ export function deleteResumableSuite(): void {
       const next = new EndpointProvider(() => relClient(emu));
       await next.delete(id, outs);
       expect(onPlatform(id)).toBeUndefined();
-      // The engine kept the old outputs (1..3 workers): the scale-down is written again (a no-op) with the delete, no listing.
-      expect(emu.stats().requests).toBe(1);
+      // The engine kept the old outputs (1..3 workers): after a look at the workers, the scale-down is written again (a no-op) with the delete, no listing.
+      expect(emu.stats().requests).toBe(2);
       expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 1 });
       expect(emu.stats().byOperation.myself).toBeUndefined();
     });
@@ -54,7 +54,7 @@ export function deleteResumableSuite(): void {
       expect(onPlatform(id)).toBeUndefined();
       expect(emu.stats().faultsByKind.dropAfter).toBe(1);
       expect(mutationCounts(emu).deleteEndpoint).toBe(2);
-      expect(emu.stats().requests).toBe(2);
+      expect(emu.stats().requests).toBe(3);
     });
 
     it("an endpoint deleted outside Pulumi: delete succeeds on the platform's not-found answer", async () => {
@@ -66,8 +66,9 @@ export function deleteResumableSuite(): void {
       await outside.deleteEndpoint(id);
       emu.resetStats();
       await provider.delete(id, outs);
-      // The one request (scale-down from the stored outputs, and delete) answers "not found": nothing left to do.
-      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 1, restCreateEndpoint: 0, deleteEndpoint: 1 });
+      // The look at its workers answers "not found": nothing left to do, nothing written.
+      expect(emu.stats().byOperation.listWorkers).toBe(1);
+      expect(mutationCounts(emu)).toEqual({ saveEndpoint: 0, restCreateEndpoint: 0, deleteEndpoint: 0 });
       expect(onPlatform(id)).toBeUndefined();
     });
 

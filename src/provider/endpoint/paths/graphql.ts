@@ -5,7 +5,7 @@
  * creates with GPU tiers (`gpuIds`); GPU type names (`gpuTypeIds`) go through the REST v1 create,
  * followed by `saveEndpoint` for the settings its body lacks. A modify carries every managed field:
  * the live platform resets a field left out of a modify to its default (platform-clients.md).
- * A delete scales to zero first (the spec's deletion precondition).
+ * A delete scales to zero first (the spec's deletion precondition) and lets jobs in progress finish.
  */
 import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../../api";
 import { isFailedPrecondition, isNotFound, messageOf } from "../../errorKinds";
@@ -13,6 +13,7 @@ import { isStringArray, joinList, outputsFromRecord, splitList } from "../../mod
 import type { EndpointState } from "../../paths/records";
 import { IncompleteCreateError, type Port, type PortContext } from "../../port";
 import { diffEndpoint } from "../diff";
+import { drain, drainLimitMs, runningJobs } from "../drain";
 import { ENDPOINT_MODEL, type EndpointInputs } from "../model";
 
 /** An endpoint as GraphQL reports it → the model's record. GraphQL's `fastBootType` has no priority mode: FASTBOOT is FLASHBOOT. */
@@ -146,10 +147,12 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
     },
 
     /**
-     * Scale to `workersMin = 0`, `workersMax = 0` (skipped when already there), then `deleteEndpoint`,
-     * both in one request (`scaleDownAndDeleteEndpoint`), written from the stored outputs, so a destroy
-     * costs one request per endpoint. Only without stored outputs, or when the platform refuses the
-     * delete because workers are not at zero, is the live record listed and the scale-down repeated once.
+     * A delete cancels jobs in progress, so the worker listing is read first. Idle: scale to
+     * `workersMin = 0`, `workersMax = 0` (skipped when already there) and `deleteEndpoint` in one
+     * request (`scaleDownAndDeleteEndpoint`), written from the stored outputs, so a failed delete
+     * changes nothing. A job running: scale to zero, wait until no worker runs one (up to the stored
+     * `workersReadyTimeout`), then delete. Only without stored outputs, or when the platform refuses
+     * the delete because workers are not at zero, is the live record listed and the scale-down repeated once.
      */
     async delete(id, props) {
       let record = recordFromOutputs(id, props) ?? (await context.endpoints.findEndpoint(id));
@@ -157,8 +160,14 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
         // Before the writes: a lookup after them must not be answered from a listing taken before.
         context.endpoints.changed(id);
         try {
-          if (record.workersMin !== 0 || record.workersMax !== 0) {
-            await client().scaleDownAndDeleteEndpoint({ id, name: record.name, templateId: record.templateId ?? "", gpuIds: joinList(record.gpuIds) });
+          const atZero = record.workersMin === 0 && record.workersMax === 0;
+          const identity = { id, name: record.name, templateId: record.templateId ?? "", gpuIds: joinList(record.gpuIds) };
+          if ((await runningJobs(context, id)) > 0) {
+            if (!atZero) await client().saveEndpoint({ ...identity, workersMin: 0, workersMax: 0 });
+            await drain(context, id, drainLimitMs(props));
+            await client().deleteEndpoint(id);
+          } else if (!atZero) {
+            await client().scaleDownAndDeleteEndpoint(identity);
           } else {
             await client().deleteEndpoint(id);
           }

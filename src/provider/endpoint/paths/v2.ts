@@ -13,6 +13,7 @@ import { isNotFound } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { EndpointState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
+import { drain, drainLimitMs } from "../drain";
 import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs } from "../model";
 
 const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
@@ -125,7 +126,7 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
 
 /** PATCH fields that make a release (document: updateEndpoint). */
 const CONTAINER_KEYS = ["templateId", "image", "args", "disk", "ports", "env", "registry"] as const;
-/** Pause between two listings while a rollout runs or jobs drain, in milliseconds. */
+/** Pause between two listings while a rollout runs, in milliseconds. */
 export const ROLLOUT_POLL_MS = 250;
 
 /**
@@ -143,27 +144,6 @@ async function followRollout(context: PortContext, id: string, timeoutMs: number
   throw new Error(
     `Endpoint ${id} was updated, but its rollout had ${value?.rollout.workersOnLatest ?? 0} of ${value?.rollout.workersTotal ?? 0} workers on the new release after ` +
       `${Math.round(timeoutMs / 1000)} seconds (raise workersReadyTimeout to wait longer; the rollout goes on)`,
-  );
-}
-
-/** Longest wait for in-progress jobs before a delete when the stored outputs hold no limit, in seconds. */
-export const DRAIN_DEFAULT_S = 600;
-
-/**
- * Waits until no worker of the endpoint runs a job (`listEndpointWorkers` › `summary.running` 0).
- * @throws Error naming the endpoint and the jobs still running when `limitMs` passes; nothing is deleted then.
- */
-async function drain(context: PortContext, id: string, limitMs: number): Promise<void> {
-  const { met, value } = await poll(
-    () => context.client.v2.listEndpointWorkers(id),
-    (w) => w.summary.running === 0,
-    { timeoutMs: limitMs, intervalMs: ROLLOUT_POLL_MS },
-  );
-  if (met) return;
-  const running = value?.summary.running ?? 0;
-  throw new Error(
-    `Endpoint ${id} is scaled to zero, but ${running} worker${running === 1 ? " still runs a job" : "s still run jobs"} after ` +
-      `${Math.round(limitMs / 1000)} seconds; it was not deleted (a delete cancels them). Run the destroy again once they finish, or raise workersReadyTimeout`,
   );
 }
 
@@ -191,8 +171,7 @@ export function v2EndpointPort(context: PortContext): Port<EndpointInputs, Endpo
       try {
         const atZero = props?.workersMin === 0 && props?.workersMax === 0;
         if (!atZero) await v2().updateEndpoint(id, { workers: { min: 0, max: 0 } });
-        const limit = typeof props?.workersReadyTimeout === "number" ? props.workersReadyTimeout : DRAIN_DEFAULT_S;
-        await drain(context, id, limit * 1000);
+        await drain(context, id, drainLimitMs(props));
         await v2().deleteEndpoint(id);
       } catch (err) {
         if (!isNotFound(err)) throw err;
