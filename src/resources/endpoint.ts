@@ -115,7 +115,7 @@ export interface EndpointArgs {
    */
   minCudaVersion?: pulumi.Input<string>;
   /**
-   * Longest time a job may run, in milliseconds: a positive integer; on `runpod:api graphql` from 5000 (5 s) to 604800000 (7 days).
+   * Longest time a job may run, in milliseconds: an integer at least 1; on `runpod:api graphql` from 5000 (5 s) to 604800000 (7 days).
    * Updated in place. Unset = the platform's default (600000 in the emulator) and no diff; a modify
    * keeps the value the platform last reported. Not shown in the spec: from the official clients / REST
    * v1 document.
