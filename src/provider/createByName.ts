@@ -10,19 +10,19 @@
  * needs none (no record could carry its generated name).
  */
 import { isOutcomeUnknown, messageOf } from "./errorKinds";
+import { IdsBefore, NOTHING_BEFORE } from "./idsBefore";
 import { KeyedSerial } from "./keyedSerial";
 import type { SharedListing } from "./listing";
 
 interface Bookkeeping {
   serial: KeyedSerial;
   /** Ids listed before this process's first create of a chosen name. */
-  preexisting?: Promise<ReadonlySet<string>>;
+  before: IdsBefore;
   /** Records this process's creates made or adopted. */
   claimed: Set<string>;
 }
 
 const books = new WeakMap<object, Bookkeeping>();
-const NOTHING_BEFORE: ReadonlySet<string> = new Set();
 
 /** What is created: its name, whether `check` generated it, and how messages call it (e.g. `template "llm"`). */
 export interface NamedCreate {
@@ -38,7 +38,7 @@ export interface NamedCreate {
  */
 export function createOnceByName<T extends { id: string; name: string }>(listing: SharedListing<T>, create: NamedCreate, send: () => Promise<T>): Promise<T> {
   let book = books.get(listing);
-  if (!book) books.set(listing, (book = { serial: new KeyedSerial(), claimed: new Set() }));
+  if (!book) books.set(listing, (book = { serial: new KeyedSerial(), before: new IdsBefore(() => listing.list()), claimed: new Set() }));
   const { name, what } = create;
   const claim = (record: T): T => {
     book.claimed.add(record.id);
@@ -46,7 +46,7 @@ export function createOnceByName<T extends { id: string; name: string }>(listing
     return record;
   };
   return book.serial.run(name, async () => {
-    const before = create.autonamed ? NOTHING_BEFORE : await preexisting(listing, book);
+    const before = create.autonamed ? NOTHING_BEFORE : await book.before.get();
     for (let attempt = 1; ; attempt++) {
       try {
         return claim(await send());
@@ -74,16 +74,4 @@ export function createOnceByName<T extends { id: string; name: string }>(listing
       }
     }
   });
-}
-
-/** The ids listed before this process's first create of a chosen name; taken once, retried after a failed listing. */
-function preexisting<T extends { id: string }>(listing: SharedListing<T>, book: Bookkeeping): Promise<ReadonlySet<string>> {
-  if (!book.preexisting) {
-    const taking = listing.list().then((all) => new Set(all.map((r) => r.id)));
-    taking.catch(() => {
-      if (book.preexisting === taking) book.preexisting = undefined;
-    });
-    book.preexisting = taking;
-  }
-  return book.preexisting;
 }

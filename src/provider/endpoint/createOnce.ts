@@ -10,6 +10,7 @@
  * every resource kind and stub of the process (runtime.ts).
  */
 import { isOutcomeUnknown, isTimeout, messageOf } from "../errorKinds";
+import { IdsBefore, NOTHING_BEFORE } from "../idsBefore";
 import { KeyedSerial } from "../keyedSerial";
 import type { EndpointState } from "../paths/records";
 import type { PlatformSession } from "../session";
@@ -19,8 +20,6 @@ export const SETTLE_MIN_MS = 5_000;
 /** First pause between listings while a timed-out create settles; doubles up to {@link SETTLE_MAX_PAUSE_MS}. */
 export const SETTLE_FIRST_PAUSE_MS = 250;
 export const SETTLE_MAX_PAUSE_MS = 2_000;
-
-const NOTHING_BEFORE: ReadonlySet<string> = new Set();
 
 /** Who the created endpoint is: what a lost answer is recognised by. */
 export interface CreateIdentity {
@@ -34,13 +33,15 @@ export interface CreateIdentity {
 
 export class CreateOnce {
   /** Ids of the endpoints that existed before this process's first create (one listing, shared by every create). */
-  private preexisting?: Promise<ReadonlySet<string>>;
+  private readonly before: IdsBefore;
   /** Endpoints this process's creates made or adopted. */
   private readonly claimed = new Set<string>();
   /** Creates of one name and template, one at a time. */
   private readonly byIdentity = new KeyedSerial();
 
-  constructor(private readonly session: PlatformSession) {}
+  constructor(private readonly session: PlatformSession) {
+    this.before = new IdsBefore(() => session.endpoints.list());
+  }
 
   /**
    * Runs `send` for a new endpoint `identity`, settling an unknown outcome as described above.
@@ -53,7 +54,7 @@ export class CreateOnce {
     // One at a time per name and template: a create settling an unknown outcome then never meets a
     // sibling's endpoint that is not claimed yet.
     return this.byIdentity.run(JSON.stringify([name, templateId]), async () => {
-      const before = identity.autonamed ? NOTHING_BEFORE : await this.endpointsBeforeCreates();
+      const before = identity.autonamed ? NOTHING_BEFORE : await this.before.get();
       for (let attempt = 1; ; attempt++) {
         try {
           return this.claim(await send());
@@ -72,18 +73,6 @@ export class CreateOnce {
         }
       }
     });
-  }
-
-  /** The ids listed before this process's first create; taken once, retried after a failed listing. */
-  private endpointsBeforeCreates(): Promise<ReadonlySet<string>> {
-    if (!this.preexisting) {
-      const taking = this.session.endpoints.list().then((all) => new Set(all.map((e) => e.id)));
-      taking.catch(() => {
-        if (this.preexisting === taking) this.preexisting = undefined;
-      });
-      this.preexisting = taking;
-    }
-    return this.preexisting;
   }
 
   /** Records an endpoint this process created or adopted. */
