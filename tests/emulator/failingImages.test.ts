@@ -29,16 +29,19 @@ const releases = async (endpointId: string) => (await rest("GET", v2(`/${endpoin
 
 /** Wait until the endpoint runs exactly one worker, ready (IDLE or RUNNING), on `image` and the current version. */
 async function oneHealthyWorker(endpointId: string, image: string): Promise<V2Worker> {
-  return until(async () => {
+  const worker = await until(async () => {
     const { workers, endpointVersion } = await listing(endpointId);
     const [w] = workers as V2Worker[];
     return workers.length === 1 && ["IDLE", "RUNNING"].includes(w.status) && w.image === image && w.version === endpointVersion && !w.isStale && w;
   });
+  return worker as V2Worker;
 }
 
 /** The endpoint's worker running `image` once it exists (the replacement a release starts). */
-const workerOn = (endpointId: string, image: string): Promise<V2Worker> =>
-  until(async () => ((await listing(endpointId)).workers as V2Worker[]).find((w) => w.image === image));
+async function workerOn(endpointId: string, image: string): Promise<V2Worker> {
+  const worker = await until(async () => ((await listing(endpointId)).workers as V2Worker[]).find((w) => w.image === image));
+  return worker!;
+}
 
 /** Follow a worker's log stream until it shows `failures` failed starts; returns what it read. */
 async function failedStarts(endpointId: string, workerId: string, failures: number): Promise<SseEvent[]> {
