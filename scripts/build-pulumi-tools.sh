@@ -11,6 +11,7 @@
 #   .pulumi/bin/pulumi-language-yaml         the YAML host of pulumi-yaml (PULUMI_YAML_VERSION) with its
 #                                            config gap closed (scripts/pulumi-language-yaml)
 #   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
+# and compiles tests/multilang/go once, so the Go build cache holds the Pulumi Go SDK for the Go test.
 # Users never need any of these: they bring the official language hosts with their Pulumi CLI.
 # Only the tests (and `npm run bench`'s plugin rows, `npm run gen:plugin`) use them, so `npm test` builds them
 # (`npm run tools`) and `npm run setup`, which the demo follows, does not. A warm run only re-links.
@@ -133,7 +134,15 @@ build_venv() {
   ln -sfn "$venv" "$ROOT/.pulumi/venv"
 }
 
+# ---- The Go build cache for tests/multilang/go: compiling the Pulumi Go SDK costs minutes of CPU, once ----
+warm_go_program() {
+  command -v go >/dev/null || { log "no go: the Go test of tests/multilang will fail"; return 0; }
+  log "compiling tests/multilang/go against sdk/go/runpod (warms the Go build cache; quick when warm)"
+  (cd "$ROOT/tests/multilang/go" && GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false" go build -o /dev/null .)
+}
+
 build_go_tools
 build_yaml_host
 build_venv
-log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"
+warm_go_program
+log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-go, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"

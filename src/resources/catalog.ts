@@ -26,6 +26,9 @@ export type GetCpuTypesArgs = CpuTypesQuery;
 /** Arguments of {@link getDataCenters}; all optional, and they combine with AND. */
 export type GetDataCentersArgs = DataCentersQuery;
 
+/** Arguments of an `...Output` form: each value may be an Output. */
+type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
 let reads: { key: string; reads: CatalogReads } | undefined;
 
 /** The reads of the program's client: one per process and configuration. */
@@ -77,7 +80,7 @@ export function getGpuTypes(args: GetGpuTypesArgs = {}): Promise<GpuType[]> {
 }
 
 /** {@link getGpuTypes} as an Output; `args` may hold Outputs. */
-export function getGpuTypesOutput(args: pulumi.Input<GetGpuTypesArgs> = {}): pulumi.Output<GpuType[]> {
+export function getGpuTypesOutput(args: pulumi.Input<Inputs<GetGpuTypesArgs>> = {}): pulumi.Output<GpuType[]> {
   return pulumi.output(args).apply((a) => getGpuTypes(a as GetGpuTypesArgs));
 }
 
@@ -101,7 +104,7 @@ export function getCpuTypes(args: GetCpuTypesArgs = {}): Promise<CpuType[]> {
 }
 
 /** {@link getCpuTypes} as an Output; `args` may hold Outputs. */
-export function getCpuTypesOutput(args: pulumi.Input<GetCpuTypesArgs> = {}): pulumi.Output<CpuType[]> {
+export function getCpuTypesOutput(args: pulumi.Input<Inputs<GetCpuTypesArgs>> = {}): pulumi.Output<CpuType[]> {
   return pulumi.output(args).apply((a) => getCpuTypes(a as GetCpuTypesArgs));
 }
 
@@ -124,6 +127,6 @@ export function getDataCenters(args: GetDataCentersArgs = {}): Promise<DataCente
 }
 
 /** {@link getDataCenters} as an Output; `args` may hold Outputs. */
-export function getDataCentersOutput(args: pulumi.Input<GetDataCentersArgs> = {}): pulumi.Output<DataCenter[]> {
+export function getDataCentersOutput(args: pulumi.Input<Inputs<GetDataCentersArgs>> = {}): pulumi.Output<DataCenter[]> {
   return pulumi.output(args).apply((a) => getDataCenters(a as GetDataCentersArgs));
 }

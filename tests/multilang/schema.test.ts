@@ -221,7 +221,9 @@ describe("the plugin over gRPC, configured for the emulator", () => {
     expect(dcs.some((d) => d.cpuAvailability?.length > 0)).toBe(true);
     const cpus = (await invoke("getCpuTypes", { product: ["POD"], vcpuCount: 64 })).cpuTypes as Record<string, any>[];
     expect(cpus.filter((c) => c.vcpu.max < 64).every((c) => c.availability === "NONE")).toBe(true);
-    await expect(invoke("getGpuTypes", { cloud: "SECURE" })).rejects.toThrow(/getGpuTypes: cloud scopes availability, which needs product \(one or more of POD, CLUSTER, SERVERLESS\)/);
+    await expect(invoke("getGpuTypes", { cloud: "SECURE" })).rejects.toThrow(
+      /getGpuTypes: cloud scopes availability, which needs product \(one or more of POD, CLUSTER, SERVERLESS\)/,
+    );
     await expect(invoke("getDataCenters", { regions: ["MARS"] })).rejects.toThrow(/regions: "MARS" is not one of NORTH_AMERICA/);
   });
 

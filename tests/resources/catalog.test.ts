@@ -161,7 +161,10 @@ describe("getCpuTypes", () => {
 
 describe("getDataCenters", () => {
   const ids = (dcs: { id: string }[]) => dcs.map((d) => d.id).sort();
-  const facts = (keep: (dc: (typeof DATA_CENTERS)[number]) => boolean) => DATA_CENTERS.filter(keep).map((dc) => dc.id).sort();
+  const facts = (keep: (dc: (typeof DATA_CENTERS)[number]) => boolean) =>
+    DATA_CENTERS.filter(keep)
+      .map((dc) => dc.id)
+      .sort();
 
   it("lists every data center without filters", async () => {
     expect(ids(await getDataCenters())).toEqual(facts(() => true));
@@ -180,14 +183,18 @@ describe("getDataCenters", () => {
   });
 
   it("include adds the GPU and CPU availability of each data center", async () => {
-    const [ro] = await valueOf(getDataCentersOutput({ regions: ["EUROPE"], include: ["GPU_AVAILABILITY", "CPU_AVAILABILITY"] }).apply((dcs) => dcs.filter((d) => d.id === "EU-RO-1")));
+    const [ro] = await valueOf(
+      getDataCentersOutput({ regions: ["EUROPE"], include: ["GPU_AVAILABILITY", "CPU_AVAILABILITY"] }).apply((dcs) => dcs.filter((d) => d.id === "EU-RO-1")),
+    );
     expect(ro.gpuAvailability!.find((g) => g.id === RTX_4090)?.availability).toBe("HIGH");
     expect(ro.cpuAvailability!.map((c) => c.id).sort()).toEqual(Object.keys(DATA_CENTERS.find((dc) => dc.id === "EU-RO-1")!.cpus).sort());
     expect((await getDataCenters({ regions: ["EUROPE"] })).every((d) => d.gpuAvailability === undefined)).toBe(true);
   });
 
   it("refuses unknown values naming the allowed ones", async () => {
-    await expect(getDataCenters({ regions: ["EU"] } as never)).rejects.toThrow(/getDataCenters: regions: "EU" is not one of NORTH_AMERICA, SOUTH_AMERICA, EUROPE/);
+    await expect(getDataCenters({ regions: ["EU"] } as never)).rejects.toThrow(
+      /getDataCenters: regions: "EU" is not one of NORTH_AMERICA, SOUTH_AMERICA, EUROPE/,
+    );
     await expect(getDataCenters({ compliance: ["SOC2"] } as never)).rejects.toThrow(/compliance: "SOC2" is not one of GDPR/);
     await expect(getDataCenters({ globalNetwork: "yes" } as never)).rejects.toThrow(/globalNetwork must be true or false; got "yes"/);
     await expect(getDataCenters({ regions: [] })).rejects.toThrow(/regions must be a non-empty list/);
