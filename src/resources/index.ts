@@ -10,3 +10,17 @@ export {
   type GetNetworkVolumeArgs,
   type NetworkVolume,
 } from "./networkVolume";
+export {
+  getCpuTypes,
+  getCpuTypesOutput,
+  getDataCenters,
+  getDataCentersOutput,
+  getGpuTypes,
+  getGpuTypesOutput,
+  type CpuType,
+  type DataCenter,
+  type GetCpuTypesArgs,
+  type GetDataCentersArgs,
+  type GetGpuTypesArgs,
+  type GpuType,
+} from "./catalog";
