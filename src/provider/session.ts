@@ -141,6 +141,11 @@ export class PlatformSession {
     return this.changedTemplates.has(id);
   }
 
+  /** This process created, changed or deleted a network volume: the next {@link networkVolumes} lists again. */
+  networkVolumeChanged(): void {
+    this.volumes?.invalidate();
+  }
+
   /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */
   networkVolumes(): Promise<NetworkVolume[]> {
     this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), this.windowMs, Math.max(this.windowMs, LOOKUP_MAX_AGE_MS));

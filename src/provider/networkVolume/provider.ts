@@ -62,6 +62,31 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
     return super.diff(id, olds, news);
   }
 
+  /** Endpoint checks in this process look the new volume up (session.ts `networkVolumes`). */
+  override async create(news: Props): Promise<dynamic.CreateResult<NetworkVolumeOutputs>> {
+    try {
+      return await super.create(news);
+    } finally {
+      this.session.networkVolumeChanged();
+    }
+  }
+
+  override async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<NetworkVolumeOutputs>> {
+    try {
+      return await super.update(id, olds, news);
+    } finally {
+      this.session.networkVolumeChanged();
+    }
+  }
+
+  override async delete(id: string, props?: Props): Promise<void> {
+    try {
+      await super.delete(id, props);
+    } finally {
+      this.session.networkVolumeChanged();
+    }
+  }
+
   /**
    * The data center and tier checked against the catalog (which tiers the data center offers; unset `type`
    * is its primary tier), and `monthlyCost`. No catalog read when nothing it judges changed.
