@@ -42,8 +42,8 @@ export interface NetworkVolumeArgs {
    */
   size: pulumi.Input<number>;
   /**
-   * Data center holding the volume, a catalog data center id such as `EU-RO-1` (`pulumi-runpod` checks it
-   * against the catalog at preview, with the tiers it offers). Endpoints mounting the volume must be placed
+   * Data center holding the volume, a catalog data center id such as `EU-RO-1` (at most 64 characters;
+   * checked against the catalog at preview, with the tiers it offers). Endpoints mounting the volume must be placed
    * there. Changing it replaces the volume: a new, empty one.
    */
   dataCenterId: pulumi.Input<string>;

@@ -1,7 +1,7 @@
 /**
  * `NetworkVolume` as the stack commands see it: listed and deleted through REST v2 whatever the stack's
- * API path (the kind's ports map both paths to v2; paths/ports.ts). Names need not be unique, so a pending
- * create's volume is the one with the recorded name, data center and size.
+ * API path (the kind's ports map both paths to v2; paths/ports.ts). A pending create's volume is the one
+ * with the name it recorded, as for the other named kinds.
  */
 import { NETWORK_VOLUME_MODEL } from "../../provider";
 import { LISTINGS } from "../../provider/paths/listings";
