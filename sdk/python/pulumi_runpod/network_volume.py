@@ -27,9 +27,9 @@ class NetworkVolumeArgs:
         The set of arguments for constructing a NetworkVolume resource.
 
         :param pulumi.Input[_builtins.str] data_center_id: Data center that holds the volume (a catalog data center id, e.g. `EU-RO-1`); mount it only from endpoints placed there. Accepted: 1–64 characters, no leading/trailing spaces. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.int] size: Allocated storage. Accepted: GB, 10–4096. Changed in place.
+        :param pulumi.Input[_builtins.int] size: Allocated storage. Accepted: GB, 10–4096; grows only (a smaller value fails at preview). Changed in place.
         :param pulumi.Input[_builtins.str] name: Volume name (not unique). Accepted: 1–255 characters, no leading/trailing spaces. Changed in place.
-        :param pulumi.Input[_builtins.str] type: Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage (HPS)). Default: the data center's primary tier. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] type: Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage). Default: the data center's primary tier. Changing it replaces the resource.
         """
         pulumi.set(__self__, "data_center_id", data_center_id)
         pulumi.set(__self__, "size", size)
@@ -54,7 +54,7 @@ class NetworkVolumeArgs:
     @pulumi.getter
     def size(self) -> pulumi.Input[_builtins.int]:
         """
-        Allocated storage. Accepted: GB, 10–4096. Changed in place.
+        Allocated storage. Accepted: GB, 10–4096; grows only (a smaller value fails at preview). Changed in place.
         """
         return pulumi.get(self, "size")
 
@@ -78,7 +78,7 @@ class NetworkVolumeArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage (HPS)). Default: the data center's primary tier. Changing it replaces the resource.
+        Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage). Default: the data center's primary tier. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 
@@ -107,8 +107,8 @@ class NetworkVolume(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] data_center_id: Data center that holds the volume (a catalog data center id, e.g. `EU-RO-1`); mount it only from endpoints placed there. Accepted: 1–64 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: Volume name (not unique). Accepted: 1–255 characters, no leading/trailing spaces. Changed in place.
-        :param pulumi.Input[_builtins.int] size: Allocated storage. Accepted: GB, 10–4096. Changed in place.
-        :param pulumi.Input[_builtins.str] type: Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage (HPS)). Default: the data center's primary tier. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.int] size: Allocated storage. Accepted: GB, 10–4096; grows only (a smaller value fails at preview). Changed in place.
+        :param pulumi.Input[_builtins.str] type: Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage). Default: the data center's primary tier. Changing it replaces the resource.
         """
         ...
     @overload
@@ -225,7 +225,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def size(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Allocated storage. Accepted: GB, 10–4096. Changed in place.
+        Allocated storage. Accepted: GB, 10–4096; grows only (a smaller value fails at preview). Changed in place.
         """
         return pulumi.get(self, "size")
 
@@ -233,7 +233,7 @@ class NetworkVolume(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage (HPS)). Default: the data center's primary tier. Changing it replaces the resource.
+        Storage tier; unset = the data center's primary tier. Accepted: `STANDARD` (standard storage) or `HIGH_PERFORMANCE` (high-performance storage). Default: the data center's primary tier. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 

@@ -31,6 +31,7 @@ export const NETWORK_VOLUME_MODEL = defineModel({
       doc: "Allocated storage.",
       rule: integer(VOLUME_SIZE_MIN_GB, VOLUME_SIZE_MAX_GB),
       unit: "GB",
+      note: "; grows only (a smaller value fails at preview)",
       required: true,
       change: {
         policy: "update",
@@ -46,7 +47,7 @@ export const NETWORK_VOLUME_MODEL = defineModel({
     }),
     type: input({
       doc: "Storage tier; unset = the data center's primary tier.",
-      rule: oneOf(VOLUME_TYPES, { STANDARD: "standard storage", HIGH_PERFORMANCE: "high-performance storage (HPS)" }),
+      rule: oneOf(VOLUME_TYPES, { STANDARD: "standard storage", HIGH_PERFORMANCE: "high-performance storage" }),
       unset: "platform",
       defaultText: "the data center's primary tier",
       change: { policy: "replace", compare: "value", why: "a volume's tier is fixed at creation (a new, empty volume is created)" },
