@@ -38,3 +38,8 @@ export function kindOf(type: string): StackKind | undefined {
 export function isEndpointType(type: string | undefined): boolean {
   return type !== undefined && kindOf(type) === endpointKind;
 }
+
+/** Whether `type` is a NetworkVolume's, served either way (`cost`). */
+export function isNetworkVolumeType(type: string | undefined): boolean {
+  return type !== undefined && kindOf(type) === networkVolumeKind;
+}
