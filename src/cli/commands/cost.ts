@@ -6,6 +6,8 @@
  * refusal) or with `--no-preview`, from the stack's state. `--since` adds what each endpoint actually
  * cost per bucket (REST v2 `listServerlessBilling`), with a sparkline in a terminal and the records
  * with `--json` / `--csv`. Endpoints billed while idle (minimum or standby workers above 0) are flagged.
+ * The stack's network volumes follow with their monthly storage cost and, with `--since`, the storage
+ * billed (`listNetworkVolumeBilling`; cost/volumes.ts).
  */
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";

@@ -4,7 +4,13 @@
  * billed per bucket (REST v2 `listNetworkVolumeBilling`).
  */
 import type { V2 } from "../../api";
-import type { SpendWindow } from "./report";
+
+/** The part of the report's spend window the volumes use (report.ts `Window`). */
+interface Window {
+  bucketSize: string;
+  /** Start of each bucket of the window, in order. */
+  buckets: string[];
+}
 
 /** One NetworkVolume of the stack, from the preview or the state. */
 export interface VolumeEstimate {
@@ -29,7 +35,7 @@ export interface VolumeCost extends VolumeEstimate {
 const round = (n: number) => Math.round(n * 1e4) / 1e4;
 
 /** The volumes with their spend in `spend`'s window (records of other volumes are ignored). */
-export function volumeCosts(estimates: readonly VolumeEstimate[], spend?: { window: SpendWindow; records: readonly VolumeBillingRecord[] }): VolumeCost[] {
+export function volumeCosts(estimates: readonly VolumeEstimate[], spend?: { window: Window; records: readonly VolumeBillingRecord[] }): VolumeCost[] {
   return estimates.map((v) => {
     if (!spend) return { ...v };
     const records = v.networkVolumeId ? spend.records.filter((r) => r.networkVolumeId === v.networkVolumeId) : [];
@@ -52,7 +58,7 @@ const money = (n: number | null | undefined) => (n === null || n === undefined ?
 /** The volumes' table for the terminal: resource, id, size and tier, USD per month, and the spend with its sparkline. */
 export function renderVolumesText(
   volumes: readonly VolumeCost[],
-  window: SpendWindow | undefined,
+  window: Window | undefined,
   bold: (s: string) => string,
   sparkline: (v: readonly number[]) => string,
 ): string[] {
