@@ -5,7 +5,7 @@
  */
 import type { V2 } from "../../api";
 
-/** The part of the report's spend window the volumes use (report.ts `Window`). */
+/** The part of the report's spend window the volumes use (report.ts `SpendWindow`). */
 interface Window {
   bucketSize: string;
   /** Start of each bucket of the window, in order. */
