@@ -262,7 +262,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     inputs: {},
     requiredInputs: [],
     outputs: {
-      networkVolumes: { type: "array", items: { $ref: "#/types/runpod:index:NetworkVolume" }, description: "The volumes." },
+      networkVolumes: { type: "array", items: { $ref: "#/types/runpod:index:NetworkVolumeRecord" }, description: "The volumes." },
     },
     requiredOutputs: ["networkVolumes"],
     async run(_args, { volumes }) {
@@ -274,7 +274,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
 
 /** The object types the functions return. */
 export const TYPES: Record<string, ObjectType> = {
-  [`${PACKAGE}:index:NetworkVolume`]: { type: "object", description: "A network volume.", properties: VOLUME, required: VOLUME_FIELDS },
+  [`${PACKAGE}:index:NetworkVolumeRecord`]: { type: "object", description: "A network volume.", properties: VOLUME, required: VOLUME_FIELDS },
   ...CATALOG_TYPES,
 };
 

@@ -3,12 +3,14 @@ export { Endpoint, type EndpointArgs } from "./endpoint";
 export { Template, type TemplateArgs } from "./template";
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./containerRegistryAuth";
 export {
+  NetworkVolume,
+  type NetworkVolumeArgs,
+  type NetworkVolumeRecord,
   getNetworkVolume,
   getNetworkVolumeOutput,
   getNetworkVolumes,
   getNetworkVolumesOutput,
   type GetNetworkVolumeArgs,
-  type NetworkVolume,
 } from "./networkVolume";
 export {
   getCpuTypes,

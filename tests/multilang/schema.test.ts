@@ -57,7 +57,12 @@ describe("schema.json", () => {
 
   test("marks the secrets, the required inputs and documents every provider setting", () => {
     const r = schema.resources;
-    expect(Object.keys(r).sort()).toEqual(["runpod:index:ContainerRegistryAuth", "runpod:index:Endpoint", "runpod:index:Template"]);
+    expect(Object.keys(r).sort()).toEqual([
+      "runpod:index:ContainerRegistryAuth",
+      "runpod:index:Endpoint",
+      "runpod:index:NetworkVolume",
+      "runpod:index:Template",
+    ]);
     expect(r["runpod:index:Template"].inputProperties.env.secret).toBe(true);
     expect(r["runpod:index:Template"].properties.env.secret).toBe(true);
     expect(r["runpod:index:ContainerRegistryAuth"].inputProperties.password.secret).toBe(true);

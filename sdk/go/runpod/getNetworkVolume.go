@@ -12,9 +12,9 @@ import (
 )
 
 // One network volume of the configured account, by `id` or by `name` (exactly one). Fails when none matches or several share the name; the message lists your volumes.
-func GetNetworkVolume(ctx *pulumi.Context, args *GetNetworkVolumeArgs, opts ...pulumi.InvokeOption) (*GetNetworkVolumeResult, error) {
+func LookupNetworkVolume(ctx *pulumi.Context, args *LookupNetworkVolumeArgs, opts ...pulumi.InvokeOption) (*LookupNetworkVolumeResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
-	var rv GetNetworkVolumeResult
+	var rv LookupNetworkVolumeResult
 	err := ctx.Invoke("runpod:index:getNetworkVolume", args, &rv, opts...)
 	if err != nil {
 		return nil, err
@@ -22,14 +22,14 @@ func GetNetworkVolume(ctx *pulumi.Context, args *GetNetworkVolumeArgs, opts ...p
 	return &rv, nil
 }
 
-type GetNetworkVolumeArgs struct {
+type LookupNetworkVolumeArgs struct {
 	// The volume's id.
 	Id *string `pulumi:"id"`
 	// The volume's name; must match exactly one volume.
 	Name *string `pulumi:"name"`
 }
 
-type GetNetworkVolumeResult struct {
+type LookupNetworkVolumeResult struct {
 	// Data center the volume lives in; endpoints using it run there.
 	DataCenter string `pulumi:"dataCenter"`
 	// The network volume id.
@@ -42,61 +42,61 @@ type GetNetworkVolumeResult struct {
 	Type string `pulumi:"type"`
 }
 
-func GetNetworkVolumeOutput(ctx *pulumi.Context, args GetNetworkVolumeOutputArgs, opts ...pulumi.InvokeOption) GetNetworkVolumeResultOutput {
+func LookupNetworkVolumeOutput(ctx *pulumi.Context, args LookupNetworkVolumeOutputArgs, opts ...pulumi.InvokeOption) LookupNetworkVolumeResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("runpod:index:getNetworkVolume", args, GetNetworkVolumeResultOutput{}, options).(GetNetworkVolumeResultOutput)
+	return ctx.InvokeOutput("runpod:index:getNetworkVolume", args, LookupNetworkVolumeResultOutput{}, options).(LookupNetworkVolumeResultOutput)
 }
 
-type GetNetworkVolumeOutputArgs struct {
+type LookupNetworkVolumeOutputArgs struct {
 	// The volume's id.
 	Id pulumi.StringPtrInput `pulumi:"id"`
 	// The volume's name; must match exactly one volume.
 	Name pulumi.StringPtrInput `pulumi:"name"`
 }
 
-func (GetNetworkVolumeOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetNetworkVolumeArgs)(nil)).Elem()
+func (LookupNetworkVolumeOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupNetworkVolumeArgs)(nil)).Elem()
 }
 
-type GetNetworkVolumeResultOutput struct{ *pulumi.OutputState }
+type LookupNetworkVolumeResultOutput struct{ *pulumi.OutputState }
 
-func (GetNetworkVolumeResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetNetworkVolumeResult)(nil)).Elem()
+func (LookupNetworkVolumeResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupNetworkVolumeResult)(nil)).Elem()
 }
 
-func (o GetNetworkVolumeResultOutput) ToGetNetworkVolumeResultOutput() GetNetworkVolumeResultOutput {
+func (o LookupNetworkVolumeResultOutput) ToLookupNetworkVolumeResultOutput() LookupNetworkVolumeResultOutput {
 	return o
 }
 
-func (o GetNetworkVolumeResultOutput) ToGetNetworkVolumeResultOutputWithContext(ctx context.Context) GetNetworkVolumeResultOutput {
+func (o LookupNetworkVolumeResultOutput) ToLookupNetworkVolumeResultOutputWithContext(ctx context.Context) LookupNetworkVolumeResultOutput {
 	return o
 }
 
 // Data center the volume lives in; endpoints using it run there.
-func (o GetNetworkVolumeResultOutput) DataCenter() pulumi.StringOutput {
-	return o.ApplyT(func(v GetNetworkVolumeResult) string { return v.DataCenter }).(pulumi.StringOutput)
+func (o LookupNetworkVolumeResultOutput) DataCenter() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupNetworkVolumeResult) string { return v.DataCenter }).(pulumi.StringOutput)
 }
 
 // The network volume id.
-func (o GetNetworkVolumeResultOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v GetNetworkVolumeResult) string { return v.Id }).(pulumi.StringOutput)
+func (o LookupNetworkVolumeResultOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupNetworkVolumeResult) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // The volume's name.
-func (o GetNetworkVolumeResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v GetNetworkVolumeResult) string { return v.Name }).(pulumi.StringOutput)
+func (o LookupNetworkVolumeResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupNetworkVolumeResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Size in GB (as the console shows it; the spec does not state the unit).
-func (o GetNetworkVolumeResultOutput) Size() pulumi.IntOutput {
-	return o.ApplyT(func(v GetNetworkVolumeResult) int { return v.Size }).(pulumi.IntOutput)
+func (o LookupNetworkVolumeResultOutput) Size() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupNetworkVolumeResult) int { return v.Size }).(pulumi.IntOutput)
 }
 
 // Storage type, as the platform reports it.
-func (o GetNetworkVolumeResultOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v GetNetworkVolumeResult) string { return v.Type }).(pulumi.StringOutput)
+func (o LookupNetworkVolumeResultOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupNetworkVolumeResult) string { return v.Type }).(pulumi.StringOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(GetNetworkVolumeResultOutput{})
+	pulumi.RegisterOutputType(LookupNetworkVolumeResultOutput{})
 }

@@ -27,7 +27,7 @@ type GetNetworkVolumesArgs struct {
 
 type GetNetworkVolumesResult struct {
 	// The volumes.
-	NetworkVolumes []NetworkVolume `pulumi:"networkVolumes"`
+	NetworkVolumes []NetworkVolumeRecord `pulumi:"networkVolumes"`
 }
 
 func GetNetworkVolumesOutput(ctx *pulumi.Context, args GetNetworkVolumesOutputArgs, opts ...pulumi.InvokeOption) GetNetworkVolumesResultOutput {
@@ -57,8 +57,8 @@ func (o GetNetworkVolumesResultOutput) ToGetNetworkVolumesResultOutputWithContex
 }
 
 // The volumes.
-func (o GetNetworkVolumesResultOutput) NetworkVolumes() NetworkVolumeArrayOutput {
-	return o.ApplyT(func(v GetNetworkVolumesResult) []NetworkVolume { return v.NetworkVolumes }).(NetworkVolumeArrayOutput)
+func (o GetNetworkVolumesResultOutput) NetworkVolumes() NetworkVolumeRecordArrayOutput {
+	return o.ApplyT(func(v GetNetworkVolumesResult) []NetworkVolumeRecord { return v.NetworkVolumes }).(NetworkVolumeRecordArrayOutput)
 }
 
 func init() {

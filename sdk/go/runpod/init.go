@@ -25,6 +25,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ContainerRegistryAuth{}
 	case "runpod:index:Endpoint":
 		r = &Endpoint{}
+	case "runpod:index:NetworkVolume":
+		r = &NetworkVolume{}
 	case "runpod:index:Template":
 		r = &Template{}
 	default:

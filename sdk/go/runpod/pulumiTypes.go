@@ -546,7 +546,7 @@ func (o GpuTypeArrayOutput) Index(i pulumi.IntInput) GpuTypeOutput {
 }
 
 // A network volume.
-type NetworkVolume struct {
+type NetworkVolumeRecord struct {
 	// Data center the volume lives in; endpoints using it run there.
 	DataCenter string `pulumi:"dataCenter"`
 	// The network volume id.
@@ -560,63 +560,63 @@ type NetworkVolume struct {
 }
 
 // A network volume.
-type NetworkVolumeOutput struct{ *pulumi.OutputState }
+type NetworkVolumeRecordOutput struct{ *pulumi.OutputState }
 
-func (NetworkVolumeOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NetworkVolume)(nil)).Elem()
+func (NetworkVolumeRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkVolumeRecord)(nil)).Elem()
 }
 
-func (o NetworkVolumeOutput) ToNetworkVolumeOutput() NetworkVolumeOutput {
+func (o NetworkVolumeRecordOutput) ToNetworkVolumeRecordOutput() NetworkVolumeRecordOutput {
 	return o
 }
 
-func (o NetworkVolumeOutput) ToNetworkVolumeOutputWithContext(ctx context.Context) NetworkVolumeOutput {
+func (o NetworkVolumeRecordOutput) ToNetworkVolumeRecordOutputWithContext(ctx context.Context) NetworkVolumeRecordOutput {
 	return o
 }
 
 // Data center the volume lives in; endpoints using it run there.
-func (o NetworkVolumeOutput) DataCenter() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkVolume) string { return v.DataCenter }).(pulumi.StringOutput)
+func (o NetworkVolumeRecordOutput) DataCenter() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkVolumeRecord) string { return v.DataCenter }).(pulumi.StringOutput)
 }
 
 // The network volume id.
-func (o NetworkVolumeOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkVolume) string { return v.Id }).(pulumi.StringOutput)
+func (o NetworkVolumeRecordOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkVolumeRecord) string { return v.Id }).(pulumi.StringOutput)
 }
 
 // The volume's name.
-func (o NetworkVolumeOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkVolume) string { return v.Name }).(pulumi.StringOutput)
+func (o NetworkVolumeRecordOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkVolumeRecord) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Size in GB (as the console shows it; the spec does not state the unit).
-func (o NetworkVolumeOutput) Size() pulumi.IntOutput {
-	return o.ApplyT(func(v NetworkVolume) int { return v.Size }).(pulumi.IntOutput)
+func (o NetworkVolumeRecordOutput) Size() pulumi.IntOutput {
+	return o.ApplyT(func(v NetworkVolumeRecord) int { return v.Size }).(pulumi.IntOutput)
 }
 
 // Storage type, as the platform reports it.
-func (o NetworkVolumeOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v NetworkVolume) string { return v.Type }).(pulumi.StringOutput)
+func (o NetworkVolumeRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkVolumeRecord) string { return v.Type }).(pulumi.StringOutput)
 }
 
-type NetworkVolumeArrayOutput struct{ *pulumi.OutputState }
+type NetworkVolumeRecordArrayOutput struct{ *pulumi.OutputState }
 
-func (NetworkVolumeArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NetworkVolume)(nil)).Elem()
+func (NetworkVolumeRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkVolumeRecord)(nil)).Elem()
 }
 
-func (o NetworkVolumeArrayOutput) ToNetworkVolumeArrayOutput() NetworkVolumeArrayOutput {
+func (o NetworkVolumeRecordArrayOutput) ToNetworkVolumeRecordArrayOutput() NetworkVolumeRecordArrayOutput {
 	return o
 }
 
-func (o NetworkVolumeArrayOutput) ToNetworkVolumeArrayOutputWithContext(ctx context.Context) NetworkVolumeArrayOutput {
+func (o NetworkVolumeRecordArrayOutput) ToNetworkVolumeRecordArrayOutputWithContext(ctx context.Context) NetworkVolumeRecordArrayOutput {
 	return o
 }
 
-func (o NetworkVolumeArrayOutput) Index(i pulumi.IntInput) NetworkVolumeOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkVolume {
-		return vs[0].([]NetworkVolume)[vs[1].(int)]
-	}).(NetworkVolumeOutput)
+func (o NetworkVolumeRecordArrayOutput) Index(i pulumi.IntInput) NetworkVolumeRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkVolumeRecord {
+		return vs[0].([]NetworkVolumeRecord)[vs[1].(int)]
+	}).(NetworkVolumeRecordOutput)
 }
 
 // vCPU bounds of a CPU flavor.
@@ -666,7 +666,7 @@ func init() {
 	pulumi.RegisterOutputType(GpuPriceOutput{})
 	pulumi.RegisterOutputType(GpuTypeOutput{})
 	pulumi.RegisterOutputType(GpuTypeArrayOutput{})
-	pulumi.RegisterOutputType(NetworkVolumeOutput{})
-	pulumi.RegisterOutputType(NetworkVolumeArrayOutput{})
+	pulumi.RegisterOutputType(NetworkVolumeRecordOutput{})
+	pulumi.RegisterOutputType(NetworkVolumeRecordArrayOutput{})
 	pulumi.RegisterOutputType(VcpuRangeOutput{})
 }

@@ -13,6 +13,7 @@ from .get_data_centers import *
 from .get_gpu_types import *
 from .get_network_volume import *
 from .get_network_volumes import *
+from .network_volume import *
 from .provider import *
 from .template import *
 from . import outputs
@@ -34,6 +35,7 @@ _utilities.register(
   "classes": {
    "runpod:index:ContainerRegistryAuth": "ContainerRegistryAuth",
    "runpod:index:Endpoint": "Endpoint",
+   "runpod:index:NetworkVolume": "NetworkVolume",
    "runpod:index:Template": "Template"
   }
  }

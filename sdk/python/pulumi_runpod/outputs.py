@@ -24,7 +24,7 @@ __all__ = [
     'GpuMaxCount',
     'GpuPrice',
     'GpuType',
-    'NetworkVolume',
+    'NetworkVolumeRecord',
     'VcpuRange',
 ]
 
@@ -574,7 +574,7 @@ class GpuType(dict):
 
 
 @pulumi.output_type
-class NetworkVolume(dict):
+class NetworkVolumeRecord(dict):
     """
     A network volume.
     """
