@@ -7,13 +7,15 @@ import type { EndpointInputs } from "../endpoint/model";
 import { graphqlEndpointPort } from "../endpoint/paths/graphql";
 import { v2EndpointPort } from "../endpoint/paths/v2";
 import type { PortFactory } from "../port";
+import type { PodInputs } from "../pod/model";
+import { v2PodPort } from "../pod/paths/v2";
 import type { RegistryAuthInputs } from "../registryAuth/model";
 import { graphqlRegistryAuthPort } from "../registryAuth/paths/graphql";
 import { v2RegistryAuthPort } from "../registryAuth/paths/v2";
 import type { TemplateInputs } from "../template/model";
 import { graphqlTemplatePort } from "../template/paths/graphql";
 import { v2TemplatePort } from "../template/paths/v2";
-import type { EndpointState, RegistryAuthState, TemplateState } from "./records";
+import type { EndpointState, PodState, RegistryAuthState, TemplateState } from "./records";
 
 export const ENDPOINT_PORTS: PerPath<PortFactory<EndpointInputs, EndpointState>> = { graphql: graphqlEndpointPort, v2: v2EndpointPort };
 export const TEMPLATE_PORTS: PerPath<PortFactory<TemplateInputs, TemplateState>> = { graphql: graphqlTemplatePort, v2: v2TemplatePort };
@@ -21,3 +23,5 @@ export const REGISTRY_AUTH_PORTS: PerPath<PortFactory<RegistryAuthInputs, Regist
   graphql: graphqlRegistryAuthPort,
   v2: v2RegistryAuthPort,
 };
+/** Pods speak REST v2 whatever `runpod:api` says: the document has no GraphQL operations for them. */
+export const POD_PORTS: PerPath<PortFactory<PodInputs, PodState>> = { graphql: v2PodPort, v2: v2PodPort };
