@@ -63,6 +63,7 @@ export type { ResourceKindName, ResourceOperations } from "./kinds";
 export { PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 export type { CudaVersion, EndpointInputs, EndpointOutputs, EndpointSettings } from "./endpoint/model";
 export type { TemplateInputs, TemplateOutputs } from "./template/model";
+export type { PodInputs, PodOutputs } from "./pod/model";
 export type { RegistryAuthInputs, RegistryAuthOutputs } from "./registryAuth/model";
 
 // Internals: used by this package's resources and CLI, stripped from the declarations (stripInternal).
@@ -124,3 +125,14 @@ export {
   REGISTRY_AUTH_SECRET_FIELDS,
   type RegistryAuthInputField,
 } from "./registryAuth/model";
+/** @internal */
+export {
+  POD_MODEL,
+  POD_ARG_FIELDS,
+  POD_DEFAULTS,
+  POD_INPUT_FIELDS,
+  POD_OUTPUT_FIELDS,
+  POD_SECRET_FIELDS,
+  type PodInputField,
+  type PodStatus,
+} from "./pod/model";
