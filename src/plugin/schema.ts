@@ -78,6 +78,7 @@ const MODEL_DOCS: Record<string, string> = {
     "A serverless template: the image, disk, start command, ports, environment (secret) and registry credentials an endpoint runs. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Template <name> <template id>`.",
   ContainerRegistryAuth:
     "Credentials the platform uses to pull a private image. The platform reports only the id and the name: `username` and `password` are kept from the inputs. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:ContainerRegistryAuth <name> <id>` (then give `username` and `password` in the program).",
+  Pod: "A GPU or CPU pod (REST v2 on every `runpod:api` value: the platform has no GraphQL operations for pods). `gpuTypeIds` are tried in order of preference; `desiredStatus` `EXITED` / `RUNNING` stops and starts the pod in place. Env values are secret. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Pod <name> <pod id>`.",
 };
 
 function configSpec(): Record<string, PropertySpec> {

@@ -1,15 +1,16 @@
 /**
  * The resource kinds the stack commands handle; a new kind joins by adding its {@link StackKind} (named apart from the provider's `RESOURCE_KINDS`, which it takes type tokens from)
  * here. Orphans are removed in this order: endpoints before the templates they use, templates before
- * the registry credentials they pull with.
+ * the registry credentials they pull with; pods last (nothing refers to one).
  */
 import { tokenOf } from "../../plugin/tokens";
 import { RESOURCE_KINDS as MODELS, typeToken } from "../../provider";
 import { endpointKind } from "./endpointKind";
+import { podKind } from "./podKind";
 import type { StackKind } from "./stackKind";
 import { registryAuthKind, templateKind } from "./templateKinds";
 
-export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind];
+export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind, podKind];
 
 /** Each kind's provider-plugin token (`runpod:index:Endpoint`) → its dynamic-provider token, which keys the kinds. */
 const DYNAMIC_OF_PLUGIN = new Map<string, string>(Object.values(MODELS).map((k) => [tokenOf(k.model), typeToken(k.model)]));
