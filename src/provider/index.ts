@@ -135,4 +135,6 @@ export {
   POD_SECRET_FIELDS,
   type PodInputField,
   type PodStatus,
+  type CloudType,
+  type DesiredStatus,
 } from "./pod/model";

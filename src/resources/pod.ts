@@ -4,7 +4,7 @@
  * GraphQL operations for them in the contract. docs/pod.md.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { LOOKUP_PROPERTY, POD_MODEL, POD_OUTPUT_FIELDS, POD_SECRET_FIELDS, providerStub, type PodStatus } from "../provider";
+import { LOOKUP_PROPERTY, POD_MODEL, POD_OUTPUT_FIELDS, POD_SECRET_FIELDS, providerStub, type CloudType, type DesiredStatus, type PodStatus } from "../provider";
 import { checkedOptions, registeredProperties } from "./registration";
 import { secretValues } from "./secretInputs";
 
@@ -28,7 +28,8 @@ export interface PodArgs {
   /**
    * A pod template (not a serverless one; yours or a public one, `GET /v2/catalog/templates`) whose image, args,
    * disk, ports, env and registry apply, the pod's own fields winning and env merging per key; at create also its
-   * volume. Applied once: the pod keeps no link. A change applies the new template in place (PATCH `templateId`).
+   * volume. Applied once: the pod keeps no link. A template id: at most 64 letters, digits, `_`, `-`; unset = none.
+   * A change applies the new template in place (PATCH `templateId`).
    */
   templateId?: pulumi.Input<string>;
   /** Start command overriding the image's own (at most 4096 characters); unset = the template's, else none. Updated in place. */
@@ -46,37 +47,38 @@ export interface PodArgs {
    * which names change, never a value. Unset = the template's, else none. Updated in place.
    */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Registry credentials to pull a private image: a {@link ContainerRegistryAuth} id, checked at preview; unset = public image. Updated in place. */
+  /** Registry credentials to pull a private image: a {@link ContainerRegistryAuth} id (at most 64 letters, digits, `_`, `-`), checked at preview; unset = public image. Updated in place. */
   containerRegistryAuthId?: pulumi.Input<string>;
   /**
    * A volume on the pod's host in GB (kept across restarts, lost with the pod): `0` = none, else at least 10.
    * GPU pods only, and not with `networkVolumeId`. Unset = the template's, else none. A new size updates in place;
-   * adding a volume to a pod or removing it replaces the pod (the mount kind is fixed at create).
+   * adding a volume to a pod or removing it creates the pod again (the mount kind is fixed at create).
    */
   volumeInGb?: pulumi.Input<number>;
   /** Where the volume or the network volume is mounted: an absolute path (at most 255 characters). Unset = the template's, else `/workspace`. Updated in place. */
   volumeMountPath?: pulumi.Input<string>;
   /**
-   * A network volume to mount (a `NetworkVolume` id, checked at preview): the pod is placed in the volume's data
-   * center. Not with `volumeInGb`. Changing it replaces the pod (the volume is fixed at create).
+   * A network volume to mount (a `NetworkVolume` id of at most 64 letters, digits, `_`, `-`, checked at preview):
+   * the pod is placed in the volume's data center. Not with `volumeInGb`; unset = none. Changing it replaces the
+   * pod (the volume is fixed at create).
    */
   networkVolumeId?: pulumi.Input<string>;
   /**
-   * GPU types in order of preference (catalog ids, `getGpuTypes`), e.g. `["NVIDIA GeForce RTX 4090"]`: the pod
+   * GPU types in order of preference (catalog ids of at most 100 characters, `getGpuTypes`), e.g. `["NVIDIA GeForce RTX 4090"]`: the pod
    * is created on the first one the platform can place (a 400 or 403 moves to the next). A GPU pod; not with
    * `cpuFlavorId`. Changing it replaces the pod.
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** GPUs of the pod, at least 1, at most the GPU type's `maxCount` on the cloud (checked at preview). Default 1. Changing it replaces the pod. */
   gpuCount?: pulumi.Input<number>;
-  /** CPU flavor of a CPU pod (catalog ids, `getCpuTypes`), e.g. `cpu3c`; needs `vcpuCount`. Changing it replaces the pod. */
+  /** CPU flavor of a CPU pod (catalog ids of at most 64 characters, `getCpuTypes`), e.g. `cpu3c`; needs `vcpuCount`; unset = a GPU pod. Changing it replaces the pod. */
   cpuFlavorId?: pulumi.Input<string>;
-  /** vCPUs of a CPU pod: a power of two within the flavor's range (e.g. 2 to 32); memory follows from the flavor. Changing it replaces the pod. */
+  /** vCPUs of a CPU pod: a power of two within the flavor's range (at least 2, e.g. 2 to 32); memory follows from the flavor; unset for a GPU pod. Changing it replaces the pod. */
   vcpuCount?: pulumi.Input<number>;
-  /** Data centers the pod may be placed in (catalog ids, e.g. `US-TX-3`); default any. Changing it replaces the pod. */
+  /** Data centers the pod may be placed in (catalog ids of at most 64 characters, e.g. `US-TX-3`); unset = any. Changing it replaces the pod. */
   dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** Cloud tier: `SECURE` (default, Runpod data centers) or `COMMUNITY`. Changing it replaces the pod. */
-  cloudType?: pulumi.Input<"SECURE" | "COMMUNITY">;
+  cloudType?: pulumi.Input<CloudType>;
   /**
    * Set up SSH at create: the platform injects `PUBLIC_KEY` (your account's registered keys) into the env; the
    * outputs leave it out, and `env` must not set it. Default false. Changing it replaces the pod (a create-time flag).
@@ -86,7 +88,7 @@ export interface PodArgs {
    * `RUNNING` (default) or `EXITED`: stopped with its disk kept, compute released and not billed. Changed in place
    * through podAction `stop` / `start`; a pod stopped outside Pulumi shows as drift after a refresh.
    */
-  desiredStatus?: pulumi.Input<"RUNNING" | "EXITED">;
+  desiredStatus?: pulumi.Input<DesiredStatus>;
 }
 
 /**
@@ -118,9 +120,9 @@ export class Pod extends pulumi.dynamic.Resource {
   declare public readonly cpuFlavorId: pulumi.Output<string | null>;
   declare public readonly vcpuCount: pulumi.Output<number | null>;
   declare public readonly dataCenterIds: pulumi.Output<string[]>;
-  declare public readonly cloudType: pulumi.Output<"SECURE" | "COMMUNITY">;
+  declare public readonly cloudType: pulumi.Output<CloudType>;
   declare public readonly startSsh: pulumi.Output<boolean>;
-  declare public readonly desiredStatus: pulumi.Output<"RUNNING" | "EXITED">;
+  declare public readonly desiredStatus: pulumi.Output<DesiredStatus>;
   /** The platform's status: PROVISIONING, STARTING, RUNNING, EXITED, ERROR or TERMINATED. */
   declare public readonly status: pulumi.Output<PodStatus>;
   /** USD per hour (0 when stopped); at preview the catalog's list price. */

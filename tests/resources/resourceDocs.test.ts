@@ -9,6 +9,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import { ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
 import { argumentNames, changeOf, outputNames, type Field, type ResourceModel } from "../../src/provider/model/fields";
+import { POD_MODEL } from "../../src/provider/pod/model";
 import { REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
 import { TEMPLATE_MODEL } from "../../src/provider/template/model";
 
@@ -16,6 +17,7 @@ const RESOURCES: [string, ResourceModel, string][] = [
   ["endpoint.ts", ENDPOINT_MODEL, "Endpoint"],
   ["template.ts", TEMPLATE_MODEL, "Template"],
   ["containerRegistryAuth.ts", REGISTRY_AUTH_MODEL, "ContainerRegistryAuth"],
+  ["pod.ts", POD_MODEL, "Pod"],
 ];
 
 interface Member {

@@ -22,6 +22,8 @@ import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, t
 
 export const CLOUD_TYPES = ["SECURE", "COMMUNITY"] as const;
 export const DESIRED_STATUSES = ["RUNNING", "EXITED"] as const;
+export type CloudType = (typeof CLOUD_TYPES)[number];
+export type DesiredStatus = (typeof DESIRED_STATUSES)[number];
 /** Pod statuses as the document lists them (PodStatus). */
 export const POD_STATUSES = ["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"] as const;
 export type PodStatus = (typeof POD_STATUSES)[number];
