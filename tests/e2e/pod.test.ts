@@ -1,0 +1,89 @@
+/**
+ * End to end through the real Pulumi CLI: one Pod's life on one stack — create (a GPU pod on the stack's
+ * `runpod:api graphql`: pods speak REST v2 whatever it says), stop in place through `desiredStatus`, one
+ * in-place change, destroy. The program (tests/e2e/podFixture/index.js) declares what the stack config holds;
+ * the emulator is the witness. Needs `npm run setup` (Pulumi CLI) and a build (dist/).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv, type PlatformClient } from "../../src/api";
+import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+
+jest.setTimeout(600_000);
+
+const FIXTURE = path.join(__dirname, "podFixture");
+const POD_TYPE = "pulumi-nodejs:dynamic/runpod:Pod";
+const ENV_SECRET = "hf_e2e-pod-secret-1414213562";
+const POD = { name: "e2e-dev", imageName: "runpod/pytorch:2.4.0", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], ports: ["8888/http", "22/tcp"], volumeInGb: 20 };
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+let work: string;
+let stack: LocalStack;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true });
+  client = createClientFromEnv(
+    { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+    {},
+  );
+  work = tempDir("pulumi-runpod-e2e-pod-");
+  const programDir = copyProgram(FIXTURE, path.join(work, "program"));
+  stack = await LocalStack.create({ programDir, stackName: "e2e-pod", stateDir: path.join(work, "state") });
+  await stack.usePlatform(emu.urls, emu.apiKey);
+  await stack.setConfig("runpod:api", "graphql");
+  await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
+});
+
+afterAll(async () => {
+  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+const declare = (spec: Record<string, unknown>) => stack.setConfig("pod", JSON.stringify(spec));
+const podOut = async () => (await stack.outputs()).pod as { id: string; status: string; desiredStatus: string; imageName: string; costPerHour: number };
+
+test("create, stop through desiredStatus, an in-place change, destroy", async () => {
+  // Preview shows the catalog's price before anything exists.
+  await declare(POD);
+  const preview = await stack.run(["preview", "--diff"]);
+  expect(preview.stdout).toMatch(/\+ \S*runpod:Pod: \(create\)/);
+  expect(preview.stdout).toMatch(/costPerHour\s*:\s*0\.69/);
+  expect(await client.v2.listPods()).toEqual([]);
+
+  // Create: the pod runs on the GPU type, with the env secret set and never in plain state.
+  const up = await stack.run(["up", "--yes"]);
+  expect(up.stdout).toMatch(/\+ 2 created/);
+  const created = await podOut();
+  const pod = await client.v2.getPod(created.id);
+  expect(pod).toMatchObject({ name: "e2e-dev", image: POD.imageName, gpu: { id: POD.gpuTypeIds[0], count: 1 }, env: { HF_TOKEN: ENV_SECRET } });
+  expect(pod.mounts).toEqual({ persistent: { size: 20, path: "/workspace" } });
+  expect(await stack.exportText()).not.toContain(ENV_SECRET);
+  const [state] = await stack.resources(POD_TYPE);
+  expect(state.id).toBe(created.id);
+
+  // Stop in place: podAction stop, same pod, cost 0.
+  await declare({ ...POD, desiredStatus: "EXITED" });
+  const stop = await stack.run(["up", "--yes"]);
+  expect(stop.stdout).toMatch(/~ 1 updated/);
+  expect((await client.v2.getPod(created.id)).status).toBe("EXITED");
+  expect(await podOut()).toMatchObject({ id: created.id, status: "EXITED", desiredStatus: "EXITED", costPerHour: 0 });
+
+  // One in-place change (PATCH of the image), still the same pod; refresh finds no drift.
+  await declare({ ...POD, desiredStatus: "EXITED", imageName: "runpod/pytorch:2.5.0" });
+  const change = await stack.run(["up", "--yes"]);
+  expect(change.stdout).toMatch(/~ 1 updated/);
+  expect(await client.v2.getPod(created.id)).toMatchObject({ image: "runpod/pytorch:2.5.0", status: "EXITED" });
+  const refresh = await stack.run(["refresh", "--yes"]);
+  expect(refresh.stdout).not.toMatch(/~ 1 updated|- 1 deleted/);
+  const again = await stack.run(["preview"]);
+  expect(again.stdout).toMatch(/\b2 unchanged/);
+  expect(again.stdout).not.toMatch(/to update|to replace|to create|to delete/);
+
+  // Destroy: the pod is terminated.
+  const destroy = await stack.run(["destroy", "--yes"]);
+  expect(destroy.stdout).toMatch(/- 2 deleted/);
+  expect(await client.v2.listPods()).toEqual([]);
+});
