@@ -40,7 +40,10 @@ export const createPodSchema = z
     ...container,
     name: z.string().min(1),
     cloud: z.enum(CLOUDS).optional(),
-    cpu: z.object({ id: z.string().min(1), vcpuCount: z.number().int().min(2) }).strict().optional(),
+    cpu: z
+      .object({ id: z.string().min(1), vcpuCount: z.number().int().min(2) })
+      .strict()
+      .optional(),
     dataCenterIds: z.array(z.string()).optional(),
     globalNetworking: z.boolean().optional(),
     gpu: z

@@ -106,7 +106,9 @@ export class PodsV2 {
       template: null,
       cost: running || row.status === "PROVISIONING" || row.status === "STARTING" ? round(row.rate.gpuPerHour + row.rate.cpuPerHour) : 0,
       locked: row.locked,
-      globalNetworking: gn ? { enabled: true, ip: `10.64.${hash(row.id)[1]}.${hash(row.id)[2]}`, internalDns: `${row.id}.runpod.internal` } : { enabled: false },
+      globalNetworking: gn
+        ? { enabled: true, ip: `10.64.${hash(row.id)[1]}.${hash(row.id)[2]}`, internalDns: `${row.id}.runpod.internal` }
+        : { enabled: false },
       runtime: running
         ? {
             uptime: Math.max(0, Math.floor((Date.now() - (row.startedAt ?? Date.now())) / 1000)),
@@ -175,10 +177,15 @@ export class PodsV2 {
     const cloud = body.cloud ?? "SECURE";
     const wanted = (dc: string) => (body.dataCenterIds ?? []).length === 0 || body.dataCenterIds!.includes(dc);
     const inVolumeDc = (dc: string) => volume === undefined || volume.dataCenterId === dc;
-    const where = [body.dataCenterIds?.length ? `data centers ${body.dataCenterIds.join(", ")}` : "", volume ? `the volume's data center ${volume.dataCenterId}` : ""]
+    const where = [
+      body.dataCenterIds?.length ? `data centers ${body.dataCenterIds.join(", ")}` : "",
+      volume ? `the volume's data center ${volume.dataCenterId}` : "",
+    ]
       .filter(Boolean)
       .join(" and ");
-    const placed = body.gpu ? this.placeGpu(body.gpu, t, cloud, body.globalNetworking === true, wanted, inVolumeDc, where) : this.placeCpu(body.cpu!, body.globalNetworking === true, wanted, inVolumeDc, where);
+    const placed = body.gpu
+      ? this.placeGpu(body.gpu, t, cloud, body.globalNetworking === true, wanted, inVolumeDc, where)
+      : this.placeCpu(body.cpu!, body.globalNetworking === true, wanted, inVolumeDc, where);
 
     const now = Date.now();
     const row: PodRow = {
@@ -202,7 +209,11 @@ export class PodsV2 {
       startedAt: null,
       log: [],
     };
-    this.log(row, "system", `Pod placed in ${row.dataCenterId}${row.gpu ? ` on ${row.gpu.count} x ${row.gpu.id}` : ` on ${row.cpu!.vcpuCount} vCPU ${row.cpu!.id}`}`);
+    this.log(
+      row,
+      "system",
+      `Pod placed in ${row.dataCenterId}${row.gpu ? ` on ${row.gpu.count} x ${row.gpu.id}` : ` on ${row.cpu!.vcpuCount} vCPU ${row.cpu!.id}`}`,
+    );
     this.log(row, "system", `Pulling image ${row.image}`);
     this.core.store.putPod(row);
     this.core.billing.podStarted(userId, row.id, row.rate);
@@ -238,7 +249,9 @@ export class PodsV2 {
     const best = Catalog.best(spots.map((s) => s.level));
     const spot = spots.find((s) => s.level === best);
     if (!spot || versions.length === 0) {
-      throw refused(`No capacity for ${count} x "${gpu.id}" on ${cloud} cloud${where ? ` in ${where}` : ""}${versions.length === 0 ? " with the requested CUDA versions" : ""}; try another GPU type or data center.`);
+      throw refused(
+        `No capacity for ${count} x "${gpu.id}" on ${cloud} cloud${where ? ` in ${where}` : ""}${versions.length === 0 ? " with the requested CUDA versions" : ""}; try another GPU type or data center.`,
+      );
     }
     return {
       gpu: { id: type.id, count },
@@ -300,7 +313,8 @@ export class PodsV2 {
     if (body.mounts?.network) {
       const before = row.mounts.network?.[0];
       if (!before) throw refused("mounts.network: the mount kind is fixed at create; this pod has no network mount.");
-      if (body.mounts.network[0].volumeId !== before.volumeId) throw refused(`mounts.network: the volume is fixed at create (${before.volumeId}); only its path may change.`);
+      if (body.mounts.network[0].volumeId !== before.volumeId)
+        throw refused(`mounts.network: the volume is fixed at create (${before.volumeId}); only its path may change.`);
       next.mounts = { network: [{ ...body.mounts.network[0] }] };
     }
     if (body.locked !== undefined) next.locked = body.locked;
@@ -337,7 +351,8 @@ export class PodsV2 {
     if (!ACTIONS[row.status].includes(action)) {
       throw v2Problem(409, `Action "${action}" is not valid for a ${row.status} pod; valid now: ${ACTIONS[row.status].join(", ")}.`);
     }
-    if (row.locked && (action === "stop" || action === "restart")) throw v2Problem(409, `Pod "${id}" is locked: it cannot be stopped or restarted; unlock it first.`);
+    if (row.locked && (action === "stop" || action === "restart"))
+      throw v2Problem(409, `Pod "${id}" is locked: it cannot be stopped or restarted; unlock it first.`);
     if (action === "terminate") {
       this.delete(userId, id);
       return undefined;

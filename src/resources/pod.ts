@@ -4,7 +4,16 @@
  * GraphQL operations for them in the contract. docs/pod.md.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { LOOKUP_PROPERTY, POD_MODEL, POD_OUTPUT_FIELDS, POD_SECRET_FIELDS, providerStub, type CloudType, type DesiredStatus, type PodStatus } from "../provider";
+import {
+  LOOKUP_PROPERTY,
+  POD_MODEL,
+  POD_OUTPUT_FIELDS,
+  POD_SECRET_FIELDS,
+  providerStub,
+  type CloudType,
+  type DesiredStatus,
+  type PodStatus,
+} from "../provider";
 import { checkedOptions, registeredProperties } from "./registration";
 import { secretValues } from "./secretInputs";
 

@@ -56,7 +56,12 @@ test("a CPU pod: memory from the flavor, no CUDA, no persistent mount", async ()
   expect(created.body.gpu).toBeUndefined();
   expect(created.body.cudaVersion).toBeNull();
   expect(created.body.ssh.direct).toBeNull();
-  const refused = await call("POST", "/pods", { name: "cpu", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 4 }, mounts: { persistent: { size: 20, path: "/w" } } });
+  const refused = await call("POST", "/pods", {
+    name: "cpu",
+    image: "alpine:3",
+    cpu: { id: "cpu3c", vcpuCount: 4 },
+    mounts: { persistent: { size: 20, path: "/w" } },
+  });
   expect(refused.status).toBe(400);
   expect(refused.body.detail).toMatch(/mounts\.persistent/);
   const odd = await call("POST", "/pods", { name: "cpu", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 6 } });
@@ -74,7 +79,11 @@ test("the document's rules: one of gpu or cpu, image unless templateId, one moun
   expect(noImage.body.errors).toContain("$.image: required unless templateId is given");
   const extra = await call("POST", "/pods", { ...gpuPod(), colour: "red" });
   expect(extra.status).toBe(422);
-  const twoMounts = await call("POST", "/pods", gpuPod({ mounts: { persistent: { size: 20, path: "/a" }, network: [{ volumeId: "nv_cache01", path: "/b" }] } }));
+  const twoMounts = await call(
+    "POST",
+    "/pods",
+    gpuPod({ mounts: { persistent: { size: 20, path: "/a" }, network: [{ volumeId: "nv_cache01", path: "/b" }] } }),
+  );
   expect(twoMounts.status).toBe(400);
   const unknown = await call("POST", "/pods", gpuPod({ gpu: { id: "NVIDIA Nonexistent" } }));
   expect(unknown.status).toBe(400);
@@ -88,7 +97,13 @@ test("the document's rules: one of gpu or cpu, image unless templateId, one moun
 });
 
 test("a template gives the container settings, the body wins, env merges per key, and the pod keeps no link", async () => {
-  const created = await call("POST", "/pods", { name: "from-template", templateId: "tpl_official_pytorch", gpu: { id: RTX4090 }, env: { A: "1" }, args: "sleep infinity" });
+  const created = await call("POST", "/pods", {
+    name: "from-template",
+    templateId: "tpl_official_pytorch",
+    gpu: { id: RTX4090 },
+    env: { A: "1" },
+    args: "sleep infinity",
+  });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ image: "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", args: "sleep infinity", template: null });
   expect(created.body.env.A).toBe("1");
@@ -115,7 +130,12 @@ test("a network volume places the pod in the volume's data center; its volume is
 
 test("PATCH changes only what it carries; the mount kind is fixed at create", async () => {
   const id = (await call("POST", "/pods", gpuPod())).body.id;
-  const patched = await call("PATCH", `/pods/${id}`, { name: "renamed", env: { MODEL: "mistral" }, ports: ["8888/http"], mounts: { persistent: { size: 40, path: "/workspace" } } });
+  const patched = await call("PATCH", `/pods/${id}`, {
+    name: "renamed",
+    env: { MODEL: "mistral" },
+    ports: ["8888/http"],
+    mounts: { persistent: { size: 40, path: "/workspace" } },
+  });
   expect(patched.status).toBe(200);
   expect(patched.body).toMatchObject({ name: "renamed", env: { MODEL: "mistral" }, ports: ["8888/http"], image: "runpod/pytorch:2.4.0", status: "RUNNING" });
   expect(patched.body.mounts.persistent.size).toBe(40);

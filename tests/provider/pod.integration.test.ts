@@ -58,8 +58,8 @@ describe.each(["v2", "graphql"] as const)("Pod provider on runpod:api %s", (api)
     expect(pod).toMatchObject({ name: args.name, image: args.imageName, gpu: { id: RTX4090, count: 1 }, dataCenterId: "US-TX-3", env: args.env });
     expect(pod.mounts).toEqual({ persistent: { size: 20, path: "/workspace" } });
     expect(outs).toMatchObject({ gpuTypeId: RTX4090, gpuTypeIds: [RTX4090], dataCenterId: "US-TX-3", volumeMountPath: "/workspace", desiredStatus: "RUNNING" });
-    expect(outs.costPerHour).toBeCloseTo(price, 6);
-    expect(String(outs.sshCommand)).toMatch(/^ssh \S+@/);
+    expect(outs?.costPerHour).toBeCloseTo(price, 6);
+    expect(String(outs?.sshCommand)).toMatch(/^ssh \S+@/);
     // The resource registers env as a Pulumi secret output (no plain value in state).
     expect(POD_SECRET_FIELDS).toEqual(["env"]);
     expect(await provider.diff(id, outs as never, inputs)).toMatchObject({ changes: false, replaces: [] });
@@ -82,7 +82,11 @@ describe.each(["v2", "graphql"] as const)("Pod provider on runpod:api %s", (api)
     expect(pod).toMatchObject({ image: "runpod/pytorch:2.5.0", env: { MODEL: "mistral", HF_TOKEN: SECRET }, status: "RUNNING" });
 
     // Stop in place through podAction, then start again.
-    const stop = await checkedBy(provider, { ...args, imageName: "runpod/pytorch:2.5.0", env: { MODEL: "mistral", HF_TOKEN: SECRET }, desiredStatus: "EXITED" }, next);
+    const stop = await checkedBy(
+      provider,
+      { ...args, imageName: "runpod/pytorch:2.5.0", env: { MODEL: "mistral", HF_TOKEN: SECRET }, desiredStatus: "EXITED" },
+      next,
+    );
     expect(await provider.diff(id, updated.outs as never, stop)).toMatchObject({ changed: ["desiredStatus"], replaces: [] });
     const stopped = await provider.update(id, updated.outs as never, stop);
     expect(stopped.outs).toMatchObject({ status: "EXITED", desiredStatus: "EXITED", costPerHour: 0, sshDirectCommand: null });
@@ -90,7 +94,7 @@ describe.each(["v2", "graphql"] as const)("Pod provider on runpod:api %s", (api)
     const run = await checkedBy(provider, { ...stop, desiredStatus: "RUNNING" }, stop);
     const running = await provider.update(id, stopped.outs as never, run);
     expect(running.outs).toMatchObject({ status: "RUNNING", desiredStatus: "RUNNING" });
-    expect(running.outs.costPerHour).toBeCloseTo(price, 6);
+    expect(running.outs?.costPerHour).toBeCloseTo(price, 6);
 
     // Drift: stopped outside Pulumi, a refresh shows it and the next diff starts it again.
     await client.v2.podAction(id, { action: "stop" });
@@ -135,7 +139,9 @@ test("preview: unknown GPU types and data centers fail naming the field and the 
   const noImage = await provider.check(undefined, { name: "p", gpuTypeIds: [RTX4090] });
   expect(noImage.failures).toEqual([expect.objectContaining({ property: "imageName" })]);
   const tooMany = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: [RTX4090], gpuCount: 64 });
-  expect(tooMany.failures).toEqual([expect.objectContaining({ property: "gpuCount", reason: expect.stringMatching(/at most \d+ x "NVIDIA GeForce RTX 4090"/) })]);
+  expect(tooMany.failures).toEqual([
+    expect.objectContaining({ property: "gpuCount", reason: expect.stringMatching(/at most \d+ x "NVIDIA GeForce RTX 4090"/) }),
+  ]);
   const cloud = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: ["NVIDIA L4"], cloudType: "COMMUNITY" });
   expect(cloud.failures).toEqual([expect.objectContaining({ property: "cloudType" })]);
   const badCloud = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: [RTX4090], cloudType: "PRIVATE" });

@@ -4,13 +4,23 @@
  * and ends; with it, it streams until Ctrl-C. The client's stream resumes after a dropped connection.
  */
 import type { LogStreamOptions } from "../../api/types";
+import type { LogSource } from "../../api/spec";
 import type { CommandContext } from "../context";
 import { endpointTarget, podIdIn } from "../stack/endpointTarget";
 import { EXIT, type ExitCode } from "../io";
 import { jsonText, printable } from "../terminalText";
-import type { LogsOptions } from "./logs";
+import type { StackOptions } from "../stack/session";
 
-export async function podLogsCommand(ctx: CommandContext, podRef: string, opts: LogsOptions): Promise<ExitCode> {
+/** The `logs` options a pod's log takes (logs.ts `LogsOptions` without the worker ones). */
+export interface PodLogsOptions extends StackOptions {
+  source?: LogSource;
+  tail?: number;
+  since?: string;
+  follow?: boolean;
+  json?: boolean;
+}
+
+export async function podLogsCommand(ctx: CommandContext, podRef: string, opts: PodLogsOptions): Promise<ExitCode> {
   const target = await endpointTarget(ctx, podRef, opts, podIdIn);
   const podId = target.endpointId;
   const { client } = target.connect();

@@ -187,10 +187,7 @@ export const POD_MODEL = defineModel({
     gpuTypeId: output<string | null>("string", "The GPU type the pod was placed on (one of `gpuTypeIds`); null for a CPU pod."),
     dataCenterId: output<string | null>("string", "The data center the pod was placed in."),
     sshCommand: output<string | null>("string", "SSH through the platform's proxy (PodSsh `proxy.command`); an interactive shell only."),
-    sshDirectCommand: output<string | null>(
-      "string",
-      "SSH straight to the pod (PodSsh `direct.command`): null unless `ports` has `22/tcp` and the pod runs.",
-    ),
+    sshDirectCommand: output<string | null>("string", "SSH straight to the pod (PodSsh `direct.command`): null unless `ports` has `22/tcp` and the pod runs."),
   },
 });
 

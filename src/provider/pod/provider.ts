@@ -69,10 +69,11 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
     const cpu = known(i.cpuFlavorId);
     if (gpu && cpu) fail("cpuFlavorId", "set one of gpuTypeIds (a GPU pod) or cpuFlavorId (a CPU pod), not both");
     if (!gpu && !cpu && i.gpuTypeIds === undefined && i.cpuFlavorId === null) {
-      fail("gpuTypeIds", "a pod needs gpuTypeIds (GPU type ids in order of preference, e.g. [\"NVIDIA GeForce RTX 4090\"]) or cpuFlavorId with vcpuCount");
+      fail("gpuTypeIds", 'a pod needs gpuTypeIds (GPU type ids in order of preference, e.g. ["NVIDIA GeForce RTX 4090"]) or cpuFlavorId with vcpuCount');
     }
     if (cpu && i.vcpuCount === null) fail("vcpuCount", "vcpuCount is required with cpuFlavorId: a power of two within the flavor's range, e.g. 4");
-    if (!cpu && known(i.vcpuCount) && !isUnknown(i.cpuFlavorId)) fail("vcpuCount", "vcpuCount applies to CPU pods only: set cpuFlavorId too, or leave vcpuCount unset");
+    if (!cpu && known(i.vcpuCount) && !isUnknown(i.cpuFlavorId))
+      fail("vcpuCount", "vcpuCount applies to CPU pods only: set cpuFlavorId too, or leave vcpuCount unset");
     if (typeof i.vcpuCount === "number" && !isPowerOfTwo(i.vcpuCount)) fail("vcpuCount", `vcpuCount must be a power of two (2, 4, 8, …); got ${i.vcpuCount}`);
     if (cpu && typeof i.gpuCount === "number" && i.gpuCount !== 1) fail("gpuCount", "gpuCount applies to GPU pods only: leave it unset with cpuFlavorId");
     const volume = typeof i.volumeInGb === "number" && i.volumeInGb > 0;
@@ -94,7 +95,10 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
       const auths = await this.session.registryAuths.list();
       if (!auths.some((a) => a.id === auth)) {
         const yours = auths.map((a) => `${a.id} (${a.name})`).join(", ") || "none";
-        failures.push({ property: "containerRegistryAuthId", reason: `containerRegistryAuthId "${auth}" is not one of your registry credentials; yours: ${yours}` });
+        failures.push({
+          property: "containerRegistryAuthId",
+          reason: `containerRegistryAuthId "${auth}" is not one of your registry credentials; yours: ${yours}`,
+        });
       }
     }
     const volume = inputs.networkVolumeId;

@@ -46,7 +46,15 @@ export function podCatalog(session: PlatformSession): Promise<PodCatalog> {
 }
 
 /** Inputs the review and the estimate read: a change of any of them reads the catalog again. */
-export const POD_CATALOG_INPUTS: readonly PodInputField[] = ["gpuTypeIds", "gpuCount", "cpuFlavorId", "vcpuCount", "cloudType", "dataCenterIds", "networkVolumeId"];
+export const POD_CATALOG_INPUTS: readonly PodInputField[] = [
+  "gpuTypeIds",
+  "gpuCount",
+  "cpuFlavorId",
+  "vcpuCount",
+  "cloudType",
+  "dataCenterIds",
+  "networkVolumeId",
+];
 
 const STACK_WIDE = "";
 const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
@@ -61,7 +69,9 @@ function placement(inputs: Record<string, unknown>, volumeDc: string | undefined
 /** The best stock of `item` over `dcs` (all data centers when empty). */
 function stock(item: { availability?: AvailabilityLevel; dataCenters?: V2.GpuType["dataCenters"] }, dcs: string[]): AvailabilityLevel {
   if (dcs.length === 0) return overallLevel(item);
-  return dcs.map((dc) => levelIn(item, dc)).reduce<AvailabilityLevel>((a, b) => (["NONE", "LOW", "MEDIUM", "HIGH"].indexOf(b) > ["NONE", "LOW", "MEDIUM", "HIGH"].indexOf(a) ? b : a), "NONE");
+  return dcs
+    .map((dc) => levelIn(item, dc))
+    .reduce<AvailabilityLevel>((a, b) => (["NONE", "LOW", "MEDIUM", "HIGH"].indexOf(b) > ["NONE", "LOW", "MEDIUM", "HIGH"].indexOf(a) ? b : a), "NONE");
 }
 
 /**
@@ -122,15 +132,28 @@ export async function reviewPod(
     for (const id of gpuIds) {
       const type = catalog.gpus.find((g) => g.id === id);
       if (!type) {
-        failures.push({ property: "gpuTypeIds", reason: `gpuTypeIds: ${unknownValue(id, catalog.gpus.map((g) => g.id), "a GPU type of the catalog")}` });
+        failures.push({
+          property: "gpuTypeIds",
+          reason: `gpuTypeIds: ${unknownValue(
+            id,
+            catalog.gpus.map((g) => g.id),
+            "a GPU type of the catalog",
+          )}`,
+        });
         continue;
       }
       if (!type[cloud]) {
-        failures.push({ property: "cloudType", reason: `cloudType: "${id}" is not offered on ${String(inputs.cloudType)} cloud; ${type.secure ? "SECURE" : "COMMUNITY"} offers it` });
+        failures.push({
+          property: "cloudType",
+          reason: `cloudType: "${id}" is not offered on ${String(inputs.cloudType)} cloud; ${type.secure ? "SECURE" : "COMMUNITY"} offers it`,
+        });
         continue;
       }
       if (count > type.maxCount[cloud]) {
-        failures.push({ property: "gpuCount", reason: `gpuCount: at most ${type.maxCount[cloud]} x "${id}" per pod on ${String(inputs.cloudType)} cloud; got ${count}` });
+        failures.push({
+          property: "gpuCount",
+          reason: `gpuCount: at most ${type.maxCount[cloud]} x "${id}" per pod on ${String(inputs.cloudType)} cloud; got ${count}`,
+        });
         continue;
       }
       cost ??= type.price[cloud] * count;
@@ -140,9 +163,19 @@ export async function reviewPod(
     const flavor = catalog.cpus.find((c) => c.id === inputs.cpuFlavorId);
     const vcpus = inputs.vcpuCount as number;
     if (!flavor) {
-      failures.push({ property: "cpuFlavorId", reason: `cpuFlavorId: ${unknownValue(inputs.cpuFlavorId, catalog.cpus.map((c) => c.id), "a CPU flavor of the catalog")}` });
+      failures.push({
+        property: "cpuFlavorId",
+        reason: `cpuFlavorId: ${unknownValue(
+          inputs.cpuFlavorId,
+          catalog.cpus.map((c) => c.id),
+          "a CPU flavor of the catalog",
+        )}`,
+      });
     } else if (vcpus < flavor.vcpu.min || vcpus > flavor.vcpu.max) {
-      failures.push({ property: "vcpuCount", reason: `vcpuCount: "${flavor.id}" takes a power of two from ${flavor.vcpu.min} to ${flavor.vcpu.max}; got ${vcpus}` });
+      failures.push({
+        property: "vcpuCount",
+        reason: `vcpuCount: "${flavor.id}" takes a power of two from ${flavor.vcpu.min} to ${flavor.vcpu.max}; got ${vcpus}`,
+      });
     } else {
       cost = flavor.price.securePerVcpu * vcpus;
       consider(flavor.id, stock(flavor, dcs));
@@ -151,7 +184,8 @@ export async function reviewPod(
   if (failures.length > 0) return;
   if (levels.length > 0 && isScarce(best)) {
     const message = `no GPU type or CPU flavor of the pod has good stock${where} (${levels.join(", ")}); the create may be refused for capacity`;
-    if (settings.requireAvailability) failures.push({ property: gpuIds.length > 0 ? "gpuTypeIds" : "cpuFlavorId", reason: `${gpuIds.length > 0 ? "gpuTypeIds" : "cpuFlavorId"}: ${message}` });
+    if (settings.requireAvailability)
+      failures.push({ property: gpuIds.length > 0 ? "gpuTypeIds" : "cpuFlavorId", reason: `${gpuIds.length > 0 ? "gpuTypeIds" : "cpuFlavorId"}: ${message}` });
     else session.warn(`${who}: ${message}`);
   }
   inputs.costPerHour = cost === undefined ? null : roundUsd(cost);
