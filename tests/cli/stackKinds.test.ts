@@ -23,6 +23,7 @@ test("every resource kind of the provider is registered, endpoints first so orph
     "pulumi-nodejs:dynamic/runpod:Endpoint",
     "pulumi-nodejs:dynamic/runpod:Template",
     "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
+    "pulumi-nodejs:dynamic/runpod:Pod",
   ]);
   expect(kindOf("pulumi-nodejs:dynamic/runpod:Template")).toBe(templateKind);
 });
