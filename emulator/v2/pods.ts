@@ -41,14 +41,6 @@ const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
 const publicIp = (id: string) => `203.0.113.${(hash(id)[0] % 254) + 1}`;
 const publicPort = (id: string, port: number) => 10_000 + (hash(`${id}/${port}`).readUInt32BE(0) % 50_000);
 
-/** Pods of `userId` that mount network volume `volumeId` (who blocks the volume's delete). */
-export function podsMounting(core: Core, userId: string, volumeId: string): { id: string; name: string }[] {
-  return core.store
-    .listPods(userId)
-    .filter((p) => p.mounts.network?.some((m) => m.volumeId === volumeId))
-    .map((p) => ({ id: p.id, name: p.name }));
-}
-
 export class PodsV2 {
   constructor(private core: Core) {}
 

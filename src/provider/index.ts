@@ -65,6 +65,7 @@ export type { CudaVersion, EndpointInputs, EndpointOutputs, EndpointSettings } f
 export type { TemplateInputs, TemplateOutputs } from "./template/model";
 export type { PodInputs, PodOutputs } from "./pod/model";
 export type { RegistryAuthInputs, RegistryAuthOutputs } from "./registryAuth/model";
+export type { NetworkVolumeInputs, NetworkVolumeOutputs } from "./networkVolume/model";
 
 // Internals: used by this package's resources and CLI, stripped from the declarations (stripInternal).
 /** @internal */
@@ -125,6 +126,16 @@ export {
   REGISTRY_AUTH_SECRET_FIELDS,
   type RegistryAuthInputField,
 } from "./registryAuth/model";
+/** @internal */
+export {
+  NETWORK_VOLUME_MODEL,
+  NETWORK_VOLUME_ARG_FIELDS,
+  NETWORK_VOLUME_INPUT_FIELDS,
+  NETWORK_VOLUME_OUTPUT_FIELDS,
+  VOLUME_TYPES,
+  type VolumeTypeName,
+  type NetworkVolumeInputField,
+} from "./networkVolume/model";
 /** @internal */
 export {
   POD_MODEL,

@@ -14,7 +14,7 @@ import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
 import { LISTINGS, type Listings } from "./paths/listings";
-import type { RegistryAuthState, TemplateState } from "./paths/records";
+import type { NetworkVolumeState, RegistryAuthState, TemplateState } from "./paths/records";
 
 export interface SessionOptions {
   /** Largest gap between lookups that share one listing (default {@link LOOKUP_WINDOW_MS}). */
@@ -34,6 +34,7 @@ export class PlatformSession {
   private volumes?: CoalescedCall<NetworkVolume[]>;
   private templateListing?: SharedListing<TemplateState>;
   private registryAuthListing?: SharedListing<RegistryAuthState>;
+  private networkVolumeStates?: SharedListing<NetworkVolumeState>;
   /** Templates whose container settings (image, env, …) this process changed. */
   private readonly changedTemplates = new Set<string>();
   private catalogRead?: Promise<Catalog>;
@@ -95,6 +96,13 @@ export class PlatformSession {
     return this.registryAuthListing;
   }
 
+  /** The caller's network volumes as the NetworkVolume kind reads them (REST v2 on every path). */
+  get networkVolumeListing(): SharedListing<NetworkVolumeState> {
+    const { networkVolumes } = this.listings;
+    this.networkVolumeStates ??= new SharedListing(() => networkVolumes(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
+    return this.networkVolumeStates;
+  }
+
   /**
    * The serverless catalog, read once per session (one provider process serves a whole preview or
    * up, so: once per deployment, whatever the number of endpoints); concurrent callers share the read,
@@ -131,6 +139,11 @@ export class PlatformSession {
   /** Whether this process changed the container settings of template `id`. */
   hasTemplateChanged(id: string): boolean {
     return this.changedTemplates.has(id);
+  }
+
+  /** This process created, changed or deleted a network volume: the next {@link networkVolumes} lists again. */
+  networkVolumeChanged(): void {
+    this.volumes?.invalidate();
   }
 
   /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */

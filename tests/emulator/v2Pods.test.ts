@@ -204,3 +204,11 @@ describe("pod billing", () => {
     await call("DELETE", `/pods/${id}`);
   });
 });
+
+test("a network volume a pod mounts cannot be deleted; the refusal names the pod", async () => {
+  const pod = (await call("POST", "/pods", gpuPod({ name: "mounter", mounts: { network: [{ volumeId: "nv_cache01", path: "/data" }] } }))).body;
+  const refused = await call("DELETE", "/network-volumes/nv_cache01");
+  expect(refused.status).toBe(400);
+  expect(JSON.stringify(refused.body)).toContain(`pod ${pod.id} (mounter)`);
+  await call("DELETE", `/pods/${pod.id}`);
+});

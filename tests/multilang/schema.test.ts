@@ -57,7 +57,13 @@ describe("schema.json", () => {
 
   test("marks the secrets, the required inputs and documents every provider setting", () => {
     const r = schema.resources;
-    expect(Object.keys(r).sort()).toEqual(["runpod:index:ContainerRegistryAuth", "runpod:index:Endpoint", "runpod:index:Pod", "runpod:index:Template"]);
+    expect(Object.keys(r).sort()).toEqual([
+      "runpod:index:ContainerRegistryAuth",
+      "runpod:index:Endpoint",
+      "runpod:index:NetworkVolume",
+      "runpod:index:Pod",
+      "runpod:index:Template",
+    ]);
     expect(r["runpod:index:Pod"].inputProperties.env.secret).toBe(true);
     expect(r["runpod:index:Pod"].properties.env.secret).toBe(true);
     expect(r["runpod:index:Template"].inputProperties.env.secret).toBe(true);

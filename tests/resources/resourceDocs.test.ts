@@ -8,6 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import { ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
+import { NETWORK_VOLUME_MODEL } from "../../src/provider/networkVolume/model";
 import { argumentNames, changeOf, outputNames, type Field, type ResourceModel } from "../../src/provider/model/fields";
 import { POD_MODEL } from "../../src/provider/pod/model";
 import { REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
@@ -17,6 +18,7 @@ const RESOURCES: [string, ResourceModel, string][] = [
   ["endpoint.ts", ENDPOINT_MODEL, "Endpoint"],
   ["template.ts", TEMPLATE_MODEL, "Template"],
   ["containerRegistryAuth.ts", REGISTRY_AUTH_MODEL, "ContainerRegistryAuth"],
+  ["networkVolume.ts", NETWORK_VOLUME_MODEL, "NetworkVolume"],
   ["pod.ts", POD_MODEL, "Pod"],
 ];
 

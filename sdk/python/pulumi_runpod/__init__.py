@@ -10,6 +10,7 @@ from .container_registry_auth import *
 from .endpoint import *
 from .get_network_volume import *
 from .get_network_volumes import *
+from .network_volume import *
 from .pod import *
 from .provider import *
 from .template import *
@@ -32,6 +33,7 @@ _utilities.register(
   "classes": {
    "runpod:index:ContainerRegistryAuth": "ContainerRegistryAuth",
    "runpod:index:Endpoint": "Endpoint",
+   "runpod:index:NetworkVolume": "NetworkVolume",
    "runpod:index:Pod": "Pod",
    "runpod:index:Template": "Template"
   }

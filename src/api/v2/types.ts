@@ -40,6 +40,8 @@ export type {
   CreateRegistryRequest,
   NetworkVolume,
   VolumeType,
+  CreateNetworkVolumeRequest,
+  UpdateNetworkVolumeRequest,
 } from "../generated/types.gen";
 // Pods (document tag "Pods").
 export type {
@@ -66,6 +68,8 @@ export type {
   EndpointBillingRecord,
   ListServerlessBillingResponse,
   ListEndpointBillingResponse,
+  NetworkVolumeBillingRecord,
+  ListNetworkVolumeBillingResponse,
   BillingBucketSize,
 } from "../generated/types.gen";
 // Errors (RFC 9457).
@@ -97,3 +101,5 @@ export type ListServerlessBillingQuery = NonNullable<gen.ListServerlessBillingDa
 export type ListPodBillingQuery = NonNullable<gen.ListPodBillingData["query"]>;
 /** Query of `v2.listEndpointBilling` (public model endpoints, not your serverless endpoints). */
 export type ListEndpointBillingQuery = NonNullable<gen.ListEndpointBillingData["query"]>;
+/** Query of `v2.listNetworkVolumeBilling`: a time range or `lastN` buckets, optional `networkVolumeId`. */
+export type ListNetworkVolumeBillingQuery = NonNullable<gen.ListNetworkVolumeBillingData["query"]>;
