@@ -56,8 +56,9 @@ export class PodsV2 {
     return row;
   }
 
+  /** Appends a log line; its `ts` is its event id (document: getPodLogs), so each line gets a later millisecond than the last. */
   private log(row: PodRow, source: "container" | "system", line: string): void {
-    const tsMs = Date.now();
+    const tsMs = Math.max(Date.now(), (row.log.at(-1)?.tsMs ?? 0) + 1);
     row.log.push({ ts: new Date(tsMs).toISOString(), tsMs, seq: row.log.length + 1, source, line });
   }
 

@@ -1,6 +1,6 @@
 /**
  * End to end through the real Pulumi CLI: one Pod's life on one stack — create (a GPU pod on the stack's
- * `runpod:api graphql`: pods speak REST v2 whatever it says), stop in place through `desiredStatus`, one
+ * `runpod:api graphql`: pods speak REST v2 whatever it says), `pulumi-runpod cost` and `logs --pod` on it, stop in place through `desiredStatus`, one
  * in-place change, destroy. The program (tests/e2e/podFixture/index.js) declares what the stack config holds;
  * the emulator is the witness. Needs `npm run setup` (Pulumi CLI) and a build (dist/).
  */
@@ -9,6 +9,8 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
 import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import type { CostReport } from "../../src/cli/cost/report";
+import { runBin } from "../cli/harness";
 
 jest.setTimeout(600_000);
 
@@ -54,6 +56,7 @@ test("create, stop through desiredStatus, an in-place change, destroy", async ()
   expect(await client.v2.listPods()).toEqual([]);
 
   // Create: the pod runs on the GPU type, with the env secret set and never in plain state.
+  emu.freezeClock(); // billing from the create on is exact (the cost check below)
   const up = await stack.run(["up", "--yes"]);
   expect(up.stdout).toMatch(/\+ 2 created/);
   const created = await podOut();
@@ -63,6 +66,20 @@ test("create, stop through desiredStatus, an in-place change, destroy", async ()
   expect(await stack.exportText()).not.toContain(ENV_SECRET);
   const [state] = await stack.resources(POD_TYPE);
   expect(state.id).toBe(created.id);
+
+  // Two billed hours on the (frozen) billing clock: `cost` shows the pod's rate and exactly what it was billed.
+  emu.advanceClock(2 * 3_600_000);
+  const cli = (args: string[]) => runBin([...args, "--stack", stack.name], stack.env, { cwd: stack.programDir });
+  const cost = await cli(["cost", "--since", "1d", "--bucket", "hour", "--json"]);
+  expect(cost.code).toBe(0);
+  const report = JSON.parse(cost.stdout) as CostReport;
+  expect(report.pods).toEqual([expect.objectContaining({ resource: "dev", podId: created.id, costPerHour: 0.69, desiredStatus: "RUNNING" })]);
+  expect(report.pods![0].spend!.totalAmount).toBeCloseTo(2 * 0.69, 4);
+  expect(report.totals).toMatchObject({ podHourlyCost: 0.69, maxHourlyCost: 0.69, idleHourlyCost: 0.69 });
+  emu.resumeClock();
+  const logs = await cli(["logs", "--pod", "dev"]);
+  expect(logs.code).toBe(0);
+  expect(logs.stdout).toMatch(/system\s+Pulling image runpod\/pytorch:2\.4\.0/);
 
   // Stop in place: podAction stop, same pod, cost 0.
   await declare({ ...POD, desiredStatus: "EXITED" });

@@ -212,3 +212,12 @@ test("a network volume a pod mounts cannot be deleted; the refusal names the pod
   expect(JSON.stringify(refused.body)).toContain(`pod ${pod.id} (mounter)`);
   await call("DELETE", `/pods/${pod.id}`);
 });
+
+test("log event ids (the events' ts) are distinct, so a client resuming by id loses no line", async () => {
+  const id = (await call("POST", "/pods", gpuPod())).body.id;
+  await call("GET", `/pods/${id}`);
+  const { events } = await readSse(`${emu.urls.restV2}/v2/pods/${id}/logs`, emu.apiKey);
+  expect(events.length).toBeGreaterThanOrEqual(4);
+  expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  await call("DELETE", `/pods/${id}`);
+});

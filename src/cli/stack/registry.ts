@@ -41,6 +41,11 @@ export function isEndpointType(type: string | undefined): boolean {
 }
 
 /** Whether `type` is a NetworkVolume's, served either way (`cost`). */
+/** Whether `type` is a Pod's, served either way (`cost`). */
+export function isPodType(type: string | undefined): boolean {
+  return type !== undefined && kindOf(type) === podKind;
+}
+
 export function isNetworkVolumeType(type: string | undefined): boolean {
   return type !== undefined && kindOf(type) === networkVolumeKind;
 }

@@ -91,9 +91,16 @@ export async function reviewPod(
     inputs.costPerHour = UNKNOWN;
     return;
   }
-  if (olds !== undefined && POD_CATALOG_INPUTS.every((f) => sameValue(POD_MODEL, f, olds[f], inputs[f]))) return;
   const who = `pod ${key}${inputs.name !== key ? ` (${String(inputs.name)})` : ""}`;
   const settings = session.catalogSettings;
+  if (olds !== undefined && POD_CATALOG_INPUTS.every((f) => sameValue(POD_MODEL, f, olds[f], inputs[f]))) {
+    // Unchanged compute: the estimate rides with the old inputs, and still counts toward the stack's budget.
+    if (typeof olds.costPerHour === "number") {
+      inputs.costPerHour = olds.costPerHour;
+      ledger(session, key, inputs, olds.costPerHour, failures);
+    }
+    return;
+  }
   let catalog: PodCatalog;
   let volumeDc: string | undefined;
   try {
@@ -189,9 +196,12 @@ export async function reviewPod(
     else session.warn(`${who}: ${message}`);
   }
   inputs.costPerHour = cost === undefined ? null : roundUsd(cost);
-  if (cost !== undefined) {
-    session.ledger.record({ key, name: String(inputs.name), maxHourlyCost: roundUsd(cost) });
-    const over = session.ledger.overBudget(settings.maxHourlyCost);
-    if (over) failures.push({ property: STACK_WIDE, reason: over });
-  }
+  if (cost !== undefined) ledger(session, key, inputs, roundUsd(cost), failures);
+}
+
+/** Records the pod's hourly cost in the stack ledger (a stopped pod: 0) and fails the preview over `runpod:maxHourlyCost`. */
+function ledger(session: PlatformSession, key: string, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): void {
+  session.ledger.record({ key, name: String(inputs.name), maxHourlyCost: inputs.desiredStatus === "EXITED" ? 0 : cost });
+  const over = session.ledger.overBudget(session.catalogSettings.maxHourlyCost);
+  if (over) failures.push({ property: STACK_WIDE, reason: over });
 }
