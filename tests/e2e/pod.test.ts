@@ -1,6 +1,6 @@
 /**
  * End to end through the real Pulumi CLI: one Pod's life on one stack — create (a GPU pod on the stack's
- * `runpod:api graphql`: pods speak REST v2 whatever it says), `pulumi-runpod cost` and `logs --pod` on it, stop in place through `desiredStatus`, one
+ * `runpod:api graphql`: pods speak REST v2 whatever it says), `pulumi-runpod cost`, `logs --pod` and `orphans` on it, stop in place through `desiredStatus`, one
  * in-place change, destroy. The program (tests/e2e/podFixture/index.js) declares what the stack config holds;
  * the emulator is the witness. Needs `npm run setup` (Pulumi CLI) and a build (dist/).
  */
@@ -47,7 +47,7 @@ afterAll(async () => {
 const declare = (spec: Record<string, unknown>) => stack.setConfig("pod", JSON.stringify(spec));
 const podOut = async () => (await stack.outputs()).pod as { id: string; status: string; desiredStatus: string; imageName: string; costPerHour: number };
 
-test("create, stop through desiredStatus, an in-place change, destroy", async () => {
+test("create, cost and logs, stop through desiredStatus, an in-place change, orphans, destroy", async () => {
   // Preview shows the catalog's price before anything exists.
   await declare(POD);
   const preview = await stack.run(["preview", "--diff"]);
@@ -98,6 +98,17 @@ test("create, stop through desiredStatus, an in-place change, destroy", async ()
   const again = await stack.run(["preview"]);
   expect(again.stdout).toMatch(/\b2 unchanged/);
   expect(again.stdout).not.toMatch(/to update|to replace|to create|to delete/);
+
+  // A pod with the auto-name form of the stack's resource that no state holds is an orphan; --delete terminates it.
+  const orphan = await client.v2.createPod({ name: "dev-0c0ffee", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 2 } });
+  const listed = await cli(["orphans"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain(orphan.id);
+  expect(listed.stdout).toMatch(/auto-name of dev/);
+  const removed = await cli(["orphans", "--delete", "--yes"]);
+  expect({ code: removed.code, stderr: removed.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(removed.stdout).toContain(`deleted pod ${orphan.id} (dev-0c0ffee)`);
+  expect((await client.v2.listPods()).map((p) => p.id)).toEqual([created.id]);
 
   // Destroy: the pod is terminated.
   const destroy = await stack.run(["destroy", "--yes"]);
