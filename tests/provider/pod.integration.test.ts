@@ -6,7 +6,9 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
+import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
 import { POD_SECRET_FIELDS } from "../../src/provider/pod/model";
+import { podsMounting } from "../../src/provider/pod/mounts";
 import { PodProvider } from "../../src/provider/pod/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
@@ -169,4 +171,28 @@ test("a CPU pod created stopped (desiredStatus EXITED): created, then stopped th
   expect(outs).toMatchObject({ cpuFlavorId: "cpu3c", vcpuCount: 4, gpuTypeId: null, status: "EXITED", desiredStatus: "EXITED" });
   expect(await provider.diff(id, outs as never, inputs)).toMatchObject({ changes: false });
   await provider.delete(id, outs as never);
+});
+
+test("a pod mounts a network volume created in the same process; the volume's delete is refused naming the pod", async () => {
+  const session = new PlatformSession(() => client, { api: "v2", warn: (m) => warnings.push(m) });
+  const volumes = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });
+  const pods = new PodProvider(session);
+  // The session's volume listing is warm from before the volume exists; the pod's check must still find it.
+  await session.networkVolumes();
+  const vInputs = (await volumes.check(undefined, { name: uniqueName("vol"), size: 20, dataCenterId: "EU-RO-1" })).inputs;
+  const volume = await volumes.create(vInputs);
+  const inputs = await checkedBy(pods, {
+    name: uniqueName("mounter"),
+    imageName: "x:1",
+    gpuTypeIds: [RTX4090],
+    networkVolumeId: volume.id,
+    volumeMountPath: "/data",
+  });
+  const pod = await pods.create(inputs);
+  expect(pod.outs).toMatchObject({ networkVolumeId: volume.id, volumeMountPath: "/data", dataCenterId: "EU-RO-1" });
+  expect(await podsMounting(client, volume.id)).toBe(`pods ${pod.id} (${String(inputs.name)})`);
+  await expect(volumes.delete(volume.id, volume.outs as never)).rejects.toThrow(new RegExp(`still in use.*pod ${pod.id}`));
+  await pods.delete(pod.id, pod.outs as never);
+  await volumes.delete(volume.id, volume.outs as never);
+  expect(await podsMounting(client, volume.id)).toBe("");
 });
