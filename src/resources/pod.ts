@@ -36,8 +36,8 @@ export interface PodArgs {
   imageName?: pulumi.Input<string>;
   /**
    * A pod template (not a serverless one; yours or a public one, `GET /v2/catalog/templates`) whose image, args,
-   * disk, ports, env and registry apply, the pod's own fields winning and env merging per key; at create also its
-   * volume. Applied once: the pod keeps no link. A template id: at most 64 letters, digits, `_`, `-`; unset = none.
+   * disk, ports, env and registry apply, the pod's own fields winning (a declared `env` is the pod's whole env);
+   * at create also its volume. Applied once: the pod keeps no link. A template id: at most 64 letters, digits, `_`, `-`; unset = none.
    * A change applies the new template in place (PATCH `templateId`).
    */
   templateId?: pulumi.Input<string>;

@@ -196,3 +196,41 @@ test("a pod mounts a network volume created in the same process; the volume's de
   await volumes.delete(volume.id, volume.outs as never);
   expect(await podsMounting(client, volume.id)).toBe("");
 });
+
+test("with templateId, unset fields are the template's and a declared env is the pod's whole env: no diff after create", async () => {
+  const provider = providerOn("v2");
+  const template = await client.v2.createTemplate({
+    name: uniqueName("podtpl"),
+    image: "runpod/pytorch:2.4.0",
+    env: { FROM_TEMPLATE: "1" },
+    ports: ["8888/http"],
+    startSsh: false,
+    startJupyter: false,
+  });
+  const inputs = await checkedBy(provider, { name: uniqueName("tplpod"), templateId: template.id, gpuTypeIds: [RTX4090], env: { MINE: "2" } });
+  const { id, outs } = await provider.create(inputs);
+  const created = await platformPod(id);
+  expect(created).toMatchObject({ image: "runpod/pytorch:2.4.0", ports: ["8888/http"] });
+  expect(created.env).toEqual({ MINE: "2" });
+  expect(outs).toMatchObject({ templateId: template.id, imageName: "runpod/pytorch:2.4.0", env: { MINE: "2" } });
+  expect(await provider.diff(id, outs as never, inputs)).toMatchObject({ changes: false });
+  const refreshed = await provider.read(id, outs as never);
+  expect(await provider.diff(id, refreshed.props as never, inputs)).toMatchObject({ changes: false });
+
+  // Another template, in place: its image applies, the declared env stays the pod's env.
+  const other = await client.v2.createTemplate({
+    name: uniqueName("podtpl2"),
+    image: "runpod/pytorch:2.5.0",
+    env: { OTHER: "3" },
+    startSsh: false,
+    startJupyter: false,
+  });
+  const next = await checkedBy(provider, { ...inputs, templateId: other.id }, inputs);
+  expect(await provider.diff(id, refreshed.props as never, next)).toMatchObject({ changed: ["templateId"], replaces: [] });
+  const updated = await provider.update(id, refreshed.props as never, next);
+  const after = await platformPod(id);
+  expect(after.image).toBe("runpod/pytorch:2.5.0");
+  expect(after.env).toEqual({ MINE: "2" });
+  expect(await provider.diff(id, updated.outs as never, next)).toMatchObject({ changes: false });
+  await provider.delete(id, outs as never);
+});

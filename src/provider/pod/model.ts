@@ -53,7 +53,7 @@ export const POD_MODEL = defineModel({
       change: { policy: "update", compare: "value", why: CONTAINER },
     }),
     templateId: input({
-      doc: "Pod template whose container settings (image, args, disk, ports, env, registry; at create also its volume) apply, the pod's own fields winning; env merges per key. Applied once: the pod keeps no link to it.",
+      doc: "Pod template whose container settings (image, args, disk, ports, env, registry; at create also its volume) apply, the pod's own fields winning (a declared `env` is the pod's whole env). Applied once: the pod keeps no link to it.",
       rule: platformId("template"),
       note: "; a pod template (not a serverless one); yours or a public one",
       default: null,

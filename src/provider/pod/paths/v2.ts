@@ -5,6 +5,9 @@
  * the compute as `gpu { id, count }` or `cpu { id, vcpuCount }`). The document has no GraphQL operations for
  * pods: this port serves both `runpod:api` values (paths/ports.ts).
  *
+ * A declared env with `templateId` is the pod's whole env: the template's keys createPod (or updatePod's
+ * `templateId`) merges in are dropped right after (one updatePod), so the stack shows no diff.
+ *
  * createPod places one GPU type; `gpuTypeIds` are tried in order as the document's read-then-create pattern
  * says: a 400 (no capacity, or a rule) or 403 (no access to the pool) moves to the next, anything else stops.
  * `desiredStatus` is podAction's: stop after create, and stop / start after an update when the pod's status
@@ -141,11 +144,23 @@ export function v2PodPort(context: PortContext): Port<PodInputs, PodState> {
     throw new Error(`No GPU type of gpuTypeIds could be placed (a refusal every candidate shares is a problem with the request): ${refusals.join("; ")}`);
   }
 
+  /**
+   * A template (createPod, or updatePod's `templateId`) merges its env under the declared one; the declared env
+   * is the pod's whole env, as the other fields are, so one updatePod drops the template's extra keys.
+   */
+  async function exactEnv(pod: V2.Pod, inputs: PodInputs): Promise<V2.Pod> {
+    if (inputs.env === undefined) return pod;
+    const injected = inputs.startSsh ? pod.env?.[INJECTED_SSH_KEY] : undefined;
+    const want = { ...(injected !== undefined ? { [INJECTED_SSH_KEY]: injected } : {}), ...inputs.env };
+    const same = JSON.stringify(Object.entries(pod.env ?? {}).sort()) === JSON.stringify(Object.entries(want).sort());
+    return same ? pod : v2().updatePod(pod.id, { env: want });
+  }
+
   return {
     capabilities: { unreported: ["templateId", "gpuTypeIds", "dataCenterIds", "startSsh"], replaces: [], copiesTemplates: true },
     async create(inputs) {
       const pod = await createPod(inputs);
-      return podStateFromV2(await settleStatus(pod, inputs.desiredStatus));
+      return podStateFromV2(await settleStatus(inputs.templateId ? await exactEnv(pod, inputs) : pod, inputs.desiredStatus));
     },
     async read(id) {
       try {
@@ -160,7 +175,7 @@ export function v2PodPort(context: PortContext): Port<PodInputs, PodState> {
       const live = envChanged && inputs.startSsh ? await v2().getPod(id) : undefined;
       const body = patchPodBody(inputs, olds, live);
       const pod = body ? await v2().updatePod(id, body) : await v2().getPod(id);
-      return podStateFromV2(await settleStatus(pod, inputs.desiredStatus));
+      return podStateFromV2(await settleStatus(body?.templateId ? await exactEnv(pod, inputs) : pod, inputs.desiredStatus));
     },
     async delete(id) {
       try {
