@@ -125,6 +125,8 @@ export function packageSchema(version: string): Record<string, unknown> {
     language: {
       python: { packageName: "pulumi_runpod", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
       nodejs: { packageName: "@pulumi-runpod/runpod", respectSchemaVersion: true },
+      // The Go SDK is a module of its own in sdk/go/runpod (scripts/pluginSdk.ts GO_MODULE).
+      go: { importBasePath: "github.com/pulumi-runpod/pulumi-runpod/sdk/go/runpod", respectSchemaVersion: true },
     },
   };
 }

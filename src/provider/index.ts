@@ -9,6 +9,7 @@
 import { RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { exitWhenParentDies } from "./parentWatch";
 import { withPulumiHint, type ConfigSource } from "./providerConfig";
+import type { CatalogReads } from "./catalog/queries";
 import type { ProviderRuntime } from "./runtime";
 
 let runtime: Promise<ProviderRuntime> | undefined;
@@ -26,6 +27,15 @@ function processRuntime(): Promise<ProviderRuntime> {
 export async function configure(req: { config: ConfigSource }): Promise<void> {
   exitWhenParentDies();
   (await processRuntime()).configure(req);
+}
+
+/**
+ * The catalog reads of the configured session, for the provider plugin's catalog functions: in the
+ * plugin's process they share the reads preview makes.
+ * @internal
+ */
+export async function catalogReads(): Promise<CatalogReads> {
+  return (await processRuntime()).catalogReads;
 }
 
 function operationsOf(kind: ResourceKindName): ResourceOperations {

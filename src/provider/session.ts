@@ -9,6 +9,7 @@ import { portOf, resolveApiPath, type ApiPath } from "./apiPath";
 import { StackLedger } from "./catalog/budget";
 import type { Catalog } from "./catalog/catalog";
 import { fetchCatalog } from "./catalog/fetch";
+import { CatalogReads } from "./catalog/queries";
 import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
 import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS } from "./endpoint/directory";
@@ -38,6 +39,7 @@ export class PlatformSession {
   /** Templates whose container settings (image, env, …) this process changed. */
   private readonly changedTemplates = new Set<string>();
   private catalogRead?: Promise<Catalog>;
+  private catalogQueries?: CatalogReads;
   private catalogReads = 0;
   /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
   readonly ledger = new StackLedger();
@@ -111,9 +113,15 @@ export class PlatformSession {
   catalog(): Promise<Catalog> {
     this.catalogRead ??= (async () => {
       this.catalogReads += 1;
-      return fetchCatalog(this.client.v2);
+      return fetchCatalog(this.catalogSource);
     })();
     return this.catalogRead;
+  }
+
+  /** The catalog reads of this session's client, shared by preview's catalog and the plugin's catalog functions. */
+  get catalogSource(): CatalogReads {
+    this.catalogQueries ??= new CatalogReads(this.client.v2);
+    return this.catalogQueries;
   }
 
   /** How many catalog reads this session started (at most 1). */

@@ -13,3 +13,17 @@ export {
   getNetworkVolumesOutput,
   type GetNetworkVolumeArgs,
 } from "./networkVolume";
+export {
+  getCpuTypes,
+  getCpuTypesOutput,
+  getDataCenters,
+  getDataCentersOutput,
+  getGpuTypes,
+  getGpuTypesOutput,
+  type CpuType,
+  type DataCenter,
+  type GetCpuTypesArgs,
+  type GetDataCentersArgs,
+  type GetGpuTypesArgs,
+  type GpuType,
+} from "./catalog";

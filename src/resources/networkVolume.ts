@@ -9,18 +9,11 @@
  * other RUNPOD_* variables.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { NetworkVolume as ListedVolume, PlatformClient } from "../api/types";
-import {
-  clientInputFromConfig,
-  LOOKUP_PROPERTY,
-  NETWORK_VOLUME_MODEL,
-  NETWORK_VOLUME_OUTPUT_FIELDS,
-  providerStub,
-  PULUMI_CONFIG_KEYS,
-  type VolumeTypeName,
-} from "../provider";
+import type { NetworkVolume as ListedVolume } from "../api/types";
+import { LOOKUP_PROPERTY, NETWORK_VOLUME_MODEL, NETWORK_VOLUME_OUTPUT_FIELDS, providerStub, type VolumeTypeName } from "../provider";
 import { checkNetworkVolumeQuery, selectNetworkVolume } from "../provider/networkVolumes";
-import { checkedOptions, checkStackConfig, registeredProperties } from "./registration";
+import { functionFailure, programClient } from "./programClient";
+import { checkedOptions, registeredProperties } from "./registration";
 
 /** A network volume as the lookups return it: `{ id, name, size, dataCenter, type }` (`size` in GB). */
 export type NetworkVolumeRecord = ListedVolume;
@@ -87,25 +80,6 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
 /** Which volume to look up: by its id, or by its name (which must match exactly one volume). */
 export type GetNetworkVolumeArgs = { id: string; name?: undefined } | { name: string; id?: undefined };
 
-let cached: { key: string; client: PlatformClient } | undefined;
-
-/**
- * The client for the program's configuration; rebuilt only when that configuration changes. The api
- * client modules are loaded here, at the first lookup, not when the program loads this package: most
- * programs never look a volume up, and loading them costs every `pulumi up` tens of milliseconds.
- */
-async function programClient(): Promise<PlatformClient> {
-  checkStackConfig();
-  const config = new pulumi.Config("runpod");
-  const input = clientInputFromConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
-  const key = JSON.stringify(input);
-  if (!cached || cached.key !== key) {
-    const { createClient, resolveClientConfig } = await import("../api");
-    cached = { key, client: createClient(resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS)) };
-  }
-  return cached.client;
-}
-
 /**
  * All network volumes of the configured account.
  * @returns records `{ id, name, size, dataCenter, type }` (`size` in GB as the console shows it; the spec does not state the unit).
@@ -114,21 +88,10 @@ async function programClient(): Promise<PlatformClient> {
  */
 export async function getNetworkVolumes(): Promise<NetworkVolumeRecord[]> {
   try {
-    return await (await programClient()).listNetworkVolumes();
+    return await (await programClient()).client.listNetworkVolumes();
   } catch (err) {
-    throw await lookupFailure(err, "listing network volumes");
+    throw await functionFailure(err, "runpod network volume lookup", "listing network volumes");
   }
-}
-
-/**
- * A lookup's failure as the program shows it: a `pulumi.RunError`, which Pulumi prints as one line
- * (any other error comes with its stack), with the Pulumi front end's hint.
- */
-async function lookupFailure(err: unknown, doing: string): Promise<pulumi.RunError> {
-  if (err instanceof pulumi.RunError) return err;
-  const { explainError } = await import("../api");
-  const { PULUMI_HINTS } = await import("../provider");
-  return new pulumi.RunError(`runpod network volume lookup failed: ${explainError(err, { doing, hints: PULUMI_HINTS })}`);
 }
 
 /** {@link getNetworkVolumes} as an Output. */

@@ -8,6 +8,9 @@ import typing
 # Export this package's modules as members:
 from .container_registry_auth import *
 from .endpoint import *
+from .get_cpu_types import *
+from .get_data_centers import *
+from .get_gpu_types import *
 from .get_network_volume import *
 from .get_network_volumes import *
 from .network_volume import *
