@@ -21,6 +21,7 @@ jest.setTimeout(300_000);
 
 const REGISTRY_PASSWORD = "regpw-cli-Zq81-never-printed";
 const HF_TOKEN = "hf_tok-cli-7Yx2-never-printed";
+const POD_TOKEN = "pod-tok-cli-K9m3-never-printed";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -74,7 +75,7 @@ beforeAll(async () => {
   fs.copyFileSync(path.join(__dirname, "python", "__main__.py"), path.join(pyDir, "__main__.py"));
   writeProject(pyDir, "runpod-python-cli", "python");
   python = await LocalStack.create({ programDir: pyDir, stackName: "py", stateDir: path.join(work, "state"), env: { PYTHONPATH: pythonSdkPath() } });
-  await usePlatform(python, emu.urls, emu.apiKey, { registryPassword: REGISTRY_PASSWORD, hfToken: HF_TOKEN });
+  await usePlatform(python, emu.urls, emu.apiKey, { registryPassword: REGISTRY_PASSWORD, hfToken: HF_TOKEN, podToken: POD_TOKEN });
 
   const yamlDir = path.join(work, "yaml");
   fs.mkdirSync(yamlDir, { recursive: true });
@@ -95,26 +96,41 @@ afterAll(async () => {
 });
 
 describe("cost", () => {
-  test("a Python stack over budget fails the gate: the plugin's endpoint is counted", async () => {
-    const id = (await outputs(python)).endpointId;
-    // The program's endpoint: gpuIds ADA_24, AMPERE_24 and workersMax 3.
+  test("a Python stack over budget fails the gate: the plugin's endpoints and pod are counted, its volume listed", async () => {
+    const out = (await python.outputs()) as Record<string, any>;
+    const id = out.endpointId;
+    // The program's endpoints: `api` on ADA_24, AMPERE_24 with workersMax 3, `batch` on ADA_24 with workersMax 1;
+    // its pod `dev` at the platform's hourly rate, busy or idle.
     const max = usd(3 * (await workerPrice(["ADA_24", "AMPERE_24"])));
+    const batchMax = usd(await workerPrice(["ADA_24"]));
+    const podRate = (await client.v2.getPod(out.pod.id)).cost;
+    expect(podRate).toBeGreaterThan(0);
+    const total = usd(max + batchMax + podRate);
     expect(max).toBeGreaterThan(1);
 
     const gate = await cli(python, ["cost", "--max-hourly", "1"]);
     expect(gate.code).toBe(1);
     expect(gate.stdout).toMatch(new RegExp(`^api +${id} +\\$${max.toFixed(2)} `, "m"));
-    expect(gate.stdout).toContain(`over budget: $${max.toFixed(2)}/h with all workers busy exceeds --max-hourly $1.00/h`);
+    expect(gate.stdout).toMatch(new RegExp(`^batch +${out.batchId} +\\$${batchMax.toFixed(2)} `, "m"));
+    expect(gate.stdout).toMatch(new RegExp(`^scratch +${out.scratch.id} +20 GB HIGH_PERFORMANCE +\\$2\\.80$`, "m"));
+    expect(gate.stdout).toMatch(new RegExp(`^dev +${out.pod.id} +RUNNING +\\$${podRate.toFixed(2)}$`, "m"));
+    expect(gate.stdout).toContain(`over budget: $${total.toFixed(2)}/h with all workers busy exceeds --max-hourly $1.00/h`);
 
     const json = await cli(python, ["cost", "--json", "--max-hourly", "1"]);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout) as CostReport;
     expect(report.source).toBe("preview");
-    expect(report.endpoints).toMatchObject([{ resource: "api", endpointId: id, maxHourlyCost: max, idleHourlyCost: 0, idleBilled: false }]);
-    expect(report.totals.maxHourlyCost).toBe(max);
-    expect(json.stderr).toContain(`over budget: $${max.toFixed(2)}/h exceeds --max-hourly $1.00/h`);
+    expect(report.endpoints).toMatchObject([
+      { resource: "api", endpointId: id, maxHourlyCost: max, idleHourlyCost: 0, idleBilled: false },
+      { resource: "batch", endpointId: out.batchId, maxHourlyCost: batchMax, idleHourlyCost: 0, idleBilled: false },
+    ]);
+    expect(report.volumes).toMatchObject([{ resource: "scratch", networkVolumeId: out.scratch.id, size: 20, type: "HIGH_PERFORMANCE" }]);
+    expect(report.volumes![0].monthlyCost).toBeCloseTo(20 * 0.14, 6);
+    expect(report.pods).toMatchObject([{ resource: "dev", podId: out.pod.id, desiredStatus: "RUNNING", costPerHour: podRate }]);
+    expect(report.totals).toMatchObject({ maxHourlyCost: total, idleHourlyCost: podRate, podHourlyCost: podRate });
+    expect(json.stderr).toContain(`over budget: $${total.toFixed(2)}/h exceeds --max-hourly $1.00/h`);
 
-    const within = await cli(python, ["cost", "--no-preview", "--max-hourly", String(max)]);
+    const within = await cli(python, ["cost", "--no-preview", "--max-hourly", String(total)]);
     expect(within.code).toBe(0);
     expect(within.stdout).toContain("estimates from the stack's state (as deployed)");
   });
@@ -122,7 +138,10 @@ describe("cost", () => {
   test("a change the Python program would make is counted before the deploy", async () => {
     await python.setConfig("workersMax", "5");
     const report = JSON.parse((await cli(python, ["cost", "--json"])).stdout) as CostReport;
-    expect(report.endpoints.map((e) => [e.resource, e.maxHourlyCost])).toEqual([["api", usd(5 * (await workerPrice(["ADA_24", "AMPERE_24"])))]]);
+    expect(report.endpoints.map((e) => [e.resource, e.maxHourlyCost])).toEqual([
+      ["api", usd(5 * (await workerPrice(["ADA_24", "AMPERE_24"])))],
+      ["batch", usd(await workerPrice(["ADA_24"]))],
+    ]);
     await python.run(["config", "rm", "workersMax"], { quiet: true });
   });
 
@@ -300,5 +319,5 @@ describe("stack commands", () => {
 });
 
 test("no secret of the stacks reached the CLI's output", () => {
-  expect(linesWithSecrets(transcript.join("\n"), [emu.apiKey, REGISTRY_PASSWORD, HF_TOKEN])).toEqual([]);
+  expect(linesWithSecrets(transcript.join("\n"), [emu.apiKey, REGISTRY_PASSWORD, HF_TOKEN, POD_TOKEN])).toEqual([]);
 });

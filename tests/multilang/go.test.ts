@@ -1,8 +1,8 @@
 /**
  * The provider plugin from Go, through the real Pulumi CLI and engine against the emulator: a program on
  * the generated SDK (tests/multilang/go/main.go, its go.mod pointing at sdk/go/runpod; declared by stack
- * config) goes through its life in order — create, a one-field change with its detailedDiff, `pulumi
- * import`, destroy. The engine runs it with the minimal Go host of scripts/build-pulumi-tools.sh, which
+ * config) goes through its life in order — create (a network volume among the rest), a one-field change
+ * with its detailedDiff, `pulumi import` of an endpoint and a volume, destroy. The engine runs it with the minimal Go host of scripts/build-pulumi-tools.sh, which
  * compiles it on each run (`npm run tools` warms the Go build cache, so a run only links).
  */
 import { execFileSync } from "child_process";
@@ -56,14 +56,17 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test("up creates the template and the endpoint; the catalog functions answer as the emulator's catalog states; a second preview changes nothing", async () => {
+test("up creates the template, the endpoint and a network volume; the catalog functions answer as the emulator's catalog states; a second preview changes nothing", async () => {
   const r = await pulumi(["up", "--yes"]);
-  expect(r.stdout).toMatch(/\+ 3 created/); // the stack, the template and the endpoint
+  expect(r.stdout).toMatch(/\+ 4 created/); // the stack, the template, the endpoint and the volume
   const out = await outputs();
   const ep = onEmulator(out.endpointId);
   expect(ep).toMatchObject({ templateId: out.templateId, gpuIds: "ADA_24,AMPERE_24", workersMax: 3 });
   expect(ep?.name).toMatch(/^api-[0-9a-f]{7}$/);
   expect(out.endpointName).toBe(ep?.name);
+  expect(await client.v2.getNetworkVolume(out.volumeId)).toMatchObject({ size: 10, dataCenter: "EU-RO-1", type: "STANDARD" });
+  expect(out.volumeSize).toBe(10);
+  expect(out.volumeMonthlyCost).toBeCloseTo(10 * 0.07, 6); // the STANDARD list price per GB and month (docs/networkVolume.md)
   expect(out.rtx4090).toEqual({ pool: "ADA_24", serverlessPrice: POOLS.find((p) => p.id === "ADA_24")!.serverlessPricePerGpuHour, availability: "HIGH" });
   expect(out.europeHighPerformance).toEqual(
     DATA_CENTERS.filter((dc) => dc.region === "EUROPE" && dc.networkVolumeTypes.includes("HIGH_PERFORMANCE"))
@@ -86,12 +89,26 @@ test("a one-field change previews as an update with only that property in detail
   expect(onEmulator(out.endpointId)?.workersMax).toBe(5);
 });
 
-test("`pulumi import` adopts an endpoint created outside Pulumi; declared in the program, the next preview shows no changes", async () => {
+test("`pulumi import` adopts an endpoint and a network volume created outside Pulumi; declared in the program, the next preview shows no changes", async () => {
   const outside = await client.saveEndpoint({ name: "made-outside", templateId: "tpl_vllm", gpuIds: "AMPERE_80", workersMax: 2 });
-  await pulumi(["import", "runpod:index:Endpoint", "adopted", outside.id, "--yes", "--protect=false", "--generate-code=false"]);
+  const volume = await client.v2.createNetworkVolume({ name: "vol-made-outside", size: 25, dataCenter: "EU-CZ-1", type: "STANDARD" });
+  const file = path.join(work, "import.json");
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      resources: [
+        { type: "runpod:index:Endpoint", name: "adopted", id: outside.id },
+        { type: "runpod:index:NetworkVolume", name: "adoptedVolume", id: volume.id },
+      ],
+    }),
+  );
+  await pulumi(["import", "--file", file, "--yes", "--protect=false", "--generate-code=false"]);
   const adopted = (await stack.resources("runpod:index:Endpoint")).find((r) => resourceName(r.urn) === "adopted");
   expect(adopted?.id).toBe(outside.id);
+  const adoptedVolume = (await stack.resources("runpod:index:NetworkVolume")).find((r) => resourceName(r.urn) === "adoptedVolume");
+  expect(adoptedVolume).toMatchObject({ id: volume.id, outputs: { name: "vol-made-outside", size: 25, dataCenterId: "EU-CZ-1", type: "STANDARD" } });
   await stack.setConfig("adopted", JSON.stringify({ name: "made-outside", templateId: "tpl_vllm", gpuIds: ["AMPERE_80"], workersMax: 2 }));
+  await stack.setConfig("adoptedVolume", JSON.stringify({ name: "vol-made-outside", size: 25, dataCenterId: "EU-CZ-1", type: "STANDARD" }));
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
@@ -100,5 +117,8 @@ test("destroy leaves nothing on the emulator", async () => {
   await pulumi(["destroy", "--yes"]);
   expect(emu.endpoints()).toEqual([]);
   expect(emu.templates().filter((t) => t.id === out.templateId)).toEqual([]);
+  // The program's volume and the adopted one are deleted with the rest.
+  const volumes = await client.v2.listNetworkVolumes();
+  expect(volumes.filter((v) => v.id === out.volumeId || v.name === "vol-made-outside")).toEqual([]);
   expect(await stack.resources()).toEqual([]);
 });

@@ -14,11 +14,13 @@ import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
 import { changingSteps, isEngineMarshalLine, linesWithSecrets, pythonSdkPath, requirePythonTooling, resourceName, usePlatform, writeProject } from "./harness";
 
-jest.setTimeout(180_000);
+jest.setTimeout(300_000);
 
 const REGISTRY_PASSWORD = "regpw-Zq81-never-in-state";
 const OUTSIDE_TOKEN = "outside-tok-P4w7-never-in-state";
 const HF_TOKEN = "hf_tok-7Yx2-never-in-state";
+const POD_TOKEN = "pod-tok-K9m3-never-in-state";
+const SECRETS = [REGISTRY_PASSWORD, HF_TOKEN, POD_TOKEN, OUTSIDE_TOKEN];
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -57,7 +59,7 @@ beforeAll(async () => {
   fs.copyFileSync(path.join(__dirname, "python", "__main__.py"), path.join(programDir, "__main__.py"));
   writeProject(programDir, "runpod-python", "python");
   stack = await LocalStack.create({ programDir, stackName: "py", stateDir: path.join(work, "state"), env: { PYTHONPATH: pythonSdkPath() } });
-  await usePlatform(stack, emu.urls, emu.apiKey, { registryPassword: REGISTRY_PASSWORD, hfToken: HF_TOKEN });
+  await usePlatform(stack, emu.urls, emu.apiKey, { registryPassword: REGISTRY_PASSWORD, hfToken: HF_TOKEN, podToken: POD_TOKEN });
 });
 
 afterAll(async () => {
@@ -66,9 +68,9 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test("up creates the registry credentials, the template with its secret env and the endpoint on the looked-up volume", async () => {
+test("up creates the registry credentials, the template with its secret env, the endpoint on the looked-up volume, a volume with an endpoint mounting it, and a pod", async () => {
   const r = await pulumi(["up", "--yes"]);
-  expect(r.stdout).toMatch(/\+ 4 created/); // the stack and three resources
+  expect(r.stdout).toMatch(/\+ 7 created/); // the stack and six resources
   const out = await outputs();
   expect(out.volumeDataCenter).toBe("EU-RO-1");
   // The catalog functions, as the emulator's catalog states them.
@@ -87,23 +89,50 @@ test("up creates the registry credentials, the template with its secret env and 
   const tpl = emu.templates().find((t) => t.id === out.templateId);
   expect(tpl).toMatchObject({ imageName: "registry.example.com/team/llm:1.0", containerRegistryAuthId: out.credsId });
   expect(emu.registryAuthPasswordMatches(out.credsId, REGISTRY_PASSWORD)).toBe(true);
+
+  // The program's own volume (REST v2 whatever runpod:api says), and the second endpoint mounting it.
+  expect(await client.v2.getNetworkVolume(out.scratch.id)).toMatchObject({ size: 20, dataCenter: "EU-RO-1", type: "HIGH_PERFORMANCE" });
+  expect(out.scratch.size).toBe(20);
+  expect(out.scratch.monthlyCost).toBeCloseTo(20 * 0.14, 6); // the HIGH_PERFORMANCE list price per GB and month (docs/networkVolume.md)
+  expect(onEmulator(out.batchId)).toMatchObject({ networkVolumeId: out.scratch.id, gpuIds: "ADA_24", workersMax: 1 });
+
+  // The pod: placed on the GPU type in the data center asked for, its env set on the platform and a secret in the state.
+  const pod = await client.v2.getPod(out.pod.id);
+  expect(pod).toMatchObject({ gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 }, dataCenterId: "EU-RO-1", env: { HF_TOKEN: POD_TOKEN } });
+  expect(out.pod).toMatchObject({ gpuTypeId: "NVIDIA GeForce RTX 4090", dataCenterId: "EU-RO-1", costPerHour: pod.cost });
+  expect(pod.cost).toBeGreaterThan(0);
+  expect(["PROVISIONING", "RUNNING"]).toContain(out.pod.status);
+  const podState = (await stack.resources("runpod:index:Pod"))[0];
+  expect(JSON.stringify(podState.outputs?.env)).toContain("ciphertext");
+  expect(JSON.stringify(podState)).not.toContain(POD_TOKEN);
+  expect(linesWithSecrets(await stack.exportText(), SECRETS)).toEqual([]);
 });
 
 test("a second preview changes nothing", async () => {
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
-test("a one-field change previews as an update with only that property in detailedDiff", async () => {
+test("a one-field change previews as an update with only that property in detailedDiff; a volume grows in place", async () => {
   await stack.setConfig("workersMax", "5");
+  await stack.setConfig("volumeSize", "30");
   const steps = await previewSteps();
-  expect(steps).toHaveLength(1);
-  expect(steps[0]).toMatchObject({ op: "update", diffReasons: ["workersMax"], detailedDiff: { workersMax: { kind: "update" } } });
-  expect(Object.keys(steps[0].detailedDiff ?? {})).toEqual(["workersMax"]);
-  expect(resourceName(steps[0].urn)).toBe("api");
+  expect(steps.map((s) => resourceName(s.urn)).sort()).toEqual(["api", "scratch"]);
+  const api = steps.find((s) => resourceName(s.urn) === "api")!;
+  expect(api).toMatchObject({ op: "update", diffReasons: ["workersMax"], detailedDiff: { workersMax: { kind: "update" } } });
+  expect(Object.keys(api.detailedDiff ?? {})).toEqual(["workersMax"]);
+  const grow = steps.find((s) => resourceName(s.urn) === "scratch")!;
+  expect(grow).toMatchObject({ op: "update", diffReasons: ["size"], detailedDiff: { size: { kind: "update" } } });
+  expect(Object.keys(grow.detailedDiff ?? {})).toEqual(["size"]);
   const diff = await pulumi(["preview", "--diff"]);
   expect(diff.stdout).toMatch(/~ workersMax: 3 => 5/);
+  expect(diff.stdout).toMatch(/~ size\s*: 20 => 30/);
+  const before = (await outputs()).scratch.id;
   await pulumi(["up", "--yes"]);
-  expect(onEmulator((await outputs()).endpointId)?.workersMax).toBe(5);
+  const out = await outputs();
+  expect(onEmulator(out.endpointId)?.workersMax).toBe(5);
+  expect(out.scratch).toMatchObject({ id: before, size: 30 });
+  expect(out.scratch.monthlyCost).toBeCloseTo(30 * 0.14, 6);
+  expect(await client.v2.getNetworkVolume(before)).toMatchObject({ size: 30 });
 });
 
 test("a bad value fails the preview, naming the field and the allowed values, and changes nothing", async () => {
@@ -158,35 +187,59 @@ test("refresh catches a change made outside Pulumi", async () => {
   expect(refresh.stdout).toMatch(/~ 1 updated|1 updated/);
   const state = (await stack.resources("runpod:index:Endpoint")).find((s) => s.id === id);
   expect(state?.outputs?.workersMax).toBe(7);
+  // The pod as the platform reads it now: booted.
+  expect((await stack.resources("runpod:index:Pod"))[0].outputs?.status).toBe("RUNNING");
   const steps = await previewSteps();
   expect(steps.find((s) => resourceName(s.urn) === "api")).toMatchObject({ op: "update", detailedDiff: { workersMax: { kind: "update" } } });
 });
 
-test("an imported template's env values are secrets in the state, though no program marked them", async () => {
+test("one `pulumi import --file` adopts a template, a network volume and a pod made outside Pulumi; the template's and the pod's env values are secrets in the state, though no program marked them", async () => {
   const outside = await client.saveTemplate({
     name: "tpl-made-outside",
     imageName: "nginx:1",
     isServerless: true,
     env: [{ key: "TOKEN", value: OUTSIDE_TOKEN }],
   });
-  await pulumi(["import", "runpod:index:Template", "outsideTemplate", outside.id, "--yes", "--protect=false", "--generate-code=false"]);
+  const volume = await client.v2.createNetworkVolume({ name: "vol-made-outside", size: 15, dataCenter: "EU-RO-1", type: "STANDARD" });
+  const pod = await client.v2.createPod({ name: "pod-made-outside", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { TOKEN: OUTSIDE_TOKEN } });
+  const file = path.join(work, "import.json");
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      resources: [
+        { type: "runpod:index:Template", name: "outsideTemplate", id: outside.id },
+        { type: "runpod:index:NetworkVolume", name: "outsideVolume", id: volume.id },
+        { type: "runpod:index:Pod", name: "outsidePod", id: pod.id },
+      ],
+    }),
+  );
+  await pulumi(["import", "--file", file, "--yes", "--protect=false", "--generate-code=false"]);
   const imported = (await stack.resources("runpod:index:Template")).find((r) => resourceName(r.urn) === "outsideTemplate");
   expect(imported?.id).toBe(outside.id);
   expect(JSON.stringify(imported?.outputs?.env)).toContain("ciphertext");
+  const importedVolume = (await stack.resources("runpod:index:NetworkVolume")).find((r) => resourceName(r.urn) === "outsideVolume");
+  expect(importedVolume).toMatchObject({ id: volume.id, outputs: { name: "vol-made-outside", size: 15, dataCenterId: "EU-RO-1", type: "STANDARD" } });
+  const importedPod = (await stack.resources("runpod:index:Pod")).find((r) => resourceName(r.urn) === "outsidePod");
+  expect(importedPod).toMatchObject({ id: pod.id, outputs: { name: "pod-made-outside", imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 2 } });
+  expect(JSON.stringify(importedPod?.outputs?.env)).toContain("ciphertext");
   expect(linesWithSecrets(await stack.exportText(), [OUTSIDE_TOKEN])).toEqual([]);
-  expect(JSON.stringify((await stack.resources("runpod:index:Template")).find((r) => r.id === outside.id))).not.toContain(OUTSIDE_TOKEN);
+  expect(JSON.stringify(await stack.resources())).not.toContain(OUTSIDE_TOKEN);
 });
 
 test("no secret reaches the plain stack export or the -v=9 logs (beyond the engine's own marshal lines)", async () => {
   const plain = await stack.exportText();
-  expect(linesWithSecrets(plain, [REGISTRY_PASSWORD, HF_TOKEN, OUTSIDE_TOKEN, emu.apiKey])).toEqual([]);
+  expect(linesWithSecrets(plain, [...SECRETS, emu.apiKey])).toEqual([]);
   const verbose = await pulumi(["up", "--yes", "-v=9", "--logtostderr"]);
   const all = `${verbose.stdout}\n${verbose.stderr}`;
   expect(all.length).toBeGreaterThan(10_000); // really verbose
-  // This up also deletes the imported template, which the program does not declare.
+  // This up also deletes the imported template, volume and pod, which the program does not declare.
   expect(all).toMatch(/- +runpod:index:Template outsideTemplate deleted/);
-  expect(linesWithSecrets(all, [REGISTRY_PASSWORD, HF_TOKEN, OUTSIDE_TOKEN, emu.apiKey]).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
-  expect(linesWithSecrets(transcript.join("\n"), [REGISTRY_PASSWORD, HF_TOKEN, OUTSIDE_TOKEN]).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
+  expect(all).toMatch(/- +runpod:index:NetworkVolume outsideVolume deleted/);
+  expect(all).toMatch(/- +runpod:index:Pod outsidePod deleted/);
+  expect((await client.v2.listNetworkVolumes()).map((v) => v.name)).not.toContain("vol-made-outside");
+  expect((await client.v2.listPods()).map((p) => p.name)).not.toContain("pod-made-outside");
+  expect(linesWithSecrets(all, [...SECRETS, emu.apiKey]).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
+  expect(linesWithSecrets(transcript.join("\n"), SECRETS).filter((l) => !isEngineMarshalLine(l))).toEqual([]);
 });
 
 test("destroy leaves nothing on the emulator", async () => {
@@ -195,5 +248,7 @@ test("destroy leaves nothing on the emulator", async () => {
   expect(emu.endpoints()).toEqual([]);
   expect(emu.templates().filter((t) => t.id === out.templateId)).toEqual([]);
   expect(emu.registryAuths()).toEqual([]);
+  expect((await client.v2.listNetworkVolumes()).map((v) => v.id)).not.toContain(out.scratch.id);
+  expect(await client.v2.listPods()).toEqual([]);
   expect(await stack.resources()).toEqual([]);
 });

@@ -1,22 +1,24 @@
 /**
  * The provider plugin from a YAML program (tests/multilang/yaml/program.yaml) through the real Pulumi
  * CLI and engine against the emulator: `fn::invoke` of the network-volume lookup, `fn::secret` for a
- * template env value, and a typed `config:` value (integer) that drives the endpoint. Runs on the
+ * template env value, typed `config:` values that drive the endpoint (integer) and a pod's `desiredStatus`
+ * (string), a network volume and a CPU pod mounting it. Runs on the
  * YAML host of scripts/build-pulumi-tools.sh (`npm run tools`, run by `npm test`). Tests build on each other, in order.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createClientFromEnv } from "../../src/api";
+import { createClientFromEnv, type PlatformClient } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot, type RunPulumiResult } from "../../scripts/pulumiCli";
 import { changingSteps, isEngineMarshalLine, linesWithSecrets, resourceName, usePlatform, writeProject } from "./harness";
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 const HF_TOKEN = "hf_yaml-tok-Q3v9-never-in-state";
 
 let emu: RunningEmulator;
+let platform: PlatformClient;
 let work: string;
 let stack: LocalStack;
 const transcript: string[] = [];
@@ -32,6 +34,7 @@ beforeAll(async () => {
   if (!fs.existsSync(host)) throw new Error(`${host} is missing: run \`npm run tools\` (scripts/build-pulumi-tools.sh, which npm test runs)`);
   // Not a save-semantics scenario: pinned to the platform's own (replace), so it runs once.
   emu = await startEmulator({ port: 0, quiet: true, saveSemantics: "replace", workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  platform = createClientFromEnv({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2 }, {});
   work = tempDir("pulumi-runpod-yaml-");
   const programDir = path.join(work, "program");
   fs.mkdirSync(programDir, { recursive: true });
@@ -47,13 +50,12 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test("up creates the template and the endpoint on the volume fn::invoke looked up, with the typed config's default", async () => {
+test("up creates the template, the endpoint on the volume fn::invoke looked up with the typed config's default, a volume and a pod mounting it", async () => {
   const r = await pulumi(["up", "--yes"]);
-  expect(r.stdout).toMatch(/\+ 3 created/);
+  expect(r.stdout).toMatch(/\+ 5 created/);
   const out = (await stack.outputs()) as Record<string, unknown>;
   expect(out.volumeDataCenter).toBe("EU-RO-1");
   // The catalog functions by fn::invoke: the platform's own answers to the same queries.
-  const platform = createClientFromEnv({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2 }, {});
   expect(out.gpuTypesInRomania).toEqual(await platform.v2.listGpuTypes({ include: ["AVAILABILITY"], product: ["SERVERLESS"], countryCodes: ["RO"] }));
   expect((out.gpuTypesInRomania as { availability: string }[]).every((g) => g.availability)).toBe(true);
   const europe = out.europeHighPerformance as { id: string; region: string; networkVolumeTypes: string[] }[];
@@ -63,24 +65,41 @@ test("up creates the template and the endpoint on the volume fn::invoke looked u
   expect(out.workersMax).toBe(3);
   const ep = emu.endpoints().find((e) => e.id === out.endpointId);
   expect(ep).toMatchObject({ templateId: out.templateId, workersMax: 3, networkVolumeId: "nv_models01", gpuIds: "ADA_24,AMPERE_24" });
+  // The volume on the data center's primary tier (type unset), and the CPU pod placed where it is, mounting it.
+  const volume = await platform.v2.getNetworkVolume(out.volumeId as string);
+  expect(volume).toMatchObject({ size: 10, dataCenter: "EU-RO-1" });
+  expect(out.volumeType).toBe(volume.type);
+  expect(out.volumeMonthlyCost).toBeGreaterThan(0);
+  const pod = await platform.v2.getPod(out.podId as string);
+  expect(pod).toMatchObject({ cpu: { id: "cpu3c", vcpuCount: 2 }, dataCenterId: "EU-RO-1" });
+  expect(pod.mounts.network?.map((m) => m.volumeId)).toEqual([out.volumeId]);
+  expect(out).toMatchObject({ podDataCenter: "EU-RO-1", podCostPerHour: pod.cost });
+  expect(pod.cost).toBeGreaterThan(0);
+  expect(["PROVISIONING", "RUNNING"]).toContain(out.podStatus);
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
-test("a typed config value changes one field: only it is in detailedDiff, and up applies it", async () => {
+test("typed config values change one field each: only it is in detailedDiff, and up applies them (the pod stops in place)", async () => {
   await stack.setConfig("workersMax", "6");
+  await stack.setConfig("podStatus", "EXITED");
+  const before = (await stack.outputs()) as Record<string, unknown>;
   const steps = changingSteps((await pulumi(["preview", "--json"])).stdout);
-  expect(steps.map((s) => [s.op, resourceName(s.urn), Object.keys(s.detailedDiff ?? {})])).toEqual([["update", "api", ["workersMax"]]]);
+  expect(steps.map((s) => [s.op, resourceName(s.urn), Object.keys(s.detailedDiff ?? {})]).sort()).toEqual([
+    ["update", "api", ["workersMax"]],
+    ["update", "box", ["desiredStatus"]],
+  ]);
   await pulumi(["up", "--yes"]);
   const out = (await stack.outputs()) as Record<string, unknown>;
   expect(out.workersMax).toBe(6);
   expect(emu.endpoints().find((e) => e.id === out.endpointId)?.workersMax).toBe(6);
+  expect(out).toMatchObject({ podId: before.podId, podStatus: "EXITED", podCostPerHour: 0 });
+  expect((await platform.v2.getPod(out.podId as string)).status).toBe("EXITED");
 });
 
 test("refresh catches a change made outside Pulumi, and the next preview shows it as the one change", async () => {
   const id = ((await stack.outputs()) as Record<string, string>).endpointId;
-  const client = createClientFromEnv({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2 }, {});
   const r = emu.endpoints().find((e) => e.id === id)!;
-  await client.saveEndpoint({
+  await platform.saveEndpoint({
     id,
     name: r.name,
     templateId: r.templateId,
@@ -109,4 +128,6 @@ test("destroy leaves nothing on the emulator", async () => {
   await pulumi(["destroy", "--yes"]);
   expect(emu.endpoints()).toEqual([]);
   expect(emu.templates().filter((t) => t.id === out.templateId)).toEqual([]);
+  expect(await platform.v2.listPods()).toEqual([]);
+  expect((await platform.v2.listNetworkVolumes()).map((v) => v.id)).not.toContain(out.volumeId);
 });

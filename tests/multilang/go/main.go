@@ -1,6 +1,7 @@
 // A Go program on the generated SDK (sdk/go/runpod), declared by stack config so each test step is a
-// config change: a template, an endpoint on it, the catalog functions, and (config `adopted`) an endpoint
-// adopted with `pulumi import`. tests/multilang/go.test.ts runs it through the real CLI.
+// config change: a template, an endpoint on it, a network volume, the catalog functions, and (config
+// `adopted`, `adoptedVolume`) an endpoint and a volume adopted with `pulumi import`.
+// tests/multilang/go.test.ts runs it through the real CLI.
 package main
 
 import (
@@ -17,6 +18,13 @@ type adoptedSpec struct {
 	TemplateID string   `json:"templateId"`
 	GpuIDs     []string `json:"gpuIds"`
 	WorkersMax int      `json:"workersMax"`
+}
+
+type adoptedVolumeSpec struct {
+	Name         string `json:"name"`
+	Size         int    `json:"size"`
+	DataCenterID string `json:"dataCenterId"`
+	Type         string `json:"type"`
 }
 
 func main() {
@@ -43,6 +51,15 @@ func main() {
 			return err
 		}
 
+		volume, err := runpod.NewNetworkVolume(ctx, "data", &runpod.NetworkVolumeArgs{
+			Size:         pulumi.Int(10),
+			DataCenterId: pulumi.String("EU-RO-1"),
+			Type:         pulumi.String("STANDARD"),
+		})
+		if err != nil {
+			return err
+		}
+
 		if adopted := cfg.Get("adopted"); adopted != "" {
 			var spec adoptedSpec
 			if err := json.Unmarshal([]byte(adopted), &spec); err != nil {
@@ -53,6 +70,21 @@ func main() {
 				TemplateId: pulumi.String(spec.TemplateID),
 				GpuIds:     pulumi.ToStringArray(spec.GpuIDs),
 				WorkersMax: pulumi.Int(spec.WorkersMax),
+			}); err != nil {
+				return err
+			}
+		}
+
+		if adopted := cfg.Get("adoptedVolume"); adopted != "" {
+			var spec adoptedVolumeSpec
+			if err := json.Unmarshal([]byte(adopted), &spec); err != nil {
+				return err
+			}
+			if _, err := runpod.NewNetworkVolume(ctx, "adoptedVolume", &runpod.NetworkVolumeArgs{
+				Name:         pulumi.String(spec.Name),
+				Size:         pulumi.Int(spec.Size),
+				DataCenterId: pulumi.String(spec.DataCenterID),
+				Type:         pulumi.String(spec.Type),
 			}); err != nil {
 				return err
 			}
@@ -90,6 +122,9 @@ func main() {
 		ctx.Export("endpointName", api.Name)
 		ctx.Export("templateId", template.ID())
 		ctx.Export("workersMax", api.WorkersMax)
+		ctx.Export("volumeId", volume.ID())
+		ctx.Export("volumeSize", volume.Size)
+		ctx.Export("volumeMonthlyCost", volume.MonthlyCost)
 		return nil
 	})
 }

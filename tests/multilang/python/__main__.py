@@ -1,6 +1,8 @@
 """A Python program on the generated SDK (pulumi_runpod), declared by stack config so each test step is
 a config change: registry credentials, a template with a secret env value, an endpoint on a network
-volume looked up by name, the catalog functions (serverless availability and a data-center filter), (config `adopted`) an endpoint adopted with `pulumi import`, and (config `extra`)
+volume looked up by name, a network volume of its own (config `volumeSize`) with a second endpoint
+mounting it, a GPU pod with a secret env value, the catalog functions (serverless availability and a
+data-center filter), (config `adopted`) an endpoint adopted with `pulumi import`, and (config `extra`)
 an auto-named endpoint whose create the CLI tests interrupt."""
 import json
 
@@ -28,6 +30,17 @@ api = runpod.Endpoint(
     network_volume_id=volume.id,
 )
 
+scratch = runpod.NetworkVolume("scratch", size=cfg.get_int("volumeSize") or 20, data_center_id="EU-RO-1", type="HIGH_PERFORMANCE")
+batch = runpod.Endpoint("batch", template_id=template.id, gpu_ids=["ADA_24"], workers_max=1, network_volume_id=scratch.id)
+dev = runpod.Pod(
+    "dev",
+    image_name="runpod/pytorch:2.4.0",
+    gpu_type_ids=["NVIDIA GeForce RTX 4090"],
+    data_center_ids=["EU-RO-1"],
+    ports=["8888/http"],
+    env={"HF_TOKEN": cfg.require_secret("podToken")},
+)
+
 adopted = cfg.get("adopted")
 if adopted:
     spec = json.loads(adopted)
@@ -42,6 +55,12 @@ pulumi.export("jobUrl", api.job_url)
 pulumi.export("templateId", template.id)
 pulumi.export("credsId", creds.id)
 pulumi.export("volumeDataCenter", volume.data_center)
+pulumi.export("scratch", {"id": scratch.id, "size": scratch.size, "monthlyCost": scratch.monthly_cost})
+pulumi.export("batchId", batch.id)
+pulumi.export(
+    "pod",
+    {"id": dev.id, "status": dev.status, "costPerHour": dev.cost_per_hour, "gpuTypeId": dev.gpu_type_id, "dataCenterId": dev.data_center_id},
+)
 
 # The catalog functions: one GPU type's serverless price and availability, and a filtered data-center list.
 rtx = runpod.get_gpu_types_output(product=["SERVERLESS"]).gpu_types.apply(
