@@ -1,7 +1,7 @@
 /**
  * The `pulumi-runpod` CLI on stacks of the provider plugin (`runpod:index:<Type>`), through the real
  * Pulumi CLI against the emulator: the Python program of tests/multilang/python and the YAML program of
- * tests/multilang/yaml. `cost` and its budget gate; `workers`, `run` and `logs` by resource name in the
+ * tests/multilang/yaml. `cost` and its budget gate (endpoints and pods; the network volume listed); `workers`, `run` and `logs` by resource name in the
  * stack's directory with no RUNPOD_* variable (the stack's configuration, its secret key included, with
  * the environment before it); `orphans`, `import` and `recover`. The CLI runs as the compiled bin (`npm run build`).
  * Tests build on each other, in order.

@@ -157,12 +157,26 @@ test("a `type` change previews as a replacement", async () => {
   await stack.run(["config", "rm", "type"], { quiet: true });
 });
 
-test("`pulumi import` adopts an endpoint created outside Pulumi; the next preview shows no changes", async () => {
+test("`pulumi import` adopts an endpoint and a pod created outside Pulumi; declared in the program, the next preview shows no changes", async () => {
   const outside = await client.saveEndpoint({ name: "made-outside", templateId: "tpl_vllm", gpuIds: "AMPERE_80", workersMax: 2 });
-  await pulumi(["import", "runpod:index:Endpoint", "adopted", outside.id, "--yes", "--protect=false", "--generate-code=false"]);
+  const pod = await client.v2.createPod({ name: "box-made-outside", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 4 } });
+  const file = path.join(work, "import-adopted.json");
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      resources: [
+        { type: "runpod:index:Endpoint", name: "adopted", id: outside.id },
+        { type: "runpod:index:Pod", name: "adoptedPod", id: pod.id },
+      ],
+    }),
+  );
+  await pulumi(["import", "--file", file, "--yes", "--protect=false", "--generate-code=false"]);
   const adopted = (await stack.resources("runpod:index:Endpoint")).find((r) => resourceName(r.urn) === "adopted");
   expect(adopted?.id).toBe(outside.id);
+  const adoptedPod = (await stack.resources("runpod:index:Pod")).find((r) => resourceName(r.urn) === "adoptedPod");
+  expect(adoptedPod).toMatchObject({ id: pod.id, outputs: { name: "box-made-outside", imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 4 } });
   await stack.setConfig("adopted", JSON.stringify({ name: "made-outside", templateId: "tpl_vllm", gpuIds: ["AMPERE_80"], workersMax: 2 }));
+  await stack.setConfig("adoptedPod", JSON.stringify({ name: "box-made-outside", imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 4 }));
   await pulumi(["preview", "--expect-no-changes"]);
 });
 

@@ -2,7 +2,7 @@
 a config change: registry credentials, a template with a secret env value, an endpoint on a network
 volume looked up by name, a network volume of its own (config `volumeSize`) with a second endpoint
 mounting it, a GPU pod with a secret env value, the catalog functions (serverless availability and a
-data-center filter), (config `adopted`) an endpoint adopted with `pulumi import`, and (config `extra`)
+data-center filter), (config `adopted`, `adoptedPod`) an endpoint and a CPU pod adopted with `pulumi import`, and (config `extra`)
 an auto-named endpoint whose create the CLI tests interrupt."""
 import json
 
@@ -45,6 +45,11 @@ adopted = cfg.get("adopted")
 if adopted:
     spec = json.loads(adopted)
     runpod.Endpoint("adopted", name=spec["name"], template_id=spec["templateId"], gpu_ids=spec["gpuIds"], workers_max=spec["workersMax"])
+
+adopted_pod = cfg.get("adoptedPod")
+if adopted_pod:
+    spec = json.loads(adopted_pod)
+    runpod.Pod("adoptedPod", name=spec["name"], image_name=spec["imageName"], cpu_flavor_id=spec["cpuFlavorId"], vcpu_count=spec["vcpuCount"])
 
 if cfg.get_bool("extra"):
     runpod.Endpoint("extra", template_id="tpl_vllm", gpu_ids=["AMPERE_16"], workers_max=1)
