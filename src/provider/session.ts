@@ -34,8 +34,8 @@ export class PlatformSession {
   private volumes?: CoalescedCall<NetworkVolume[]>;
   private templateListing?: SharedListing<TemplateState>;
   private registryAuthListing?: SharedListing<RegistryAuthState>;
-  /** Templates whose container settings (image, env, …) this process changed. */
-  private readonly changedTemplates = new Set<string>();
+  /** Templates whose container settings (image, env, …) a Template diff of this process found about to change. */
+  private readonly changingTemplates = new Set<string>();
   private catalogRead?: Promise<Catalog>;
   private catalogReads = 0;
   /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
@@ -123,14 +123,18 @@ export class PlatformSession {
     (this.options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`)))(message);
   }
 
-  /** Reports that this process changed the container settings of template `id` (endpoints re-apply it where the path copies templates). */
-  templateChanged(id: string): void {
-    this.changedTemplates.add(id);
+  /**
+   * Reports that this deployment is about to change the container settings of template `id` (its diff,
+   * at preview and at up): the endpoints using it, diffed after it, show their re-apply where the path
+   * copies templates. What the platform holds is compared live too (endpoint/provider.ts).
+   */
+  templateChanging(id: string): void {
+    this.changingTemplates.add(id);
   }
 
-  /** Whether this process changed the container settings of template `id`. */
-  hasTemplateChanged(id: string): boolean {
-    return this.changedTemplates.has(id);
+  /** Whether a Template diff of this deployment found template `id`'s container settings about to change. */
+  isTemplateChanging(id: string): boolean {
+    return this.changingTemplates.has(id);
   }
 
   /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */

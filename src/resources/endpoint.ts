@@ -209,6 +209,13 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly workersStandby: pulumi.Output<number | null>;
   /** Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface). */
   declare public readonly jobUrl: pulumi.Output<string>;
+  /**
+   * Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint
+   * holds a copy of them, taken at create and at each re-apply: false after a refresh that found the
+   * template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up`
+   * re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.
+   */
+  declare public readonly templateCurrent: pulumi.Output<boolean>;
   /** The readiness-wait setting as last applied by a create or update (a provider setting; not reported by the platform). */
   declare public readonly waitForWorkers: pulumi.Output<boolean>;
   /** Seconds; the readiness-wait limit as last applied by a create or update. */

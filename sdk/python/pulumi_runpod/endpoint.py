@@ -588,6 +588,7 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["idle_hourly_cost"] = None
             __props__.__dict__["job_url"] = None
             __props__.__dict__["max_hourly_cost"] = None
+            __props__.__dict__["template_current"] = None
             __props__.__dict__["worker_hourly_cost"] = None
             __props__.__dict__["workers_standby"] = None
         super(Endpoint, __self__).__init__(
@@ -635,6 +636,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["network_volume_ids"] = None
         __props__.__dict__["scaler_type"] = None
         __props__.__dict__["scaler_value"] = None
+        __props__.__dict__["template_current"] = None
         __props__.__dict__["template_id"] = None
         __props__.__dict__["type"] = None
         __props__.__dict__["wait_for_workers"] = None
@@ -828,6 +830,14 @@ class Endpoint(pulumi.CustomResource):
         Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         """
         return pulumi.get(self, "scaler_value")
+
+    @_builtins.property
+    @pulumi.getter(name="templateCurrent")
+    def template_current(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.
+        """
+        return pulumi.get(self, "template_current")
 
     @_builtins.property
     @pulumi.getter(name="templateId")

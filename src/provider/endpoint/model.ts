@@ -275,6 +275,10 @@ export const ENDPOINT_MODEL = defineModel({
       "Warm workers the platform keeps on standby, as it reports them (null when it does not): nonzero keeps a `workersMin: 0` endpoint warm, and billed; not shown in the spec: from the official clients.",
     ),
     jobUrl: output<string>("string", "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface)."),
+    templateCurrent: output<boolean>(
+      "boolean",
+      "Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.",
+    ),
     ...COST_FIELDS,
   },
 });

@@ -4,10 +4,10 @@
  * A changed image or env rolls the workers of every endpoint using the template. Env values are
  * secrets: they are removed from every error this provider throws.
  */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { InUseOptions } from "../inUse";
 import { isUnknown } from "../unknown";
 import type { InputFailure } from "../model/check";
-import { changedFields } from "../model/compare";
 import { NamedRecordProvider } from "../namedRecordProvider";
 import type { TemplateState } from "../paths/records";
 import type { SessionSource } from "../recordProvider";
@@ -15,11 +15,9 @@ import { checkFields } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { INJECTED_ENV, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
 import { TEMPLATE_PORTS } from "../paths/ports";
+import { changedContainerFields } from "./container";
 
 export type TemplateProviderOptions = InUseOptions;
-
-/** Fields that make a new container version (a rollout of the endpoints using the template). */
-const CONTAINER_FIELDS = ["imageName", "dockerArgs", "containerDiskInGb", "ports", "env", "containerRegistryAuthId"] as const;
 
 export class TemplateProvider extends NamedRecordProvider<TemplateInputs, TemplateOutputs, TemplateState> {
   /** @param source the process's session, or a function returning the client (a session of its own). */
@@ -57,9 +55,15 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
     }
   }
 
-  /** A changed image, start arguments, disk, ports, env or credentials is a new container version for the endpoints using the template. */
-  protected override updated(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): void {
-    if (changedFields(TEMPLATE_MODEL, CONTAINER_FIELDS, olds, news).length > 0) this.session.templateChanged(id);
+  /**
+   * The model's diff; an in-place change of the image, start arguments, disk, ports, env or credentials
+   * is a new container version, recorded in the session (preview and up alike) so the endpoints using
+   * the template, diffed after it in the same process, show their re-apply (template/container.ts).
+   */
+  override async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.DiffResult & { changed: string[] }> {
+    const d = await super.diff(id, olds, news);
+    if (d.changes && (d.replaces ?? []).length === 0 && changedContainerFields(olds ?? {}, news ?? {}).length > 0) this.session.templateChanging(id);
+    return d;
   }
 
   protected outputs(record: TemplateState, carried: Record<string, unknown> | undefined): TemplateOutputs {

@@ -19,7 +19,10 @@ import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type En
 const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
 const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
 
-/** The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`. */
+/**
+ * The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`.
+ * `container` is the endpoint's own copy of its template's settings (ContainerConfig).
+ */
 export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
   const scaling = e.scaling;
   const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : scaling.queueDelay;
@@ -44,6 +47,14 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
     dataCenterIds: [...e.dataCenterIds],
     minCudaVersion: e.gpu?.minCudaVersion ?? null,
+    container: {
+      imageName: e.image ?? "",
+      dockerArgs: e.args ?? null,
+      containerDiskInGb: e.disk ?? null,
+      ports: [...(e.ports ?? [])],
+      env: { ...(e.env ?? {}) },
+      containerRegistryAuthId: e.registry ?? null,
+    },
   };
 }
 
