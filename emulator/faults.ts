@@ -11,8 +11,20 @@ import type { EchoMode } from "./echo";
 import { issueList } from "./problem";
 import type { Stats } from "./stats";
 import type { FaultConfig } from "./types";
+import type { StartFailure } from "./workers";
 
 const rate = z.number().min(0).max(1);
+/** One entry of `failingImages`: an image reference alone fails as a crash on boot with exit code 1. */
+const failingImage = z.union([
+  z.string().trim().min(1),
+  z
+    .object({
+      image: z.string().trim().min(1),
+      failure: z.enum(["crash", "pull"]).optional(),
+      exitCode: z.number().int().min(1).max(255).optional(),
+    })
+    .strict(),
+]);
 /** The fields of a fault configuration (emulator/README.md lists each). */
 const faultFields = z
   .object({
@@ -29,6 +41,7 @@ const faultFields = z
     singleMutationField: z.boolean().optional(),
     dropStreamAfterEvents: z.number().int().min(0).optional(),
     pauseIdleLogs: z.boolean().optional(),
+    failingImages: z.array(failingImage).optional(),
     seed: z.number().int().optional(),
     availability: z.record(z.string().min(1), z.record(z.string().min(1), z.enum(AVAILABILITY_LEVELS))).optional(),
   })
@@ -139,6 +152,16 @@ export class Faults {
   /** Idle workers' periodic lines are held back (`pauseIdleLogs`). */
   idleLogsPaused(): boolean {
     return this.config.pauseIdleLogs === true;
+  }
+
+  /** How a worker of `image` fails to start (`failingImages`), or undefined when it starts; read at every start attempt. */
+  startFailure(image: string): StartFailure | undefined {
+    for (const entry of this.config.failingImages ?? []) {
+      const e: z.infer<typeof failingImage> & object = typeof entry === "string" ? { image: entry } : entry;
+      if (e.image !== image.trim()) continue;
+      return e.failure === "pull" ? { kind: "pull" } : { kind: "crash", exitCode: e.exitCode ?? 1 };
+    }
+    return undefined;
   }
 
   /** How error answers to a request with these operations echo the request, if they do. */

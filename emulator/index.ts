@@ -78,7 +78,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const catalog = new Catalog(seed, () => faults.availability());
   // The meter reads `platform` only when a worker starts, after it is initialised.
   const workers = new WorkerPool(
-    { logIntervalMs: options.logIntervalMs ?? 1000, workerStartMs: options.workerStartMs ?? 500, idleLogsPaused: () => faults.idleLogsPaused() },
+    {
+      logIntervalMs: options.logIntervalMs ?? 1000,
+      workerStartMs: options.workerStartMs ?? 500,
+      idleLogsPaused: () => faults.idleLogsPaused(),
+      startFailure: (image) => faults.startFailure(image),
+    },
     {
       started: (w) => {
         const row = store.getEndpoint(w.endpointId);

@@ -154,6 +154,13 @@ export interface FaultConfig {
    * job lines still come. A test reading a snapshot of a worker's log then sees a history that stands still.
    */
   pauseIdleLogs?: boolean;
+  /**
+   * Workers whose image is listed fail to start: each cycles INITIALIZING → UNHEALTHY → restarted (INITIALIZING)
+   * and writes why into its log. A bare reference crashes on boot with exit code 1; `{ image, failure: "pull" }` fails
+   * the image pull; `{ image, exitCode }` picks the exit code. Checked at every start attempt, so clearing it lets
+   * failing workers start on their next restart. Not limited by `match`.
+   */
+  failingImages?: (string | { image: string; failure?: "crash" | "pull"; exitCode?: number })[];
   /** PRNG seed so fault patterns are reproducible (default 1). */
   seed?: number;
   /**

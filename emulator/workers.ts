@@ -7,6 +7,10 @@
  * Rollout (template image/env change or another template): replacements start first (surge); an old worker
  * keeps taking jobs until enough replacements are READY, then DRAINS (takes no new jobs, finishes its running
  * ones) and stops when it has none left. So an endpoint with `workersMin` > 0 never has zero READY workers.
+ *
+ * A worker whose image fails to start (the `failingImages` fault) never becomes READY: it turns UNHEALTHY after
+ * `workerStartMs`, logs why, and restarts (INITIALIZING again) as long after, until it starts or is replaced. It does
+ * not count as a READY replacement, so the old workers keep serving the queue throughout.
  */
 import type { LogSource } from "./facts";
 import { randomId } from "./ids";
@@ -20,8 +24,14 @@ export interface LogEntry {
   line: string;
 }
 
-/** THROTTLED: no data center the endpoint allows has stock of its pools (catalog.ts); it waits and is not billed. */
-export type WorkerStatus = "INITIALIZING" | "READY" | "DRAINING" | "THROTTLED" | "STOPPED";
+/**
+ * THROTTLED: no data center the endpoint allows has stock of its pools (catalog.ts); it waits and is not billed.
+ * UNHEALTHY: its container failed to start (`failingImages`); it waits to be restarted.
+ */
+export type WorkerStatus = "INITIALIZING" | "READY" | "UNHEALTHY" | "DRAINING" | "THROTTLED" | "STOPPED";
+
+/** Why a worker's container does not start: it exits during startup, or its image cannot be pulled. */
+export type StartFailure = { kind: "crash"; exitCode: number } | { kind: "pull" };
 
 /** What a worker runs: its GPU type and the template (id, image, version) it was started from. */
 export interface WorkerSpec {
@@ -63,6 +73,8 @@ export interface WorkerTiming {
   workerStartMs: number;
   /** True while idle workers write no periodic lines (the `pauseIdleLogs` fault). */
   idleLogsPaused?: () => boolean;
+  /** How a worker of this image fails to start (the `failingImages` fault); asked at every start attempt. */
+  startFailure?: (imageName: string) => StartFailure | undefined;
 }
 
 type Listener = { onEntry(entry: LogEntry): void; onStop(): void };
@@ -78,14 +90,17 @@ export class SimWorker {
   private history: LogEntry[] = [];
   private seq = 0;
   private ticks = 0;
+  /** Failed start attempts so far (`failingImages`). */
+  failures = 0;
   private listeners = new Set<Listener>();
-  private timers: NodeJS.Timeout[] = [];
+  /** The pending start, failure or restart step, then the idle tick. */
+  private timer?: NodeJS.Timeout;
 
   constructor(
     readonly endpointId: string,
     readonly spec: WorkerSpec,
     private timing: WorkerTiming,
-    onReady: () => void = () => {},
+    private onReady: () => void = () => {},
     private onStop: () => void = () => {},
   ) {
     this.log("system", `worker ${this.id} created for endpoint ${endpointId} on ${spec.gpuTypeId}`);
@@ -94,20 +109,50 @@ export class SimWorker {
       this.log("system", "waiting for capacity: no allowed data center has stock of the selected pools");
       return;
     }
-    this.log("system", `pulling image ${spec.imageName} (template ${spec.templateId} version ${spec.templateVersion}) and starting container`);
-    const ready = setTimeout(() => {
+    this.attemptStart();
+  }
+
+  private schedule(ms: number, step: () => void): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(step, ms);
+    this.timer.unref();
+  }
+
+  /** Pull the image and start the container: READY after `workerStartMs`, unless the image fails to start. */
+  private attemptStart(): void {
+    this.status = "INITIALIZING";
+    const what = `image ${this.spec.imageName} (template ${this.spec.templateId} version ${this.spec.templateVersion})`;
+    this.log("system", this.failures === 0 ? `pulling ${what} and starting container` : `restarting container (restart ${this.failures}): pulling ${what}`);
+    this.schedule(this.timing.workerStartMs, () => {
       if (this.status !== "INITIALIZING") return;
+      const failure = this.timing.startFailure?.(this.spec.imageName);
+      if (failure) return this.failStart(failure);
       this.status = "READY";
       this.readyAt = Date.now();
       this.log("system", "worker is ready");
       this.log("container", "handler started, waiting for jobs");
-      const tick = setInterval(() => this.tick(), timing.logIntervalMs);
-      tick.unref();
-      this.timers.push(tick);
-      onReady();
-    }, timing.workerStartMs);
-    ready.unref();
-    this.timers.push(ready);
+      clearTimeout(this.timer);
+      this.timer = setInterval(() => this.tick(), this.timing.logIntervalMs);
+      this.timer.unref();
+      this.onReady();
+    });
+  }
+
+  /** The start failed: UNHEALTHY with the reason in the log, and a restart after `workerStartMs`. */
+  private failStart(failure: StartFailure): void {
+    this.status = "UNHEALTHY";
+    this.failures++;
+    const wait = this.timing.workerStartMs;
+    if (failure.kind === "pull") {
+      this.log("system", `image pull failed: ${this.spec.imageName}: manifest unknown (no such tag or digest in the registry)`);
+    } else {
+      this.log("container", `handler failed to start: process exited with code ${failure.exitCode}`);
+      this.log("system", `container exited with code ${failure.exitCode} during startup`);
+    }
+    this.log("system", `worker is unhealthy (failed start ${this.failures}); restarting in ${wait} ms`);
+    this.schedule(wait, () => {
+      if (this.status === "UNHEALTHY") this.attemptStart();
+    });
   }
 
   private tick(): void {
@@ -142,8 +187,7 @@ export class SimWorker {
     if (this.status === "STOPPED") return;
     this.log("system", `worker stopping: ${reason}`);
     this.status = "STOPPED";
-    this.timers.forEach(clearTimeout);
-    this.timers = [];
+    clearTimeout(this.timer);
     for (const l of [...this.listeners]) l.onStop();
     this.listeners.clear();
     this.onStop();
@@ -172,6 +216,7 @@ export class SimWorker {
       templateId: this.spec.templateId,
       templateVersion: this.spec.templateVersion,
       jobsInProgress: this.jobs.size,
+      failures: this.failures,
     };
   }
 }

@@ -196,7 +196,7 @@ export const inferenceRoutes: Route[] = [
                 ready: ready.length,
                 running: list.filter((w) => w.jobs.size > 0).length,
                 throttled: 0,
-                unhealthy: 0,
+                unhealthy: list.filter((w) => w.status === "UNHEALTHY").length,
               };
             })();
       return json({ jobs: core.jobs.health(principal.user.id, params.endpointId), workers });

@@ -26,9 +26,9 @@ const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
 const csv = (v: string | null | undefined): string[] => (v ? v.split(",").map((s) => s.trim()) : []);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The worker status the document derives: RUNNING with a job, IDLE when ready, INITIALIZING while starting. */
-function workerStatus(w: SimWorker): "RUNNING" | "IDLE" | "INITIALIZING" | "THROTTLED" {
-  if (w.status === "INITIALIZING" || w.status === "THROTTLED") return w.status;
+/** The worker status the document derives: RUNNING with a job, IDLE when ready, INITIALIZING while starting, UNHEALTHY when its start failed. */
+function workerStatus(w: SimWorker): "RUNNING" | "IDLE" | "INITIALIZING" | "THROTTLED" | "UNHEALTHY" {
+  if (w.status === "INITIALIZING" || w.status === "THROTTLED" || w.status === "UNHEALTHY") return w.status;
   return w.jobs.size > 0 ? "RUNNING" : "IDLE";
 }
 
@@ -132,7 +132,7 @@ export class ServerlessV2 {
         idle: count("IDLE"),
         initializing: count("INITIALIZING"),
         throttled: count("THROTTLED"),
-        unhealthy: 0,
+        unhealthy: count("UNHEALTHY"),
         total: workers.length,
       },
       endpointVersion: this.platform.v2State(row).version,
