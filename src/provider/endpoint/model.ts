@@ -23,6 +23,7 @@ import {
 } from "../model/fields";
 import { bool, integer, listOf, matching, number, oneOf, platformId, text } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
+import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "./rolloutFields";
 
 /** Largest worker count of `workersMin` / `workersMax` on GraphQL (REST v2's document states none). */
 const WORKERS_LIMIT = 100;
@@ -270,6 +271,8 @@ export const ENDPOINT_MODEL = defineModel({
       default: 600,
       why: "provider setting, never sent to the platform; applies from the next create or update",
     }),
+    ...ROLLOUT_FIELDS,
+    ...SMOKE_FIELDS,
     workersStandby: output<number | null>(
       "integer",
       "Warm workers the platform keeps on standby, as it reports them (null when it does not): nonzero keeps a `workersMin: 0` endpoint warm, and billed; not shown in the spec: from the official clients.",

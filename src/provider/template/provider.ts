@@ -14,8 +14,10 @@ import type { SessionSource } from "../recordProvider";
 import { checkFields } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { INJECTED_ENV, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
-import { TEMPLATE_PORTS } from "../paths/ports";
+import { portOf } from "../apiPath";
+import { ENDPOINT_PORTS, TEMPLATE_PORTS } from "../paths/ports";
 import { changedContainerFields } from "./container";
+import { followTemplateRollout } from "./templateRollout";
 
 export type TemplateProviderOptions = InUseOptions;
 
@@ -66,8 +68,26 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
     return d;
   }
 
+  /**
+   * Updates through the path's port; where endpoints follow their template (GraphQL; on REST v2 they
+   * hold copies, and each endpoint's own re-apply is followed), a new container version is then
+   * followed to health on every endpoint using it.
+   * @throws when a rollout fails (templateRollout.ts): the template's previous settings are saved back first unless `rollback` is false.
+   */
+  override async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.UpdateResult<TemplateOutputs>> {
+    const result = await super.update(id, olds, news);
+    const endpointsFollow = !portOf(ENDPOINT_PORTS, this.session.api)(this.session).capabilities.copiesTemplates;
+    if (endpointsFollow && changedContainerFields(olds ?? {}, news).length > 0) {
+      await followTemplateRollout(
+        { session: this.session, port: this.port, secrets: this.secretsOf(news, olds) },
+        { id, olds, inputs: this.checked(news, "update"), outs: result.outs as Record<string, unknown> },
+      );
+    }
+    return result;
+  }
+
   protected outputs(record: TemplateState, carried: Record<string, unknown> | undefined): TemplateOutputs {
-    return outputsFromRecord(TEMPLATE_MODEL, record, undefined, carried) as TemplateOutputs;
+    return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried) as TemplateOutputs;
   }
 
   protected inputsOf(outs: TemplateOutputs): Record<string, unknown> {
