@@ -141,7 +141,14 @@ describe("a template save on GraphQL (endpoints follow their template)", () => {
     const t = await templates.create(tIn);
     const ids: string[] = [];
     for (const n of [1, 2]) {
-      const eIn = await checked(endpoints, { name: uniqueName(`roll-gql-ep${n}`), templateId: t.id, gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, waitForWorkers: true });
+      const eIn = await checked(endpoints, {
+        name: uniqueName(`roll-gql-ep${n}`),
+        templateId: t.id,
+        gpuIds: ["ADA_24"],
+        workersMin: 1,
+        workersMax: 2,
+        waitForWorkers: true,
+      });
       ids.push((await endpoints.create(eIn)).id);
     }
     emu.setFaults({ failingImages: ["me/bad:5"] });

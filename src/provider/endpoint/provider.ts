@@ -143,7 +143,8 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    */
   override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = diffEndpoint(olds ?? {}, news ?? {});
-    if (!d.changed.includes("templateId") && (await this.reappliesTemplate(id, olds, news))) {
+    // A replacement is created from the template as it is now: nothing to re-apply.
+    if (d.replaces.length === 0 && !d.changed.includes("templateId") && (await this.reappliesTemplate(id, olds, news))) {
       d.changed.push("templateId");
       d.changes = true;
     }

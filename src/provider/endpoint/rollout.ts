@@ -160,7 +160,8 @@ export function rolloutFailure(
         : `it was not done within rolloutTimeout (${what.timeoutS} s): ${f.onLatest} of ${f.total} workers on it` +
           (f.smoke ? `, smoke job ${f.smoke.jobId} still ${f.smoke.status}` : "") +
           (failedCount > 0 ? `; ${workersFailed}` : "");
-  const logs = what.logLines && f.failedWorkers.length > 0 ? `\nLast log lines of worker ${f.failedWorkers[0]}:\n${what.logLines.map((l) => `  ${l}`).join("\n")}` : "";
+  const logs =
+    what.logLines && f.failedWorkers.length > 0 ? `\nLast log lines of worker ${f.failedWorkers[0]}:\n${what.logLines.map((l) => `  ${l}`).join("\n")}` : "";
   const text =
     `Endpoint ${what.endpoint}: the rollout of ${release} failed: ${why}.${logs}\n${what.outcome}\n` +
     `What to do: fix the image or settings (or the template) and run \`pulumi up\` again; \`pulumi-runpod logs ${what.id}\` and \`pulumi-runpod workers ${what.id}\` show the workers; ` +

@@ -28,7 +28,8 @@ function jsonObject(maxLength: number): Rule<string> {
     type: "string",
     maxLength,
     schema: (z) => z.string().max(maxLength).refine(isObject),
-    expects: ({ orUnset } = {}) => `the JSON text of an object of at most ${maxLength} characters (e.g. "{\\"prompt\\":\\"ping\\"}")${orUnset ? ", or unset" : ""}`,
+    expects: ({ orUnset } = {}) =>
+      `the JSON text of an object of at most ${maxLength} characters (e.g. "{\\"prompt\\":\\"ping\\"}")${orUnset ? ", or unset" : ""}`,
     accepts: () => `JSON object text, e.g. \`{"prompt":"ping"}\`; ≤ ${maxLength} characters`,
   };
 }

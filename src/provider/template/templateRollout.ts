@@ -59,7 +59,10 @@ export async function followTemplateRollout(
           : `Rolled back: the template's previous settings were saved back (image ${String(olds.imageName)}) and every worker of ${names} runs them again. The stack keeps the previous inputs, so the next preview shows the change again.`;
     }
     const each = failed.map((f, i) =>
-      rolloutFailure({ endpoint: `${f.e.name} (${f.e.id})`, id: f.e.id, failure: f.failure, timeoutS: settings.rolloutTimeout, logLines: logs[i], outcome }, secrets),
+      rolloutFailure(
+        { endpoint: `${f.e.name} (${f.e.id})`, id: f.e.id, failure: f.failure, timeoutS: settings.rolloutTimeout, logLines: logs[i], outcome },
+        secrets,
+      ),
     );
     throw new Error(redactSecrets(`Template ${inputs.name} (${id}): a rollout of its new settings failed.\n${each.join("\n")}`, secrets));
   });
