@@ -30,7 +30,7 @@ async function declare(template: Record<string, unknown>): Promise<void> {
   await stack.setConfig("endpoints", JSON.stringify({ llm: ENDPOINT }));
 }
 
-const endpointId = async () => (await stack.resources(ENDPOINT_TYPE))[0].id;
+const endpointId = async () => (await stack.resources(ENDPOINT_TYPE))[0].id!;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });

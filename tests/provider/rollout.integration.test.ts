@@ -79,7 +79,7 @@ describe("a re-applied template whose image fails to start", () => {
     const m = err.message;
     expect(m).toContain(`Endpoint ${d.e.inputs.name} (${d.e.id}): the rollout of release rel_`);
     expect(m).toMatch(/failed: 1 worker failed to start \(UNHEALTHY\)\./);
-    expect(m).toMatch(/Last log lines of worker \S+:\n(  .*\n)*  .*container exited with code 1 during startup/);
+    expect(m).toMatch(/Last log lines of worker \S+:\n( {2}.*\n)* {2}.*container exited with code 1 during startup/);
     expect(m).toContain("Rolled back: every worker runs the previous container settings again (image me/good:1)");
     expect(m).toMatch(/What to do: .*pulumi up.*rollback: false/);
     expect(m).not.toContain(SECRET);
