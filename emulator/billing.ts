@@ -3,10 +3,13 @@
  * docs/spec/rest-v2-openapi.json, ServerlessBillingRecord, BillingBucketSize, parameters BillingStartTime …
  * BillingLastN). Every worker is metered from its creation to its stop at its endpoint's rate (per-GPU pool price
  * × GPU count, or per-vCPU flavor price × vCPU count); a bucket's amount is the overlap of each metered interval
- * with the bucket times the rate. Public model jobs are charged their output `cost` when they finish. Times come
- * from the billing clock (clock.ts). The ledger lives in memory: it does not survive a restart.
+ * with the bucket times the rate. Public model jobs are charged their output `cost` when they finish. Network
+ * volumes (`listNetworkVolumeBilling`) are metered from creation to deletion at size × their tier's price per GB
+ * per month (facts.ts), spread over the hours of the month; a resize starts a new interval at the new size. Times
+ * come from the billing clock (clock.ts). The ledger lives in memory: it does not survive a restart.
  */
 import type { Clock } from "./clock";
+import { HOURS_PER_MONTH, VOLUME_PRICE_PER_GB_MONTH, type VolumeType } from "./facts";
 
 export const BUCKET_SIZES = ["hour", "day", "week", "month", "year"] as const;
 export type BucketSize = (typeof BUCKET_SIZES)[number];
@@ -21,6 +24,16 @@ interface Interval extends WorkerRate {
   userId: string;
   endpointId: string;
   workerId: string;
+  startMs: number;
+  stopMs?: number;
+}
+
+/** One stretch of a network volume at one size. */
+interface VolumeInterval {
+  userId: string;
+  volumeId: string;
+  type: VolumeType;
+  sizeGb: number;
   startMs: number;
   stopMs?: number;
 }
@@ -142,6 +155,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 export class Billing {
   private intervals = new Map<string, Interval>();
   private charges: Charge[] = [];
+  private volumes: VolumeInterval[] = [];
 
   constructor(private clock: Clock) {}
 
@@ -159,6 +173,47 @@ export class Billing {
   /** A public model job finished with this cost (USD). */
   charge(userId: string, endpointId: string, amount: number, atMs = this.clock.now()): void {
     if (amount > 0) this.charges.push({ userId, endpointId, atMs, amount });
+  }
+
+  /** A network volume was created or resized (`sizeGb`), or deleted (undefined): close its open interval, open the next. */
+  volumeChanged(userId: string, volumeId: string, type: VolumeType, sizeGb: number | undefined): void {
+    const now = this.clock.now();
+    for (const v of this.volumes) if (v.volumeId === volumeId && v.stopMs === undefined) v.stopMs = now;
+    if (sizeGb !== undefined) this.volumes.push({ userId, volumeId, type, sizeGb, startMs: now });
+  }
+
+  /** `GET /v2/billing/network-volumes`: records per volume per bucket with a nonzero amount, oldest bucket first. */
+  networkVolumes(userId: string, window: BillingWindow, networkVolumeId?: string) {
+    const now = this.clock.now();
+    const mine = this.volumes.filter((v) => v.userId === userId && (networkVolumeId === undefined || v.volumeId === networkVolumeId));
+    const ids = [...new Set(mine.map((v) => v.volumeId))];
+    const records: (VolumeAmounts & { startTime: string; endTime: string; networkVolumeId: string })[] = [];
+    for (let b = window.startMs; b < window.endMs; b = bucketNext(b, window.bucketSize)) {
+      const e = bucketNext(b, window.bucketSize);
+      for (const volumeId of ids) {
+        const spent = { STANDARD: 0, HIGH_PERFORMANCE: 0 };
+        for (const v of mine) {
+          if (v.volumeId !== volumeId) continue;
+          const ms = Math.max(0, Math.min(e, v.stopMs ?? now) - Math.max(b, v.startMs));
+          spent[v.type] += (ms / HOUR_MS / HOURS_PER_MONTH) * v.sizeGb * VOLUME_PRICE_PER_GB_MONTH[v.type];
+        }
+        if (spent.STANDARD + spent.HIGH_PERFORMANCE <= 0) continue;
+        records.push({ startTime: iso(b), endTime: iso(e), networkVolumeId: volumeId, ...volumeAmounts(spent.STANDARD, spent.HIGH_PERFORMANCE) });
+      }
+    }
+    const totals = records.reduce(
+      (t, r) => volumeAmounts(t.standardAmount + r.standardAmount, t.highPerformanceAmount + r.highPerformanceAmount),
+      volumeAmounts(0, 0),
+    );
+    return {
+      records,
+      metadata: {
+        query: { startTime: iso(window.startMs), endTime: iso(window.endMs), bucketSize: window.bucketSize, networkVolumeId: networkVolumeId ?? null },
+        recordCount: records.length,
+        uniqueNetworkVolumeCount: new Set(records.map((r) => r.networkVolumeId)).size,
+        totals,
+      },
+    };
   }
 
   /** `GET /v2/billing/serverless`: records per endpoint per bucket with a nonzero amount, oldest bucket first. */
@@ -215,4 +270,14 @@ export class Billing {
 
 function amounts(gpu: number, cpu: number): ServerlessAmounts {
   return { totalAmount: usd(gpu + cpu), gpuAmount: usd(gpu), cpuAmount: usd(cpu), diskAmount: 0, feeAmount: 0 };
+}
+
+export interface VolumeAmounts {
+  totalAmount: number;
+  standardAmount: number;
+  highPerformanceAmount: number;
+}
+
+function volumeAmounts(standard: number, highPerformance: number): VolumeAmounts {
+  return { totalAmount: usd(standard + highPerformance), standardAmount: usd(standard), highPerformanceAmount: usd(highPerformance) };
 }

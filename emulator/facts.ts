@@ -105,3 +105,11 @@ export type AvailabilityLevel = (typeof AVAILABILITY_LEVELS)[number];
 /** Network volume storage tiers (docs/spec/rest-v2-openapi.json, VolumeType). */
 export const VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
 export type VolumeType = (typeof VOLUME_TYPES)[number];
+
+/**
+ * Network volume storage price, USD per GB per month, by tier. Neither the REST v2 document nor its catalog
+ * states one: these are the platform's published list prices (billing.ts meters volumes at them).
+ */
+export const VOLUME_PRICE_PER_GB_MONTH: Readonly<Record<VolumeType, number>> = { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 };
+/** Hours in the billing month the per-GB price is quoted for (365 × 24 / 12). */
+export const HOURS_PER_MONTH = 730;

@@ -24,6 +24,7 @@ import { Stats } from "./stats";
 import { MemoryStore, type Store } from "./store";
 import { Templates } from "./templates";
 import { trafficRecorderFromEnv } from "./traffic";
+import { applyNetworkVolumeSeed } from "./v2/networkVolumes";
 import { SAVE_SEMANTICS, type EmulatorOptions, type EmulatorUrls, type RunningEmulator, type SaveSemantics } from "./types";
 import { WorkerPool } from "./workers";
 
@@ -100,6 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const onDependentSave = () => void dependentSaves++;
   const templates = new Templates(store, saveSemantics, releaseMs, (templateId, diff) => platform.rollTemplate(templateId, diff), onDependentSave);
   templates.applySeed(seed.templates);
+  applyNetworkVolumeSeed(store, seed.networkVolumes);
   const platform = new Platform(seed, store, workers, templates, catalog, saveSemantics, onDependentSave);
   // Stock changes (the availability fault) let throttled workers start, or new ones throttle.
   faults.onChange = () => platform.restoreWorkers();

@@ -181,8 +181,9 @@ export class Platform {
     this.store.putSetting(`pubKey:${userId}`, pubKey);
   }
 
+  /** The caller's network volumes (seeded ones are copied into the store once: emulator/v2/networkVolumes.ts). */
   networkVolumes(userId: string): NetworkVolume[] {
-    return this.seed.networkVolumes.filter((v) => v.userId === userId).map(({ userId: _u, ...v }) => v);
+    return this.store.listNetworkVolumes(userId).map(({ userId: _u, createdAt: _c, ...v }) => v);
   }
 
   /**

@@ -6,7 +6,7 @@
  * for), so it is loaded only when a data file is asked for.
  */
 import type Database from "better-sqlite3";
-import type { CounterRow, EndpointRow, JobRow, RegistryAuthRow, Store, TemplateRow } from "./store";
+import type { CounterRow, EndpointRow, JobRow, NetworkVolumeRow, RegistryAuthRow, Store, TemplateRow } from "./store";
 
 /** The optional package persistence needs. */
 const SQLITE_PACKAGE = "better-sqlite3";
@@ -36,6 +36,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS templates (id TEXT PRIMARY KEY, user_id TEXT, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS registry_auths (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS network_volumes (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seeded (key TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
@@ -73,6 +74,11 @@ export class SqliteStore implements Store {
       getAuth: db.prepare("SELECT doc FROM registry_auths WHERE id = ?"),
       putAuth: db.prepare("INSERT OR REPLACE INTO registry_auths (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       deleteAuth: db.prepare("DELETE FROM registry_auths WHERE id = ?"),
+      listVolumesAll: db.prepare("SELECT doc FROM network_volumes ORDER BY created_at, id"),
+      listVolumesUser: db.prepare("SELECT doc FROM network_volumes WHERE user_id = ? ORDER BY created_at, id"),
+      getVolume: db.prepare("SELECT doc FROM network_volumes WHERE id = ?"),
+      putVolume: db.prepare("INSERT OR REPLACE INTO network_volumes (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteVolume: db.prepare("DELETE FROM network_volumes WHERE id = ?"),
       getSetting: db.prepare("SELECT value FROM settings WHERE key = ?"),
       putSetting: db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)"),
       isSeeded: db.prepare("SELECT 1 FROM seeded WHERE key = ?"),
@@ -129,6 +135,19 @@ export class SqliteStore implements Store {
   }
   deleteRegistryAuth(id: string): void {
     this.stmts.deleteAuth.run(id);
+  }
+  listNetworkVolumes(userId?: string): NetworkVolumeRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listVolumesAll.all() : this.stmts.listVolumesUser.all(userId));
+  }
+  getNetworkVolume(id: string): NetworkVolumeRow | undefined {
+    const row = this.stmts.getVolume.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putNetworkVolume(row: NetworkVolumeRow): void {
+    this.stmts.putVolume.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteNetworkVolume(id: string): void {
+    this.stmts.deleteVolume.run(id);
   }
   getSetting(key: string): string | undefined {
     return (this.stmts.getSetting.get(key) as { value: string } | undefined)?.value;

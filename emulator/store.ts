@@ -4,7 +4,8 @@
  * restart keeps it. Seed data (users, keys, volumes, GPU types) is configuration and not stored here; seeded
  * templates are copied into the store once (see `markSeeded`) and are ordinary state from then on.
  */
-import type { EndpointRecord, TemplateRecord } from "./records";
+import type { VolumeType } from "./facts";
+import type { EndpointRecord, NetworkVolume, TemplateRecord } from "./records";
 
 /**
  * An endpoint as stored: the platform record (without the derived `pods`) plus its owner. Fields added after the
@@ -81,6 +82,14 @@ export interface RegistryAuthRow {
   createdAt: number;
 }
 
+/** A network volume as stored (REST v2 `NetworkVolume` plus owner and creation instant); seeded volumes are copied in once. */
+export interface NetworkVolumeRow extends Omit<NetworkVolume, "type"> {
+  type: VolumeType;
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
 /** A job as stored. Its visible status is derived from the clock (see jobs.ts), so no timer is needed. */
 export interface JobRow {
   id: string;
@@ -125,6 +134,10 @@ export interface Store {
   getRegistryAuth(id: string): RegistryAuthRow | undefined;
   putRegistryAuth(row: RegistryAuthRow): void;
   deleteRegistryAuth(id: string): void;
+  listNetworkVolumes(userId?: string): NetworkVolumeRow[];
+  getNetworkVolume(id: string): NetworkVolumeRow | undefined;
+  putNetworkVolume(row: NetworkVolumeRow): void;
+  deleteNetworkVolume(id: string): void;
   /** Small per-user settings (e.g. `pubKey:user_1`). */
   getSetting(key: string): string | undefined;
   putSetting(key: string, value: string): void;
@@ -149,6 +162,7 @@ export class MemoryStore implements Store {
   private endpoints = new Map<string, EndpointRow>();
   private templates = new Map<string, TemplateRow>();
   private registryAuths = new Map<string, RegistryAuthRow>();
+  private networkVolumes = new Map<string, NetworkVolumeRow>();
   private seeded = new Set<string>();
   private settings = new Map<string, string>();
   private jobs = new Map<string, JobRow>();
@@ -202,6 +216,19 @@ export class MemoryStore implements Store {
   }
   deleteRegistryAuth(id: string): void {
     this.registryAuths.delete(id);
+  }
+  listNetworkVolumes(userId?: string): NetworkVolumeRow[] {
+    return MemoryStore.byOwner(this.networkVolumes.values(), userId);
+  }
+  getNetworkVolume(id: string): NetworkVolumeRow | undefined {
+    const row = this.networkVolumes.get(id);
+    return row && clone(row);
+  }
+  putNetworkVolume(row: NetworkVolumeRow): void {
+    this.networkVolumes.set(row.id, clone(row));
+  }
+  deleteNetworkVolume(id: string): void {
+    this.networkVolumes.delete(id);
   }
   getSetting(key: string): string | undefined {
     return this.settings.get(key);

@@ -3,11 +3,15 @@
 # scripts/install-pulumi.sh, none of which this machine's package sources serve ready-made:
 #   .pulumi/bin/pulumi-language-python       minimal Python language host (scripts/pulumi-language-python)
 #   .pulumi/bin/pulumi-language-python-exec  its run script
-#   .pulumi/tools/pulumi-sdkgen              the Pulumi code generator (pkg/v3 codegen/python) as a CLI:
-#                                            schema.json -> sdk/python (scripts/pulumi-sdkgen)
+#   .pulumi/bin/pulumi-language-go           minimal Go language host (scripts/pulumi-language-go): the
+#                                            official one (sdk/go/pulumi-language-go/v3) is not served by
+#                                            the Go module proxy here
+#   .pulumi/tools/pulumi-sdkgen              the Pulumi code generator (pkg/v3 codegen/python, codegen/go)
+#                                            as a CLI: schema.json -> sdk/python, sdk/go (scripts/pulumi-sdkgen)
 #   .pulumi/bin/pulumi-language-yaml         the YAML host of pulumi-yaml (PULUMI_YAML_VERSION) with its
 #                                            config gap closed (scripts/pulumi-language-yaml)
 #   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
+# and compiles tests/multilang/go once, so the Go build cache holds the Pulumi Go SDK for the Go test.
 # Users never need any of these: they bring the official language hosts with their Pulumi CLI.
 # Only the tests (and `npm run bench`'s plugin rows, `npm run gen:plugin`) use them, so `npm test` builds them
 # (`npm run tools`) and `npm run setup`, which the demo follows, does not. A warm run only re-links.
@@ -32,22 +36,23 @@ mkdir -p "$BIN" "$TOOLS" "$CACHE"
 # ---- Go tools ----
 build_go_tools() {
   local hash key out
-  hash="$(sha_of "$ROOT/scripts/pulumi-sdkgen/main.go" "$ROOT/scripts/pulumi-language-python/main.go")"
+  hash="$(sha_of "$ROOT/scripts/pulumi-sdkgen/main.go" "$ROOT/scripts/pulumi-language-python/main.go" "$ROOT/scripts/pulumi-language-go/main.go")"
   key="go-v$VERSION-$(go env GOVERSION)-$(go env GOOS)-$(go env GOARCH)-$hash"
   out="$CACHE/$key"
-  if [ -x "$out/pulumi-sdkgen" ] && [ -x "$out/pulumi-language-python" ]; then
+  if [ -x "$out/pulumi-sdkgen" ] && [ -x "$out/pulumi-language-python" ] && [ -x "$out/pulumi-language-go" ]; then
     log "reusing Go tools built earlier ($out)"
   else
     command -v go >/dev/null || die "Go is needed to build the test tooling (>= 1.25)"
     export GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false"
-    log "building pulumi-sdkgen and pulumi-language-python against pkg/v3 v$VERSION"
+    log "building pulumi-sdkgen, pulumi-language-python and pulumi-language-go against pkg/v3 v$VERSION"
     local pkg_gomod wrap
     pkg_gomod="$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$VERSION" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).GoMod))')"
     [ -n "$pkg_gomod" ] || die "github.com/pulumi/pulumi/pkg/v3@v$VERSION is not available from the Go module proxy"
     wrap="$(mktemp -d)"
-    mkdir -p "$wrap/sdkgen" "$wrap/langpython"
+    mkdir -p "$wrap/sdkgen" "$wrap/langpython" "$wrap/langgo"
     cp "$ROOT/scripts/pulumi-sdkgen/main.go" "$wrap/sdkgen/main.go"
     cp "$ROOT/scripts/pulumi-language-python/main.go" "$wrap/langpython/main.go"
+    cp "$ROOT/scripts/pulumi-language-go/main.go" "$wrap/langgo/main.go"
     (
       cd "$wrap"
       go mod init local/pulumi-runpod-tools >/dev/null 2>&1
@@ -65,12 +70,14 @@ build_go_tools() {
       local ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$VERSION"
       go build -trimpath -ldflags "$ldflags" -o out/pulumi-sdkgen ./sdkgen
       go build -trimpath -ldflags "$ldflags" -o out/pulumi-language-python ./langpython
+      go build -trimpath -ldflags "$ldflags" -o out/pulumi-language-go ./langgo
     )
     mkdir -p "$out"
-    cp "$wrap/out/pulumi-sdkgen" "$wrap/out/pulumi-language-python" "$out/"
+    cp "$wrap/out/pulumi-sdkgen" "$wrap/out/pulumi-language-python" "$wrap/out/pulumi-language-go" "$out/"
     rm -rf "$wrap"
   fi
   install -m 0755 "$out/pulumi-language-python" "$BIN/pulumi-language-python"
+  install -m 0755 "$out/pulumi-language-go" "$BIN/pulumi-language-go"
   install -m 0755 "$out/pulumi-sdkgen" "$TOOLS/pulumi-sdkgen"
   install -m 0644 "$ROOT/scripts/pulumi-language-python/run.py" "$BIN/pulumi-language-python-exec"
 }
@@ -127,7 +134,15 @@ build_venv() {
   ln -sfn "$venv" "$ROOT/.pulumi/venv"
 }
 
+# ---- The Go build cache for tests/multilang/go: compiling the Pulumi Go SDK costs minutes of CPU, once ----
+warm_go_program() {
+  command -v go >/dev/null || { log "no go: the Go test of tests/multilang will fail"; return 0; }
+  log "compiling tests/multilang/go against sdk/go/runpod (warms the Go build cache; quick when warm)"
+  (cd "$ROOT/tests/multilang/go" && GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false" go build -o /dev/null .)
+}
+
 build_go_tools
 build_yaml_host
 build_venv
-log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"
+warm_go_program
+log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-go, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"

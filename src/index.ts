@@ -18,7 +18,7 @@
 import type * as api from "./api";
 
 export * from "./resources";
-export type { EndpointOutputs, TemplateOutputs, RegistryAuthOutputs as ContainerRegistryAuthOutputs } from "./provider";
+export type { EndpointOutputs, TemplateOutputs, RegistryAuthOutputs as ContainerRegistryAuthOutputs, NetworkVolumeOutputs } from "./provider";
 export type { ClientConfigInput, PlatformClient } from "./api";
 export * as spec from "./api/spec";
 

@@ -6,6 +6,7 @@ import type { Classification, Route, RouteContext } from "../core";
 import { json, type BodyReply } from "../reply";
 import { resolveWindow } from "../billing";
 import { CatalogAnswers } from "../v2/catalogAnswers";
+import { NetworkVolumesV2 } from "../v2/networkVolumes";
 import { asV2Problem } from "../v2/problems";
 import { ResourcesV2 } from "../v2/resources";
 import { ServerlessV2 } from "../v2/serverless";
@@ -32,6 +33,7 @@ function route(method: Route["method"], path: string, operation: string, handle:
 
 const serverless = (ctx: RouteContext) => new ServerlessV2(ctx.core);
 const resources = (ctx: RouteContext) => new ResourcesV2(ctx.core);
+const volumes = (ctx: RouteContext) => new NetworkVolumesV2(ctx.core);
 const catalog = (ctx: RouteContext) => new CatalogAnswers(ctx.core.catalog);
 const user = (ctx: RouteContext) => ctx.principal.user.id;
 
@@ -66,8 +68,14 @@ export const v2Routes: Route[] = [
     return noContent();
   }),
 
-  route("GET", "/network-volumes", "listNetworkVolumes", (ctx) => json(resources(ctx).listNetworkVolumes(user(ctx)))),
-  route("GET", "/network-volumes/:id", "getNetworkVolume", (ctx) => json(resources(ctx).getNetworkVolume(user(ctx), ctx.params.id))),
+  route("GET", "/network-volumes", "listNetworkVolumes", (ctx) => json(volumes(ctx).list(user(ctx)))),
+  route("POST", "/network-volumes", "createNetworkVolume", (ctx) => json(volumes(ctx).create(user(ctx), ctx.body), 201)),
+  route("GET", "/network-volumes/:id", "getNetworkVolume", (ctx) => json(volumes(ctx).get(user(ctx), ctx.params.id))),
+  route("PATCH", "/network-volumes/:id", "updateNetworkVolume", (ctx) => json(volumes(ctx).update(user(ctx), ctx.params.id, ctx.body))),
+  route("DELETE", "/network-volumes/:id", "deleteNetworkVolume", (ctx) => {
+    volumes(ctx).delete(user(ctx), ctx.params.id);
+    return noContent();
+  }),
 
   route("GET", "/catalog/gpus", "listGpuTypes", (ctx) => json(catalog(ctx).listGpus(ctx.url.searchParams))),
   route("GET", "/catalog/gpus/:id", "getGpuType", (ctx) => json(catalog(ctx).getGpu(ctx.params.id, ctx.url.searchParams))),
@@ -81,4 +89,7 @@ export const v2Routes: Route[] = [
     json(ctx.core.billing.serverless(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("serverlessId") ?? undefined)),
   ),
   route("GET", "/billing/endpoints", "listEndpointBilling", (ctx) => json(ctx.core.billing.publicEndpoints(user(ctx), billingWindow(ctx)))),
+  route("GET", "/billing/network-volumes", "listNetworkVolumeBilling", (ctx) =>
+    json(ctx.core.billing.networkVolumes(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("networkVolumeId") ?? undefined)),
+  ),
 ];

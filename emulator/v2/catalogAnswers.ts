@@ -69,6 +69,9 @@ function availabilityQuery(q: URLSearchParams, products: readonly string[], filt
   };
 }
 
+/** Community machines of a type are the smaller ones: half the secure cloud's largest, at least 1. */
+const communityMaxCount = (g: SeedGpuType) => Math.max(1, Math.floor(g.maxGpuCount / 2));
+
 const manufacturer = (m: string) => (/^nvidia$/i.test(m) ? "NVIDIA" : /^amd$/i.test(m) ? "AMD" : "UNKNOWN");
 
 export class CatalogAnswers {
@@ -85,7 +88,7 @@ export class CatalogAnswers {
       secure: g.securePrice !== null,
       community: g.communityPrice !== null,
       price: { secure: g.securePrice ?? 0, community: g.communityPrice ?? 0, ...(pool ? { serverless: pool.serverlessPricePerGpuHour } : {}) },
-      maxCount: { secure: g.maxGpuCount, community: Math.max(1, Math.floor(g.maxGpuCount / 2)) },
+      maxCount: { secure: g.maxGpuCount, community: communityMaxCount(g) },
     };
     if (!a?.products || !pool) return out;
     let dcs = this.catalog.poolDataCenters(pool.id, g.id);
@@ -94,8 +97,10 @@ export class CatalogAnswers {
     let versions = [...pool.cudaVersions];
     if (a.cudaVersions) versions = versions.filter((v) => a.cudaVersions!.includes(v));
     if (a.minCuda) versions = versions.filter((v) => compareCuda(v, a.minCuda!) >= 0);
-    const fits =
-      a.count <= g.maxGpuCount && versions.length > 0 && (a.cloud === null || (a.cloud === "SECURE" ? g.securePrice !== null : g.communityPrice !== null));
+    // `cloud` defaults to SECURE (the document's upstream default); `count` is bounded by that cloud's maxCount.
+    const cloud = a.cloud ?? "SECURE";
+    const offered = cloud === "SECURE" ? g.securePrice !== null : g.communityPrice !== null;
+    const fits = a.count <= (cloud === "SECURE" ? g.maxGpuCount : communityMaxCount(g)) && versions.length > 0 && offered;
     const level = (l: AvailabilityLevel): AvailabilityLevel => (fits ? l : "NONE");
     const overall = Catalog.best(dcs.map(({ level: l }) => level(l)));
     out.availability = overall;

@@ -1,7 +1,7 @@
 /**
- * REST v2 templates, registries, network volumes and the public template catalog over the platform state GraphQL
- * uses (docs/spec/rest-v2-openapi.json: listTemplates … deleteTemplate, listRegistries … deleteRegistry,
- * listNetworkVolumes, getNetworkVolume, listPublicTemplates). The rules are the document's (schemas.ts and the
+ * REST v2 templates, registries and the public template catalog over the platform state GraphQL uses
+ * (docs/spec/rest-v2-openapi.json: listTemplates … deleteTemplate, listRegistries … deleteRegistry,
+ * listPublicTemplates; network volumes are networkVolumes.ts). The rules are the document's (schemas.ts and the
  * checks here), not GraphQL's `saveTemplate`/`saveRegistryAuth` ones: names need not be unique, and disk, volume,
  * ports, env keys and mount paths are bounded only where the document bounds them.
  */
@@ -170,15 +170,5 @@ export class ResourcesV2 {
       if (t.containerRegistryAuthId === id) this.core.store.putTemplate({ ...t, containerRegistryAuthId: null });
     }
     this.core.registryAuths.delete(userId, id);
-  }
-
-  listNetworkVolumes(userId: string) {
-    return { networkVolumes: this.core.platform.networkVolumes(userId) };
-  }
-
-  getNetworkVolume(userId: string, id: string) {
-    const v = this.core.platform.networkVolumes(userId).find((x) => x.id === id);
-    if (!v) throw v2Problem(404, `Network volume "${id}" not found.`);
-    return v;
   }
 }

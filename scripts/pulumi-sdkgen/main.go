@@ -1,10 +1,11 @@
-// pulumi-sdkgen: generates the Python SDK of the runpod provider plugin from its schema with the Pulumi
-// code generator (github.com/pulumi/pulumi/pkg/v3/codegen/python, at the CLI's version), the same code
-// `pulumi package gen-sdk` runs through a Python language host. Test tooling of this repository, built
-// by scripts/build-pulumi-tools.sh.
+// pulumi-sdkgen: generates the Python or Go SDK of the runpod provider plugin from its schema with the
+// Pulumi code generator (github.com/pulumi/pulumi/pkg/v3/codegen/python and codegen/go, at the CLI's
+// version), the same code `pulumi package gen-sdk` runs through a language host. Test tooling of this
+// repository, built by scripts/build-pulumi-tools.sh.
 //
-// Usage: pulumi-sdkgen <schema.json> <out dir>
-// The out dir is replaced by the generated files.
+// Usage: pulumi-sdkgen <schema.json> <out dir> [python|go]   (default: python)
+// The out dir is replaced by the generated files. Go: the files of the package (`<out dir>/runpod/…`);
+// its go.mod is the caller's (scripts/pluginSdk.ts), which resolves the requirements with `go mod tidy`.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
@@ -44,8 +46,12 @@ func fail(err error) {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fail(fmt.Errorf("usage: pulumi-sdkgen <schema.json> <out dir>"))
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fail(fmt.Errorf("usage: pulumi-sdkgen <schema.json> <out dir> [python|go]"))
+	}
+	language := "python"
+	if len(os.Args) == 4 {
+		language = os.Args[3]
 	}
 	raw, err := os.ReadFile(os.Args[1])
 	if err != nil {
@@ -62,7 +68,15 @@ func main() {
 	if diags.HasErrors() {
 		fail(diags)
 	}
-	files, err := python.GeneratePackage("pulumi-sdkgen", pkg, nil, noPackages{})
+	var files map[string][]byte
+	switch language {
+	case "python":
+		files, err = python.GeneratePackage("pulumi-sdkgen", pkg, nil, noPackages{})
+	case "go":
+		files, err = gogen.GeneratePackage("pulumi-sdkgen", pkg, nil)
+	default:
+		err = fmt.Errorf("unknown language %q: python or go", language)
+	}
 	if err != nil {
 		fail(err)
 	}

@@ -78,6 +78,8 @@ const MODEL_DOCS: Record<string, string> = {
     "A serverless template: the image, disk, start command, ports, environment (secret) and registry credentials an endpoint runs. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Template <name> <template id>`.",
   ContainerRegistryAuth:
     "Credentials the platform uses to pull a private image. The platform reports only the id and the name: `username` and `password` are kept from the inputs. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:ContainerRegistryAuth <name> <id>` (then give `username` and `password` in the program).",
+  NetworkVolume:
+    "Persistent network storage that endpoints mount (`networkVolumeId`), managed through REST v2 whatever `runpod:api` says. `name` renames and a larger `size` (GB) grows in place; a smaller `size` fails at preview; `dataCenterId` and `type` replace the volume (a new, empty one). Deleting it deletes its data: use the `protect` or `retainOnDelete` resource option for data worth keeping. `monthlyCost` is known at preview. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:NetworkVolume <name> <volume id>`.",
 };
 
 function configSpec(): Record<string, PropertySpec> {
@@ -122,6 +124,8 @@ export function packageSchema(version: string): Record<string, unknown> {
     language: {
       python: { packageName: "pulumi_runpod", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
       nodejs: { packageName: "@pulumi-runpod/runpod", respectSchemaVersion: true },
+      // The Go SDK is a module of its own in sdk/go/runpod (scripts/pluginSdk.ts GO_MODULE).
+      go: { importBasePath: "github.com/pulumi-runpod/pulumi-runpod/sdk/go/runpod", respectSchemaVersion: true },
     },
   };
 }

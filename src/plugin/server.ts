@@ -16,6 +16,7 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import type { PlatformClient } from "../api";
 import {
+  catalogReads,
   clientInputFromConfig,
   configure,
   NAME_PREFIX_PROPERTY,
@@ -179,7 +180,11 @@ export class ResourceProviderServer {
   private async invoke(req: proto.InvokeRequest): Promise<proto.InvokeResponse> {
     const fn = FUNCTIONS.find((f) => f.token === req.getTok());
     if (!fn) throw new Error(`runpod has no function "${req.getTok()}"; it has ${FUNCTIONS.map((f) => f.token).join(", ")}`);
-    const out = await fn.run(fromStruct(req.getArgs()), async () => (await this.platformClient()).listNetworkVolumes());
+    const out = await fn.run(fromStruct(req.getArgs()), {
+      volumes: async () => (await this.platformClient()).listNetworkVolumes(),
+      // The configured session's reads: preview's catalog and the functions share them.
+      catalog: catalogReads,
+    });
     return new proto.InvokeResponse().setReturn(toStruct(out));
   }
 

@@ -9,6 +9,7 @@
 import { RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { exitWhenParentDies } from "./parentWatch";
 import { withPulumiHint, type ConfigSource } from "./providerConfig";
+import type { CatalogReads } from "./catalog/queries";
 import type { ProviderRuntime } from "./runtime";
 
 let runtime: Promise<ProviderRuntime> | undefined;
@@ -26,6 +27,15 @@ function processRuntime(): Promise<ProviderRuntime> {
 export async function configure(req: { config: ConfigSource }): Promise<void> {
   exitWhenParentDies();
   (await processRuntime()).configure(req);
+}
+
+/**
+ * The catalog reads of the configured session, for the provider plugin's catalog functions: in the
+ * plugin's process they share the reads preview makes.
+ * @internal
+ */
+export async function catalogReads(): Promise<CatalogReads> {
+  return (await processRuntime()).catalogReads;
 }
 
 function operationsOf(kind: ResourceKindName): ResourceOperations {
@@ -64,6 +74,7 @@ export { PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 export type { CudaVersion, EndpointInputs, EndpointOutputs, EndpointSettings } from "./endpoint/model";
 export type { TemplateInputs, TemplateOutputs } from "./template/model";
 export type { RegistryAuthInputs, RegistryAuthOutputs } from "./registryAuth/model";
+export type { NetworkVolumeInputs, NetworkVolumeOutputs } from "./networkVolume/model";
 
 // Internals: used by this package's resources and CLI, stripped from the declarations (stripInternal).
 /** @internal */
@@ -124,3 +135,13 @@ export {
   REGISTRY_AUTH_SECRET_FIELDS,
   type RegistryAuthInputField,
 } from "./registryAuth/model";
+/** @internal */
+export {
+  NETWORK_VOLUME_MODEL,
+  NETWORK_VOLUME_ARG_FIELDS,
+  NETWORK_VOLUME_INPUT_FIELDS,
+  NETWORK_VOLUME_OUTPUT_FIELDS,
+  VOLUME_TYPES,
+  type VolumeTypeName,
+  type NetworkVolumeInputField,
+} from "./networkVolume/model";

@@ -6,6 +6,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ENDPOINT_MODEL } from "./endpoint/model";
 import type { ResourceModel } from "./model/fields";
+import { NETWORK_VOLUME_MODEL } from "./networkVolume/model";
 import { REGISTRY_AUTH_MODEL } from "./registryAuth/model";
 import { TEMPLATE_MODEL } from "./template/model";
 import type { PlatformSession } from "./session";
@@ -31,6 +32,10 @@ export const RESOURCE_KINDS = {
   registryAuth: {
     model: REGISTRY_AUTH_MODEL,
     provider: async (session: PlatformSession) => new (await import("./registryAuth/provider")).RegistryAuthProvider(session),
+  },
+  networkVolume: {
+    model: NETWORK_VOLUME_MODEL,
+    provider: async (session: PlatformSession) => new (await import("./networkVolume/provider")).NetworkVolumeProvider(session),
   },
 } satisfies Record<string, ResourceKind>;
 

@@ -15,6 +15,7 @@
 import { createHash } from "crypto";
 import type { ClientConfigInput } from "../api";
 import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
+import type { CatalogReads } from "./catalog/queries";
 import { catalogSettingsInput } from "./catalog/settings";
 import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 import { PlatformSession } from "./session";
@@ -73,6 +74,11 @@ export class ProviderRuntime {
     this.configurations += 1;
     this.session = ProviderRuntime.sessionFor(input, api, catalogSettings);
     this.providers = new Map();
+  }
+
+  /** The current session's catalog reads (the provider plugin's catalog functions share them with preview). */
+  get catalogReads(): CatalogReads {
+    return this.session.catalogSource;
   }
 
   /** The provider of `kind` on the current session; built once per session. */

@@ -9,12 +9,13 @@ import { portOf, resolveApiPath, type ApiPath } from "./apiPath";
 import { StackLedger } from "./catalog/budget";
 import type { Catalog } from "./catalog/catalog";
 import { fetchCatalog } from "./catalog/fetch";
+import { CatalogReads } from "./catalog/queries";
 import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
 import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
 import { LISTINGS, type Listings } from "./paths/listings";
-import type { RegistryAuthState, TemplateState } from "./paths/records";
+import type { NetworkVolumeState, RegistryAuthState, TemplateState } from "./paths/records";
 
 export interface SessionOptions {
   /** Largest gap between lookups that share one listing (default {@link LOOKUP_WINDOW_MS}). */
@@ -34,9 +35,11 @@ export class PlatformSession {
   private volumes?: CoalescedCall<NetworkVolume[]>;
   private templateListing?: SharedListing<TemplateState>;
   private registryAuthListing?: SharedListing<RegistryAuthState>;
+  private networkVolumeStates?: SharedListing<NetworkVolumeState>;
   /** Templates whose container settings (image, env, …) a Template diff of this process found about to change. */
   private readonly changingTemplates = new Set<string>();
   private catalogRead?: Promise<Catalog>;
+  private catalogQueries?: CatalogReads;
   private catalogReads = 0;
   /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
   readonly ledger = new StackLedger();
@@ -95,6 +98,13 @@ export class PlatformSession {
     return this.registryAuthListing;
   }
 
+  /** The caller's network volumes as the NetworkVolume kind reads them (REST v2 on every path). */
+  get networkVolumeListing(): SharedListing<NetworkVolumeState> {
+    const { networkVolumes } = this.listings;
+    this.networkVolumeStates ??= new SharedListing(() => networkVolumes(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
+    return this.networkVolumeStates;
+  }
+
   /**
    * The serverless catalog, read once per session (one provider process serves a whole preview or
    * up, so: once per deployment, whatever the number of endpoints); concurrent callers share the read,
@@ -103,9 +113,15 @@ export class PlatformSession {
   catalog(): Promise<Catalog> {
     this.catalogRead ??= (async () => {
       this.catalogReads += 1;
-      return fetchCatalog(this.client.v2);
+      return fetchCatalog(this.catalogSource);
     })();
     return this.catalogRead;
+  }
+
+  /** The catalog reads of this session's client, shared by preview's catalog and the plugin's catalog functions. */
+  get catalogSource(): CatalogReads {
+    this.catalogQueries ??= new CatalogReads(this.client.v2);
+    return this.catalogQueries;
   }
 
   /** How many catalog reads this session started (at most 1). */
@@ -135,6 +151,11 @@ export class PlatformSession {
   /** Whether a Template diff of this deployment found template `id`'s container settings about to change. */
   isTemplateChanging(id: string): boolean {
     return this.changingTemplates.has(id);
+  }
+
+  /** This process created, changed or deleted a network volume: the next {@link networkVolumes} lists again. */
+  networkVolumeChanged(): void {
+    this.volumes?.invalidate();
   }
 
   /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */

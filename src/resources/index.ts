@@ -3,10 +3,26 @@ export { Endpoint, type EndpointArgs } from "./endpoint";
 export { Template, type TemplateArgs } from "./template";
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./containerRegistryAuth";
 export {
+  NetworkVolume,
+  type NetworkVolumeArgs,
+  type NetworkVolumeRecord,
   getNetworkVolume,
   getNetworkVolumeOutput,
   getNetworkVolumes,
   getNetworkVolumesOutput,
   type GetNetworkVolumeArgs,
-  type NetworkVolume,
 } from "./networkVolume";
+export {
+  getCpuTypes,
+  getCpuTypesOutput,
+  getDataCenters,
+  getDataCentersOutput,
+  getGpuTypes,
+  getGpuTypesOutput,
+  type CpuType,
+  type DataCenter,
+  type GetCpuTypesArgs,
+  type GetDataCentersArgs,
+  type GetGpuTypesArgs,
+  type GpuType,
+} from "./catalog";

@@ -77,6 +77,9 @@ describe("every v2 operation of the client reaches the document's operation and 
     ["deleteRegistry", (c) => c.v2.deleteRegistry("reg1"), () => undefined],
     ["listNetworkVolumes", (c) => c.v2.listNetworkVolumes(), (ex) => ex.networkVolumes],
     ["getNetworkVolume", (c) => c.v2.getNetworkVolume("2q9m7x4c"), (ex) => ex],
+    ["createNetworkVolume", (c) => c.v2.createNetworkVolume(contract.requestExample("createNetworkVolume", "networkVolume")), (ex) => ex],
+    ["updateNetworkVolume", (c) => c.v2.updateNetworkVolume("2q9m7x4c", contract.requestExample("updateNetworkVolume", "resizeNetworkVolume")), (ex) => ex],
+    ["deleteNetworkVolume", (c) => c.v2.deleteNetworkVolume("2q9m7x4c"), () => undefined],
     ["listGpuTypes", (c) => c.v2.listGpuTypes({ include: ["AVAILABILITY"], product: ["SERVERLESS"] }), (ex) => ex.gpus],
     ["getGpuType", (c) => c.v2.getGpuType("NVIDIA GeForce RTX 4090"), (ex) => ex],
     ["listCpuTypes", (c) => c.v2.listCpuTypes(), (ex) => ex.cpus],
@@ -89,6 +92,7 @@ describe("every v2 operation of the client reaches the document's operation and 
       (c) => c.v2.listEndpointBilling({ startTime: "2026-06-01T00:00:00Z", endTime: "2026-06-08T00:00:00Z", bucketSize: "day" }),
       (ex) => ex,
     ],
+    ["listNetworkVolumeBilling", (c) => c.v2.listNetworkVolumeBilling({ bucketSize: "day", lastN: 1, networkVolumeId: "2q9m7x4c" }), (ex) => ex],
   ];
 
   test.each(CASES)("v2.%s", async (operationId, call, expected) => {

@@ -5,6 +5,7 @@
  */
 import { GraphQLRequestError } from "../../src/api";
 import { endpointKind } from "../../src/cli/stack/endpointKind";
+import { networkVolumeKind } from "../../src/cli/stack/networkVolumeKind";
 import { kindOf, STACK_KINDS } from "../../src/cli/stack/registry";
 import { AUTONAMED_PROPERTY } from "../../src/provider";
 import { registryAuthKind, templateKind } from "../../src/cli/stack/templateKinds";
@@ -23,6 +24,7 @@ test("every resource kind of the provider is registered, endpoints first so orph
     "pulumi-nodejs:dynamic/runpod:Endpoint",
     "pulumi-nodejs:dynamic/runpod:Template",
     "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
+    "pulumi-nodejs:dynamic/runpod:NetworkVolume",
   ]);
   expect(kindOf("pulumi-nodejs:dynamic/runpod:Template")).toBe(templateKind);
 });
@@ -67,6 +69,30 @@ describe.each(["v2", "graphql"] as const)("on API path %s (the stack's listing a
     // Gone already counts as removed.
     await templateKind.remove(h.client, listed, api);
     await registryAuthKind.remove(h.client, auth, api);
+  });
+
+  test("network volumes: listed and deleted through REST v2 on either path, refused while an endpoint mounts one", async () => {
+    const volume = await h.client.v2.createNetworkVolume({ name: `data-${api}`, size: 10, dataCenter: "EU-RO-1" });
+    const listed = (await networkVolumeKind.list(h.client, api)).find((v) => v.id === volume.id)!;
+    expect(listed).toEqual({ id: volume.id, name: `data-${api}`, summary: "10 GB STANDARD in EU-RO-1" });
+    expect(networkVolumeKind.madeBy(listed, { name: `data-${api}` })).toBe(true);
+    const endpoint = await h.client.v2.createEndpoint({
+      name: `mounts-${api}`,
+      image: "me/w:1",
+      type: "QUEUE",
+      gpu: { pools: ["ADA_24"] },
+      dataCenterIds: ["EU-RO-1"],
+      networkVolumes: [volume.id],
+      scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+    });
+    await expect(networkVolumeKind.remove(h.client, listed, api)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining(`endpoint ${endpoint.id}`),
+    });
+    await h.client.v2.deleteEndpoint(endpoint.id);
+    await networkVolumeKind.remove(h.client, listed, api);
+    expect((await networkVolumeKind.list(h.client, api)).some((v) => v.id === volume.id)).toBe(false);
+    await networkVolumeKind.remove(h.client, listed, api); // gone already counts as removed
   });
 
   test("endpoints: listed from the path's listing, tied by name, scaled to zero and deleted", async () => {

@@ -33,6 +33,9 @@ export const SERVED = [
   "deleteRegistry",
   "listNetworkVolumes",
   "getNetworkVolume",
+  "createNetworkVolume",
+  "updateNetworkVolume",
+  "deleteNetworkVolume",
   "listGpuTypes",
   "getGpuType",
   "listCpuTypes",
@@ -42,6 +45,7 @@ export const SERVED = [
   "listPublicTemplates",
   "listServerlessBilling",
   "listEndpointBilling",
+  "listNetworkVolumeBilling",
 ];
 
 let emu: RunningEmulator;
@@ -229,6 +233,14 @@ test("every served operation answers as the document says, successes and errors"
   await call("GET", "/v2/network-volumes");
   await call("GET", "/v2/network-volumes/nv_models01");
   expect((await call("GET", "/v2/network-volumes/nope")).status).toBe(404);
+  const vol = await call("POST", "/v2/network-volumes", { name: "conf-vol", size: 10, dataCenter: "EU-RO-1" });
+  expect(vol.status).toBe(201);
+  expect((await call("PATCH", `/v2/network-volumes/${vol.body.id}`, { name: "conf-vol-2", size: 20 })).status).toBe(200);
+  expect((await call("PATCH", `/v2/network-volumes/${vol.body.id}`, { size: 10 })).status).toBe(400);
+  expect((await call("PATCH", `/v2/network-volumes/${vol.body.id}`, {})).status).toBe(422);
+  expect((await call("POST", "/v2/network-volumes", { name: "x", size: 5, dataCenter: "EU-RO-1" })).status).toBe(422);
+  expect((await call("POST", "/v2/network-volumes", { name: "x", size: 10, dataCenter: "US-CA-2", type: "HIGH_PERFORMANCE" })).status).toBe(400);
+  expect((await call("DELETE", "/v2/network-volumes/nv_models01")).status).toBe(400); // mounted by the GPU endpoint
 
   // Catalog, with and without availability and its filters.
   await call("GET", "/v2/catalog/gpus");
@@ -258,11 +270,14 @@ test("every served operation answers as the document says, successes and errors"
   await call("GET", "/v2/billing/serverless?startTime=2026-01-01T00:00:00Z&bucketSize=month");
   expect((await call("GET", "/v2/billing/serverless?lastN=2&startTime=2026-01-01T00:00:00Z")).status).toBe(400);
   await call("GET", "/v2/billing/endpoints?bucketSize=day&lastN=2");
+  await call("GET", `/v2/billing/network-volumes?bucketSize=hour&lastN=3&networkVolumeId=${vol.body.id}`);
+  await call("GET", "/v2/billing/network-volumes?bucketSize=day&lastN=2");
 
   // Deletes last.
   expect((await call("DELETE", `/v2/serverless/${gpu.body.id}`)).status).toBe(204);
   expect((await call("DELETE", `/v2/serverless/${cpu.body.id}`)).status).toBe(204);
   expect((await call("DELETE", `/v2/templates/${tpl.body.id}`)).status).toBe(204);
+  expect((await call("DELETE", `/v2/network-volumes/${vol.body.id}`)).status).toBe(204);
 
   expectClean();
   const succeeded = new Set(seen.filter((s) => s.x.status < 300).map((s) => s.operationId));

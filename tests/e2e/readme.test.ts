@@ -17,6 +17,7 @@ import {
 } from "../../src/provider/endpoint/model";
 import { changeOf, type ResourceModel } from "../../src/provider/model/fields";
 import { renderArgumentTable, renderChangePolicyTable } from "../../src/provider/model/tables";
+import { NETWORK_VOLUME_MODEL } from "../../src/provider/networkVolume/model";
 import { REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
 import { TEMPLATE_MODEL } from "../../src/provider/template/model";
 import { SPEC_TABLES as SPEC } from "../spec/specTables";
@@ -68,6 +69,7 @@ test("the arguments table is the model's own", () => {
 test.each([
   ["template", TEMPLATE_MODEL],
   ["registry-auth", REGISTRY_AUTH_MODEL],
+  ["network-volume", NETWORK_VOLUME_MODEL],
 ] as [string, ResourceModel][])("the %s argument and update-or-replace tables are the model's own", (marker, model) => {
   expect(generated(`${marker}-arguments`)).toBe(renderArgumentTable(model));
   expect(generated(`${marker}-change-policy`)).toBe(renderChangePolicyTable(model));

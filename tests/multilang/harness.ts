@@ -64,8 +64,8 @@ export function pythonSdkPath(): string {
 }
 
 /** Writes `Pulumi.yaml` for a program of `runtime`, with the plugin from this repository. */
-export function writeProject(dir: string, name: string, runtime: "python" | "yaml"): void {
-  const runtimeText = runtime === "python" ? `runtime:\n  name: python\n  options:\n    virtualenv: ${VENV}\n` : "runtime: yaml\n";
+export function writeProject(dir: string, name: string, runtime: "python" | "yaml" | "go"): void {
+  const runtimeText = runtime === "python" ? `runtime:\n  name: python\n  options:\n    virtualenv: ${VENV}\n` : `runtime: ${runtime}\n`;
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${runtimeText}plugins:\n  providers:\n    - name: runpod\n      path: ${PLUGIN_DIR}\n`);
 }
 

@@ -8,6 +8,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { CPU_FLAVORS, DATA_CENTERS, POOLS } from "../../emulator/catalog";
 import { createClientFromEnv, type EndpointRecord, type PlatformClient } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
@@ -33,8 +34,8 @@ async function pulumi(args: string[], options: { expectFailure?: boolean } = {})
 
 const onEmulator = (id: string): EndpointRecord | undefined => emu.endpoints().find((e) => e.id === id);
 
-async function outputs(): Promise<Record<string, string>> {
-  return (await stack.outputs()) as Record<string, string>;
+async function outputs(): Promise<Record<string, any>> {
+  return (await stack.outputs()) as Record<string, any>;
 }
 
 async function previewSteps() {
@@ -70,6 +71,14 @@ test("up creates the registry credentials, the template with its secret env and 
   expect(r.stdout).toMatch(/\+ 4 created/); // the stack and three resources
   const out = await outputs();
   expect(out.volumeDataCenter).toBe("EU-RO-1");
+  // The catalog functions, as the emulator's catalog states them.
+  expect(out.rtx4090).toEqual({ pool: "ADA_24", serverlessPrice: POOLS.find((p) => p.id === "ADA_24")!.serverlessPricePerGpuHour, availability: "HIGH" });
+  expect(out.europeHighPerformance).toEqual(
+    DATA_CENTERS.filter((dc) => dc.region === "EUROPE" && dc.networkVolumeTypes.includes("HIGH_PERFORMANCE"))
+      .map((dc) => dc.id)
+      .sort(),
+  );
+  expect(out.cpuFlavors).toEqual(CPU_FLAVORS.map((c) => c.id).sort());
   const ep = onEmulator(out.endpointId);
   expect(ep).toMatchObject({ templateId: out.templateId, gpuIds: "ADA_24,AMPERE_24", workersMax: 3, type: "QB", networkVolumeId: "nv_models01" });
   expect(ep?.name).toMatch(/^api-[0-9a-f]{7}$/); // auto-named from the resource name

@@ -1,6 +1,6 @@
 /**
- * The package schema and the Python SDK stay what the models and the code generator make of them:
- * schema.json and sdk/python are regenerated and compared byte for byte (`npm run gen:plugin` writes
+ * The package schema and the Python and Go SDKs stay what the models and the code generator make of them:
+ * schema.json, sdk/python and sdk/go are regenerated and compared byte for byte (`npm run gen:plugin` writes
  * them). The plugin itself answers GetPluginInfo, GetSchema and Diff over gRPC as the engine calls it.
  */
 import * as grpc from "@grpc/grpc-js";
@@ -15,7 +15,7 @@ import { PROVIDER_SETTING_KEYS, PULUMI_CONFIG_KEYS } from "../../src/provider/pr
 import { CONFIG_DOCS } from "../../src/plugin/functions";
 import { packageVersion, serve } from "../../src/plugin/main";
 import { fromStruct, toStruct } from "../../src/plugin/values";
-import { generatePythonSdk, schemaText, sdkgenBinary } from "../../scripts/pluginSdk";
+import { generateGoSdk, generatePythonSdk, schemaText, sdkgenBinary } from "../../scripts/pluginSdk";
 import { repoRoot } from "../../scripts/pulumiCli";
 
 const ROOT = repoRoot();
@@ -57,7 +57,12 @@ describe("schema.json", () => {
 
   test("marks the secrets, the required inputs and documents every provider setting", () => {
     const r = schema.resources;
-    expect(Object.keys(r).sort()).toEqual(["runpod:index:ContainerRegistryAuth", "runpod:index:Endpoint", "runpod:index:Template"]);
+    expect(Object.keys(r).sort()).toEqual([
+      "runpod:index:ContainerRegistryAuth",
+      "runpod:index:Endpoint",
+      "runpod:index:NetworkVolume",
+      "runpod:index:Template",
+    ]);
     expect(r["runpod:index:Template"].inputProperties.env.secret).toBe(true);
     expect(r["runpod:index:Template"].properties.env.secret).toBe(true);
     expect(r["runpod:index:ContainerRegistryAuth"].inputProperties.password.secret).toBe(true);
@@ -70,7 +75,13 @@ describe("schema.json", () => {
       [...Object.keys(PULUMI_CONFIG_KEYS), ...PROVIDER_SETTING_KEYS.map((k) => k.slice("runpod:".length))].sort(),
     );
     expect(schema.config.variables.apiKey.secret).toBe(true);
-    expect(Object.keys(schema.functions).sort()).toEqual(["runpod:index:getNetworkVolume", "runpod:index:getNetworkVolumes"]);
+    expect(Object.keys(schema.functions).sort()).toEqual([
+      "runpod:index:getCpuTypes",
+      "runpod:index:getDataCenters",
+      "runpod:index:getGpuTypes",
+      "runpod:index:getNetworkVolume",
+      "runpod:index:getNetworkVolumes",
+    ]);
   });
 });
 
@@ -81,6 +92,21 @@ describe("sdk/python", () => {
     try {
       generatePythonSdk(path.join(ROOT, "schema.json"), path.join(out, "python"));
       expect(files(path.join(ROOT, "sdk", "python"))).toEqual(files(path.join(out, "python")));
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("sdk/go", () => {
+  test("is what the Pulumi code generator makes of schema.json, its go.mod tidied (regenerate with `npm run gen:plugin`)", () => {
+    if (!fs.existsSync(sdkgenBinary())) throw new Error(`${sdkgenBinary()} is missing: run \`npm run tools\``);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "runpod-sdk-"));
+    try {
+      generateGoSdk(path.join(ROOT, "schema.json"), path.join(out, "go"));
+      const generated = files(path.join(out, "go"));
+      expect(Object.keys(generated)).toEqual(expect.arrayContaining(["runpod/go.mod", "runpod/getGpuTypes.go", "runpod/endpoint.go"]));
+      expect(files(path.join(ROOT, "sdk", "go"))).toEqual(generated);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
@@ -179,6 +205,31 @@ describe("the plugin over gRPC, configured for the emulator", () => {
     expect(found).toMatchObject({ id: "nv_models01", name: "models", dataCenter: "EU-RO-1" });
     await expect(invoke({ name: "nope" })).rejects.toThrow(/No network volume with name "nope"; yours: nv_models01/);
     await expect(invoke({ id: "nv_models01", name: "models" })).rejects.toThrow(/exactly one of `id` and `name`/);
+  });
+
+  test("Invoke of the catalog functions: the document's records cut to the schema's types, filters honoured, one read per query", async () => {
+    const invoke = async (tok: string, args: Record<string, unknown>) =>
+      fromStruct((await call<proto.InvokeResponse>("invoke", new proto.InvokeRequest().setTok(`runpod:index:${tok}`).setArgs(toStruct(args)))).getReturn());
+    const before = emu.stats().byOperation.listGpuTypes ?? 0;
+    const plain = (await invoke("getGpuTypes", {})).gpuTypes as Record<string, any>[];
+    const serverless = (await invoke("getGpuTypes", { product: ["SERVERLESS"] })).gpuTypes as Record<string, any>[];
+    expect(emu.stats().byOperation.listGpuTypes).toBe(before + 1);
+    const rtx = serverless.find((g) => g.id === "NVIDIA GeForce RTX 4090")!;
+    expect(rtx).toMatchObject({ pool: "ADA_24", memory: 24, price: { serverless: expect.any(Number) }, availability: "HIGH" });
+    expect(rtx.dataCenters.length).toBeGreaterThan(0);
+    expect(plain.find((g) => g.id === rtx.id)).not.toHaveProperty("availability");
+    const typeProps = (name: string) => Object.keys(schema.types[`runpod:index:${name}`].properties);
+    for (const g of serverless) for (const k of Object.keys(g)) expect(typeProps("GpuType")).toContain(k);
+    const dcs = (await invoke("getDataCenters", { compliance: ["GDPR"], include: ["CPU_AVAILABILITY"] })).dataCenters as Record<string, any>[];
+    expect(dcs.length).toBeGreaterThan(0);
+    expect(dcs.every((d) => d.compliance.includes("GDPR"))).toBe(true);
+    expect(dcs.some((d) => d.cpuAvailability?.length > 0)).toBe(true);
+    const cpus = (await invoke("getCpuTypes", { product: ["POD"], vcpuCount: 64 })).cpuTypes as Record<string, any>[];
+    expect(cpus.filter((c) => c.vcpu.max < 64).every((c) => c.availability === "NONE")).toBe(true);
+    await expect(invoke("getGpuTypes", { cloud: "SECURE" })).rejects.toThrow(
+      /getGpuTypes: cloud scopes availability, which needs product \(one or more of POD, CLUSTER, SERVERLESS\)/,
+    );
+    await expect(invoke("getDataCenters", { regions: ["MARS"] })).rejects.toThrow(/regions: "MARS" is not one of NORTH_AMERICA/);
   });
 
   test("Check names an unnamed resource after its URN and reports bad values by field", async () => {

@@ -52,6 +52,14 @@ test("up creates the template and the endpoint on the volume fn::invoke looked u
   expect(r.stdout).toMatch(/\+ 3 created/);
   const out = (await stack.outputs()) as Record<string, unknown>;
   expect(out.volumeDataCenter).toBe("EU-RO-1");
+  // The catalog functions by fn::invoke: the platform's own answers to the same queries.
+  const platform = createClientFromEnv({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2 }, {});
+  expect(out.gpuTypesInRomania).toEqual(await platform.v2.listGpuTypes({ include: ["AVAILABILITY"], product: ["SERVERLESS"], countryCodes: ["RO"] }));
+  expect((out.gpuTypesInRomania as { availability: string }[]).every((g) => g.availability)).toBe(true);
+  const europe = out.europeHighPerformance as { id: string; region: string; networkVolumeTypes: string[] }[];
+  expect(europe).toEqual(await platform.v2.listDataCenters({ regions: ["EUROPE"], networkVolumeTypes: ["HIGH_PERFORMANCE"] }));
+  expect(europe.length).toBeGreaterThan(0);
+  expect(europe.every((d) => d.region === "EUROPE" && d.networkVolumeTypes.includes("HIGH_PERFORMANCE"))).toBe(true);
   expect(out.workersMax).toBe(3);
   const ep = emu.endpoints().find((e) => e.id === out.endpointId);
   expect(ep).toMatchObject({ templateId: out.templateId, workersMax: 3, networkVolumeId: "nv_models01", gpuIds: "ADA_24,AMPERE_24" });

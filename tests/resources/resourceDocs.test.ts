@@ -8,6 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import { ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
+import { NETWORK_VOLUME_MODEL } from "../../src/provider/networkVolume/model";
 import { argumentNames, changeOf, outputNames, type Field, type ResourceModel } from "../../src/provider/model/fields";
 import { REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
 import { TEMPLATE_MODEL } from "../../src/provider/template/model";
@@ -16,6 +17,7 @@ const RESOURCES: [string, ResourceModel, string][] = [
   ["endpoint.ts", ENDPOINT_MODEL, "Endpoint"],
   ["template.ts", TEMPLATE_MODEL, "Template"],
   ["containerRegistryAuth.ts", REGISTRY_AUTH_MODEL, "ContainerRegistryAuth"],
+  ["networkVolume.ts", NETWORK_VOLUME_MODEL, "NetworkVolume"],
 ];
 
 interface Member {

@@ -8,8 +8,12 @@ import typing
 # Export this package's modules as members:
 from .container_registry_auth import *
 from .endpoint import *
+from .get_cpu_types import *
+from .get_data_centers import *
+from .get_gpu_types import *
 from .get_network_volume import *
 from .get_network_volumes import *
+from .network_volume import *
 from .provider import *
 from .template import *
 from . import outputs
@@ -31,6 +35,7 @@ _utilities.register(
   "classes": {
    "runpod:index:ContainerRegistryAuth": "ContainerRegistryAuth",
    "runpod:index:Endpoint": "Endpoint",
+   "runpod:index:NetworkVolume": "NetworkVolume",
    "runpod:index:Template": "Template"
   }
  }

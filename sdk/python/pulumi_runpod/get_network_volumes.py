@@ -31,7 +31,7 @@ class GetNetworkVolumesResult:
 
     @_builtins.property
     @pulumi.getter(name="networkVolumes")
-    def network_volumes(self) -> Sequence['outputs.NetworkVolume']:
+    def network_volumes(self) -> Sequence['outputs.NetworkVolumeRecord']:
         """
         The volumes.
         """

@@ -13,13 +13,568 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
-    'NetworkVolume',
+    'CatalogAvailability',
+    'CpuPrice',
+    'CpuType',
+    'CudaVersionAvailability',
+    'DataCenter',
+    'GpuMaxCount',
+    'GpuPrice',
+    'GpuType',
+    'NetworkVolumeRecord',
+    'VcpuRange',
 ]
 
 @pulumi.output_type
-class NetworkVolume(dict):
+class CatalogAvailability(dict):
+    """
+    The availability of a catalog item in one data center, or of one item in a data center.
+    """
+    def __init__(__self__, *,
+                 availability: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        The availability of a catalog item in one data center, or of one item in a data center.
+
+        :param _builtins.str availability: Availability: NONE, LOW, MEDIUM or HIGH.
+        :param _builtins.str id: Data center id, or GPU type / CPU flavor id.
+        :param _builtins.str name: Its display name.
+        """
+        pulumi.set(__self__, "availability", availability)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def availability(self) -> _builtins.str:
+        """
+        Availability: NONE, LOW, MEDIUM or HIGH.
+        """
+        return pulumi.get(self, "availability")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Data center id, or GPU type / CPU flavor id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its display name.
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class CpuPrice(dict):
+    """
+    List prices in USD per vCPU per hour; multiply by the vCPU count.
+    """
+    def __init__(__self__, *,
+                 secure_per_vcpu: _builtins.float,
+                 serverless_per_vcpu: _builtins.float):
+        """
+        List prices in USD per vCPU per hour; multiply by the vCPU count.
+
+        :param _builtins.float secure_per_vcpu: Pod on the secure cloud.
+        :param _builtins.float serverless_per_vcpu: Serverless worker.
+        """
+        pulumi.set(__self__, "secure_per_vcpu", secure_per_vcpu)
+        pulumi.set(__self__, "serverless_per_vcpu", serverless_per_vcpu)
+
+    @_builtins.property
+    @pulumi.getter(name="securePerVcpu")
+    def secure_per_vcpu(self) -> _builtins.float:
+        """
+        Pod on the secure cloud.
+        """
+        return pulumi.get(self, "secure_per_vcpu")
+
+    @_builtins.property
+    @pulumi.getter(name="serverlessPerVcpu")
+    def serverless_per_vcpu(self) -> _builtins.float:
+        """
+        Serverless worker.
+        """
+        return pulumi.get(self, "serverless_per_vcpu")
+
+
+@pulumi.output_type
+class CpuType(dict):
+    """
+    A CPU flavor with its prices and, when `product` was given, its availability (schema CpuType).
+    """
+    def __init__(__self__, *,
+                 group: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 price: 'outputs.CpuPrice',
+                 ram_gb_per_vcpu: _builtins.float,
+                 vcpu: 'outputs.VcpuRange',
+                 availability: Optional[_builtins.str] = None,
+                 data_centers: Optional[Sequence['outputs.CatalogAvailability']] = None):
+        """
+        A CPU flavor with its prices and, when `product` was given, its availability (schema CpuType).
+
+        :param _builtins.str group: Generation group (e.g. `Gen 5`).
+        :param _builtins.str id: CPU flavor id (e.g. `cpu5c`).
+        :param _builtins.str name: Display name (e.g. `Compute-Optimized`).
+        :param 'CpuPrice' price: List prices in USD per vCPU per hour.
+        :param _builtins.float ram_gb_per_vcpu: GB of RAM per vCPU: multiply by the vCPU count.
+        :param 'VcpuRange' vcpu: The vCPU counts an instance can have.
+        :param _builtins.str availability: Overall, for the requested products (only with `product`). Availability: NONE, LOW, MEDIUM or HIGH.
+        :param Sequence['CatalogAvailability'] data_centers: Per data center offering it (only with `product`; absent when available nowhere).
+        """
+        pulumi.set(__self__, "group", group)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "price", price)
+        pulumi.set(__self__, "ram_gb_per_vcpu", ram_gb_per_vcpu)
+        pulumi.set(__self__, "vcpu", vcpu)
+        if availability is not None:
+            pulumi.set(__self__, "availability", availability)
+        if data_centers is not None:
+            pulumi.set(__self__, "data_centers", data_centers)
+
+    @_builtins.property
+    @pulumi.getter
+    def group(self) -> _builtins.str:
+        """
+        Generation group (e.g. `Gen 5`).
+        """
+        return pulumi.get(self, "group")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        CPU flavor id (e.g. `cpu5c`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Display name (e.g. `Compute-Optimized`).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def price(self) -> 'outputs.CpuPrice':
+        """
+        List prices in USD per vCPU per hour.
+        """
+        return pulumi.get(self, "price")
+
+    @_builtins.property
+    @pulumi.getter(name="ramGbPerVcpu")
+    def ram_gb_per_vcpu(self) -> _builtins.float:
+        """
+        GB of RAM per vCPU: multiply by the vCPU count.
+        """
+        return pulumi.get(self, "ram_gb_per_vcpu")
+
+    @_builtins.property
+    @pulumi.getter
+    def vcpu(self) -> 'outputs.VcpuRange':
+        """
+        The vCPU counts an instance can have.
+        """
+        return pulumi.get(self, "vcpu")
+
+    @_builtins.property
+    @pulumi.getter
+    def availability(self) -> Optional[_builtins.str]:
+        """
+        Overall, for the requested products (only with `product`). Availability: NONE, LOW, MEDIUM or HIGH.
+        """
+        return pulumi.get(self, "availability")
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenters")
+    def data_centers(self) -> Optional[Sequence['outputs.CatalogAvailability']]:
+        """
+        Per data center offering it (only with `product`; absent when available nowhere).
+        """
+        return pulumi.get(self, "data_centers")
+
+
+@pulumi.output_type
+class CudaVersionAvailability(dict):
+    """
+    A CUDA version offered for a GPU type.
+    """
+    def __init__(__self__, *,
+                 available: _builtins.bool,
+                 version: _builtins.str):
+        """
+        A CUDA version offered for a GPU type.
+
+        :param _builtins.bool available: Whether a machine on this version has free capacity now.
+        :param _builtins.str version: `major.minor`, e.g. `12.8`.
+        """
+        pulumi.set(__self__, "available", available)
+        pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def available(self) -> _builtins.bool:
+        """
+        Whether a machine on this version has free capacity now.
+        """
+        return pulumi.get(self, "available")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.str:
+        """
+        `major.minor`, e.g. `12.8`.
+        """
+        return pulumi.get(self, "version")
+
+
+@pulumi.output_type
+class DataCenter(dict):
+    """
+    A data center (schema DataCenter).
+    """
+    def __init__(__self__, *,
+                 compliance: Sequence[_builtins.str],
+                 global_network: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 network_volume_types: Sequence[_builtins.str],
+                 region: _builtins.str,
+                 cpu_availability: Optional[Sequence['outputs.CatalogAvailability']] = None,
+                 gpu_availability: Optional[Sequence['outputs.CatalogAvailability']] = None):
+        """
+        A data center (schema DataCenter).
+
+        :param Sequence[_builtins.str] compliance: Compliance certifications it holds.
+        :param _builtins.bool global_network: Whether it supports global networking (private pod-to-pod network across data centers).
+        :param _builtins.str id: Data center id (e.g. `EU-RO-1`).
+        :param _builtins.str name: Display name.
+        :param Sequence[_builtins.str] network_volume_types: Network volume types it offers: STANDARD, HIGH_PERFORMANCE (empty: none).
+        :param _builtins.str region: Region: NORTH_AMERICA, SOUTH_AMERICA, EUROPE, ASIA, MIDDLE_EAST, AFRICA, OCEANIA, ANTARCTICA, UNKNOWN.
+        :param Sequence['CatalogAvailability'] cpu_availability: Availability of each CPU flavor it offers (only with `include` CPU_AVAILABILITY).
+        :param Sequence['CatalogAvailability'] gpu_availability: Availability of each GPU type it offers (only with `include` GPU_AVAILABILITY).
+        """
+        pulumi.set(__self__, "compliance", compliance)
+        pulumi.set(__self__, "global_network", global_network)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "network_volume_types", network_volume_types)
+        pulumi.set(__self__, "region", region)
+        if cpu_availability is not None:
+            pulumi.set(__self__, "cpu_availability", cpu_availability)
+        if gpu_availability is not None:
+            pulumi.set(__self__, "gpu_availability", gpu_availability)
+
+    @_builtins.property
+    @pulumi.getter
+    def compliance(self) -> Sequence[_builtins.str]:
+        """
+        Compliance certifications it holds.
+        """
+        return pulumi.get(self, "compliance")
+
+    @_builtins.property
+    @pulumi.getter(name="globalNetwork")
+    def global_network(self) -> _builtins.bool:
+        """
+        Whether it supports global networking (private pod-to-pod network across data centers).
+        """
+        return pulumi.get(self, "global_network")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Data center id (e.g. `EU-RO-1`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Display name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="networkVolumeTypes")
+    def network_volume_types(self) -> Sequence[_builtins.str]:
+        """
+        Network volume types it offers: STANDARD, HIGH_PERFORMANCE (empty: none).
+        """
+        return pulumi.get(self, "network_volume_types")
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> _builtins.str:
+        """
+        Region: NORTH_AMERICA, SOUTH_AMERICA, EUROPE, ASIA, MIDDLE_EAST, AFRICA, OCEANIA, ANTARCTICA, UNKNOWN.
+        """
+        return pulumi.get(self, "region")
+
+    @_builtins.property
+    @pulumi.getter(name="cpuAvailability")
+    def cpu_availability(self) -> Optional[Sequence['outputs.CatalogAvailability']]:
+        """
+        Availability of each CPU flavor it offers (only with `include` CPU_AVAILABILITY).
+        """
+        return pulumi.get(self, "cpu_availability")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuAvailability")
+    def gpu_availability(self) -> Optional[Sequence['outputs.CatalogAvailability']]:
+        """
+        Availability of each GPU type it offers (only with `include` GPU_AVAILABILITY).
+        """
+        return pulumi.get(self, "gpu_availability")
+
+
+@pulumi.output_type
+class GpuMaxCount(dict):
+    """
+    The most GPUs one pod can have, per cloud.
+    """
+    def __init__(__self__, *,
+                 community: _builtins.int,
+                 secure: _builtins.int):
+        """
+        The most GPUs one pod can have, per cloud.
+
+        :param _builtins.int community: On the community cloud.
+        :param _builtins.int secure: On the secure cloud.
+        """
+        pulumi.set(__self__, "community", community)
+        pulumi.set(__self__, "secure", secure)
+
+    @_builtins.property
+    @pulumi.getter
+    def community(self) -> _builtins.int:
+        """
+        On the community cloud.
+        """
+        return pulumi.get(self, "community")
+
+    @_builtins.property
+    @pulumi.getter
+    def secure(self) -> _builtins.int:
+        """
+        On the secure cloud.
+        """
+        return pulumi.get(self, "secure")
+
+
+@pulumi.output_type
+class GpuPrice(dict):
+    """
+    List prices in USD per GPU per hour (negotiated discounts are not reflected); multiply by the GPU count.
+    """
+    def __init__(__self__, *,
+                 community: _builtins.float,
+                 secure: _builtins.float,
+                 serverless: Optional[_builtins.float] = None):
+        """
+        List prices in USD per GPU per hour (negotiated discounts are not reflected); multiply by the GPU count.
+
+        :param _builtins.float community: Pod on the community cloud.
+        :param _builtins.float secure: Pod on the secure cloud.
+        :param _builtins.float serverless: Serverless worker, the rate of the type's pool; absent outside a pool.
+        """
+        pulumi.set(__self__, "community", community)
+        pulumi.set(__self__, "secure", secure)
+        if serverless is not None:
+            pulumi.set(__self__, "serverless", serverless)
+
+    @_builtins.property
+    @pulumi.getter
+    def community(self) -> _builtins.float:
+        """
+        Pod on the community cloud.
+        """
+        return pulumi.get(self, "community")
+
+    @_builtins.property
+    @pulumi.getter
+    def secure(self) -> _builtins.float:
+        """
+        Pod on the secure cloud.
+        """
+        return pulumi.get(self, "secure")
+
+    @_builtins.property
+    @pulumi.getter
+    def serverless(self) -> Optional[_builtins.float]:
+        """
+        Serverless worker, the rate of the type's pool; absent outside a pool.
+        """
+        return pulumi.get(self, "serverless")
+
+
+@pulumi.output_type
+class GpuType(dict):
+    """
+    A GPU type with its prices and, when `product` was given, its availability (schema GpuType).
+    """
+    def __init__(__self__, *,
+                 community: _builtins.bool,
+                 id: _builtins.str,
+                 manufacturer: _builtins.str,
+                 max_count: 'outputs.GpuMaxCount',
+                 memory: _builtins.int,
+                 name: _builtins.str,
+                 price: 'outputs.GpuPrice',
+                 secure: _builtins.bool,
+                 availability: Optional[_builtins.str] = None,
+                 cuda_versions: Optional[Sequence['outputs.CudaVersionAvailability']] = None,
+                 data_centers: Optional[Sequence['outputs.CatalogAvailability']] = None,
+                 pool: Optional[_builtins.str] = None):
+        """
+        A GPU type with its prices and, when `product` was given, its availability (schema GpuType).
+
+        :param _builtins.bool community: Offered on the community cloud.
+        :param _builtins.str id: GPU type id, as pods name it (e.g. `NVIDIA GeForce RTX 4090`).
+        :param _builtins.str manufacturer: NVIDIA, AMD or UNKNOWN.
+        :param 'GpuMaxCount' max_count: The most GPUs of this type one pod can have, per cloud (a ceiling, not stock).
+        :param _builtins.int memory: VRAM in GB.
+        :param _builtins.str name: Display name (e.g. `RTX 4090`).
+        :param 'GpuPrice' price: List prices in USD per GPU per hour.
+        :param _builtins.bool secure: Offered on the secure cloud.
+        :param _builtins.str availability: Overall, for the requested products (only with `product`). Availability: NONE, LOW, MEDIUM or HIGH.
+        :param Sequence['CudaVersionAvailability'] cuda_versions: CUDA versions its machines offer (only with `product`).
+        :param Sequence['CatalogAvailability'] data_centers: Per data center offering it (only with `product`; absent when available nowhere).
+        :param _builtins.str pool: Serverless pool id, as endpoints name it in `gpuIds` (e.g. `ADA_24`); empty when the type is in no pool.
+        """
+        pulumi.set(__self__, "community", community)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "manufacturer", manufacturer)
+        pulumi.set(__self__, "max_count", max_count)
+        pulumi.set(__self__, "memory", memory)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "price", price)
+        pulumi.set(__self__, "secure", secure)
+        if availability is not None:
+            pulumi.set(__self__, "availability", availability)
+        if cuda_versions is not None:
+            pulumi.set(__self__, "cuda_versions", cuda_versions)
+        if data_centers is not None:
+            pulumi.set(__self__, "data_centers", data_centers)
+        if pool is not None:
+            pulumi.set(__self__, "pool", pool)
+
+    @_builtins.property
+    @pulumi.getter
+    def community(self) -> _builtins.bool:
+        """
+        Offered on the community cloud.
+        """
+        return pulumi.get(self, "community")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        GPU type id, as pods name it (e.g. `NVIDIA GeForce RTX 4090`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def manufacturer(self) -> _builtins.str:
+        """
+        NVIDIA, AMD or UNKNOWN.
+        """
+        return pulumi.get(self, "manufacturer")
+
+    @_builtins.property
+    @pulumi.getter(name="maxCount")
+    def max_count(self) -> 'outputs.GpuMaxCount':
+        """
+        The most GPUs of this type one pod can have, per cloud (a ceiling, not stock).
+        """
+        return pulumi.get(self, "max_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> _builtins.int:
+        """
+        VRAM in GB.
+        """
+        return pulumi.get(self, "memory")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Display name (e.g. `RTX 4090`).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def price(self) -> 'outputs.GpuPrice':
+        """
+        List prices in USD per GPU per hour.
+        """
+        return pulumi.get(self, "price")
+
+    @_builtins.property
+    @pulumi.getter
+    def secure(self) -> _builtins.bool:
+        """
+        Offered on the secure cloud.
+        """
+        return pulumi.get(self, "secure")
+
+    @_builtins.property
+    @pulumi.getter
+    def availability(self) -> Optional[_builtins.str]:
+        """
+        Overall, for the requested products (only with `product`). Availability: NONE, LOW, MEDIUM or HIGH.
+        """
+        return pulumi.get(self, "availability")
+
+    @_builtins.property
+    @pulumi.getter(name="cudaVersions")
+    def cuda_versions(self) -> Optional[Sequence['outputs.CudaVersionAvailability']]:
+        """
+        CUDA versions its machines offer (only with `product`).
+        """
+        return pulumi.get(self, "cuda_versions")
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenters")
+    def data_centers(self) -> Optional[Sequence['outputs.CatalogAvailability']]:
+        """
+        Per data center offering it (only with `product`; absent when available nowhere).
+        """
+        return pulumi.get(self, "data_centers")
+
+    @_builtins.property
+    @pulumi.getter
+    def pool(self) -> Optional[_builtins.str]:
+        """
+        Serverless pool id, as endpoints name it in `gpuIds` (e.g. `ADA_24`); empty when the type is in no pool.
+        """
+        return pulumi.get(self, "pool")
+
+
+@pulumi.output_type
+class NetworkVolumeRecord(dict):
     """
     A network volume.
     """
@@ -83,5 +638,39 @@ class NetworkVolume(dict):
         Storage type, as the platform reports it.
         """
         return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class VcpuRange(dict):
+    """
+    vCPU bounds of a CPU flavor.
+    """
+    def __init__(__self__, *,
+                 max: _builtins.int,
+                 min: _builtins.int):
+        """
+        vCPU bounds of a CPU flavor.
+
+        :param _builtins.int max: Most vCPUs.
+        :param _builtins.int min: Fewest vCPUs.
+        """
+        pulumi.set(__self__, "max", max)
+        pulumi.set(__self__, "min", min)
+
+    @_builtins.property
+    @pulumi.getter
+    def max(self) -> _builtins.int:
+        """
+        Most vCPUs.
+        """
+        return pulumi.get(self, "max")
+
+    @_builtins.property
+    @pulumi.getter
+    def min(self) -> _builtins.int:
+        """
+        Fewest vCPUs.
+        """
+        return pulumi.get(self, "min")
 
 

@@ -232,7 +232,7 @@ export const restV2ApiOperations = operationTable(
       goneOnRetryIsDone: true,
     }),
 
-    // ── Network volumes (tag "Network Volumes"; the provider only looks them up) ───────────────────
+    // ── Network volumes (tag "Network Volumes") ─────────────────────────────────────────────────────
     /** The caller's network volumes: `GET /v2/network-volumes` (operation `listNetworkVolumes`); `size` in GB. */
     listNetworkVolumes: httpOperation({
       request: () => v2("GET", ["network-volumes"]),
@@ -248,6 +248,39 @@ export const restV2ApiOperations = operationTable(
       response: gen.zNetworkVolume,
       result: (data): V2.NetworkVolume => data,
       idempotent: true,
+    }),
+
+    /**
+     * Creates a network volume: `POST /v2/network-volumes` (operation `createNetworkVolume`, 201).
+     * `size` in GB (10–4096); `type` (STANDARD, HIGH_PERFORMANCE) defaults to the data center's primary
+     * tier and, like `dataCenter`, is fixed afterwards. Billed until deleted. Not retried after a 5xx or
+     * a dropped connection (the volume may exist: look it up by name before creating again).
+     */
+    createNetworkVolume: httpOperation({
+      args: z.tuple([bodyArgument(gen.zCreateNetworkVolumeRequest)]),
+      request: (body: V2.CreateNetworkVolumeRequest) => v2("POST", ["network-volumes"], { body }),
+      response: gen.zNetworkVolume,
+      result: (data): V2.NetworkVolume => data,
+      idempotent: false,
+    }),
+
+    /** Renames or grows a network volume: `PATCH /v2/network-volumes/{id}` (operation `updateNetworkVolume`); a smaller `size` is refused (400). */
+    updateNetworkVolume: httpOperation({
+      args: z.tuple([networkVolumeId, bodyArgument(gen.zUpdateNetworkVolumeRequest)]),
+      request: (id: string, body: V2.UpdateNetworkVolumeRequest) => v2("PATCH", ["network-volumes", id], { body }),
+      response: gen.zNetworkVolume,
+      result: (data): V2.NetworkVolume => data,
+      idempotent: true,
+    }),
+
+    /** Deletes a network volume and its data: `DELETE /v2/network-volumes/{id}` (operation `deleteNetworkVolume`, 204); refused (400) while mounted. */
+    deleteNetworkVolume: httpOperation({
+      args: z.tuple([networkVolumeId]),
+      request: (id: string) => v2("DELETE", ["network-volumes", id]),
+      response: noContent,
+      result: (): void => undefined,
+      idempotent: true,
+      goneOnRetryIsDone: true,
     }),
 
     // ── Catalog (tag "Catalog") ────────────────────────────────────────────────────────────────────
@@ -331,6 +364,18 @@ export const restV2ApiOperations = operationTable(
       request: (query?: V2.ListEndpointBillingQuery) => v2("GET", ["billing", "endpoints"], { query: sent(query) }),
       response: gen.zListEndpointBillingResponse,
       result: (data): V2.ListEndpointBillingResponse => data,
+      idempotent: true,
+    }),
+
+    /**
+     * Network volume storage billing per volume per time bucket: `GET /v2/billing/network-volumes`
+     * (operation `listNetworkVolumeBilling`). Amounts in USD; `networkVolumeId` narrows to one volume.
+     */
+    listNetworkVolumeBilling: httpOperation({
+      args: z.tuple([queryArgument(gen.zListNetworkVolumeBillingQuery)]),
+      request: (query?: V2.ListNetworkVolumeBillingQuery) => v2("GET", ["billing", "network-volumes"], { query: sent(query) }),
+      response: gen.zListNetworkVolumeBillingResponse,
+      result: (data): V2.ListNetworkVolumeBillingResponse => data,
       idempotent: true,
     }),
   },

@@ -40,6 +40,8 @@ export type {
   CreateRegistryRequest,
   NetworkVolume,
   VolumeType,
+  CreateNetworkVolumeRequest,
+  UpdateNetworkVolumeRequest,
 } from "../generated/types.gen";
 // Catalog and billing.
 export type {
@@ -51,6 +53,8 @@ export type {
   EndpointBillingRecord,
   ListServerlessBillingResponse,
   ListEndpointBillingResponse,
+  NetworkVolumeBillingRecord,
+  ListNetworkVolumeBillingResponse,
   BillingBucketSize,
 } from "../generated/types.gen";
 // Errors (RFC 9457).
@@ -80,3 +84,5 @@ export type GetDataCenterQuery = NonNullable<gen.GetDataCenterData["query"]>;
 export type ListServerlessBillingQuery = NonNullable<gen.ListServerlessBillingData["query"]>;
 /** Query of `v2.listEndpointBilling` (public model endpoints, not your serverless endpoints). */
 export type ListEndpointBillingQuery = NonNullable<gen.ListEndpointBillingData["query"]>;
+/** Query of `v2.listNetworkVolumeBilling`: a time range or `lastN` buckets, optional `networkVolumeId`. */
+export type ListNetworkVolumeBillingQuery = NonNullable<gen.ListNetworkVolumeBillingData["query"]>;

@@ -6,13 +6,16 @@
  * refusal) or with `--no-preview`, from the stack's state. `--since` adds what each endpoint actually
  * cost per bucket (REST v2 `listServerlessBilling`), with a sparkline in a terminal and the records
  * with `--json` / `--csv`. Endpoints billed while idle (minimum or standby workers above 0) are flagged.
+ * The stack's network volumes follow with their monthly storage cost and, with `--since`, the storage
+ * billed (`listNetworkVolumeBilling`; cost/volumes.ts).
  */
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
-import { bucketStarts, buildReport, renderCsv, renderJson, renderText, type BucketSize, type EndpointEstimate } from "../cost/report";
+import { bucketStarts, buildReport, renderCsv, renderJson, renderText, withVolumes, type BucketSize, type EndpointEstimate } from "../cost/report";
+import { volumeCosts, type VolumeEstimate } from "../cost/volumes";
 import { resourceNameOf, resourcesOf, type StateResource } from "../stack/checkpoint";
-import { isEndpointType } from "../stack/registry";
+import { isEndpointType, isNetworkVolumeType } from "../stack/registry";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint } from "../stack/stackState";
 
@@ -51,6 +54,18 @@ function estimateOf(urn: string, props: Record<string, unknown> | undefined, sta
   };
 }
 
+function volumeOf(urn: string, props: Record<string, unknown> | undefined, state: StateResource | undefined): VolumeEstimate {
+  const p = props ?? {};
+  return {
+    resource: resourceNameOf(urn),
+    networkVolumeId: state?.id,
+    name: typeof p.name === "string" ? p.name : undefined,
+    size: num(p.size),
+    type: typeof p.type === "string" ? p.type : typeof state?.outputs?.type === "string" ? state.outputs.type : null,
+    monthlyCost: num(p.monthlyCost),
+  };
+}
+
 /**
  * @returns EXIT.OK, or EXIT.FAILED when `--max-hourly` is exceeded (the report is printed either way).
  * @throws UsageError for `--json` with `--csv`; PulumiCommandError, api errors.
@@ -58,8 +73,12 @@ function estimateOf(urn: string, props: Record<string, unknown> | undefined, sta
 export async function costCommand(ctx: CommandContext, opts: CostOptions): Promise<ExitCode> {
   if (opts.json && opts.csv) throw new UsageError("--json and --csv are exclusive: choose one");
   const session = stackSession(ctx, opts);
-  const deployed = resourcesOf(await exportCheckpoint(session.pulumi)).filter((r) => isEndpointType(r.type) && !r.delete && r.custom !== false);
+  const resources = resourcesOf(await exportCheckpoint(session.pulumi)).filter((r) => !r.delete && r.custom !== false);
+  const deployed = resources.filter((r) => isEndpointType(r.type));
   const byUrn = new Map(deployed.map((r) => [r.urn, r]));
+  const deployedVolumes = resources.filter((r) => isNetworkVolumeType(r.type));
+  const volumeByUrn = new Map(deployedVolumes.map((r) => [r.urn, r]));
+  let volumes: VolumeEstimate[] = deployedVolumes.map((r) => volumeOf(r.urn, r.outputs, r));
 
   let source: "preview" | "state" = "state";
   let estimates: EndpointEstimate[] = deployed.map((r) => estimateOf(r.urn, r.outputs, r));
@@ -68,13 +87,21 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
       const preview = JSON.parse(await session.pulumi(["preview", "--json"])) as { steps?: PreviewStep[] };
       // The preview lists only what changes: an unchanged endpoint keeps its estimate from the state.
       const planned = new Map(estimates.map((e, i) => [deployed[i].urn, e]));
+      const plannedVolumes = new Map(volumes.map((v, i) => [deployedVolumes[i].urn, v]));
       for (const step of preview.steps ?? []) {
+        if (isNetworkVolumeType(step.newState?.type ?? step.oldState?.type)) {
+          if (step.op === "delete") plannedVolumes.delete(step.urn);
+          else if (step.newState?.inputs && !/delete|discard|read/.test(step.op))
+            plannedVolumes.set(step.urn, volumeOf(step.urn, step.newState.inputs, volumeByUrn.get(step.urn)));
+          continue;
+        }
         if (!isEndpointType(step.newState?.type ?? step.oldState?.type)) continue;
         if (step.op === "delete") planned.delete(step.urn);
         else if (step.newState?.inputs && !/delete|discard|read/.test(step.op))
           planned.set(step.urn, estimateOf(step.urn, step.newState.inputs, byUrn.get(step.urn)));
       }
       estimates = [...planned.values()];
+      volumes = [...plannedVolumes.values()];
       source = "preview";
     } catch (err) {
       const why = err instanceof Error ? err.message.split("\n").slice(-3).join(" ") : String(err);
@@ -83,6 +110,7 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
   }
 
   let spend: Parameters<typeof buildReport>[2];
+  let volumeSpend: Parameters<typeof volumeCosts>[1];
   if (opts.since !== undefined) {
     const bucketSize = opts.bucket ?? "day";
     const { client } = await session.connect();
@@ -90,9 +118,11 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
     const answer = await client.v2.listServerlessBilling({ startTime: opts.since, bucketSize });
     const { startTime, endTime } = answer.metadata.query;
     spend = { window: { startTime, endTime, bucketSize, buckets: bucketStarts(startTime, endTime, bucketSize) }, records: answer.records };
+    if (volumes.length > 0)
+      volumeSpend = { window: spend.window, records: (await client.v2.listNetworkVolumeBilling({ startTime, endTime, bucketSize })).records };
   }
 
-  const report = buildReport(source, estimates, spend, opts.maxHourly);
+  const report = withVolumes(buildReport(source, estimates, spend, opts.maxHourly), volumeCosts(volumes, volumeSpend));
   ctx.io.stdout.write(opts.json ? renderJson(report) : opts.csv ? renderCsv(report) : renderText(report, ctx.out));
   if (report.budget?.over) {
     if (opts.json || opts.csv)

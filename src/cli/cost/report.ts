@@ -6,6 +6,7 @@
  */
 import { stringify } from "csv-stringify/sync";
 import type { V2 } from "../../api";
+import { renderVolumesText, volumeTotals, type VolumeCost } from "./volumes";
 
 /** One Endpoint of the stack, from the preview (the program after the change) or the state. */
 export interface EndpointEstimate {
@@ -41,7 +42,9 @@ export interface CostReport {
   /** Where the estimates come from: `preview` (the program as it would deploy) or `state` (as deployed). */
   source: "preview" | "state";
   endpoints: EndpointCost[];
-  totals: { maxHourlyCost: number; idleHourlyCost: number; spend?: number };
+  /** The stack's network volumes (volumes.ts), when it has any. */
+  volumes?: VolumeCost[];
+  totals: { maxHourlyCost: number; idleHourlyCost: number; spend?: number; monthlyStorageCost?: number; storageSpend?: number };
   window?: SpendWindow;
   budget?: { maxHourly: number; over: boolean };
 }
@@ -91,6 +94,16 @@ export function buildReport(
   return report;
 }
 
+/** Adds the stack's network volumes and their totals to `report` (none: left as it is). */
+export function withVolumes(report: CostReport, volumes: VolumeCost[]): CostReport {
+  if (volumes.length === 0) return report;
+  const totals = volumeTotals(volumes);
+  report.volumes = volumes;
+  report.totals.monthlyStorageCost = totals.monthlyCost;
+  if (totals.spend !== undefined) report.totals.storageSpend = totals.spend;
+  return report;
+}
+
 const BARS = "▁▂▃▄▅▆▇█";
 
 /** Below half a cent an amount prints as $0.00, so it draws no bar either. */
@@ -135,6 +148,7 @@ export function renderText(report: CostReport, styles: { bold: (s: string) => st
       ),
     );
   }
+  out.push(...renderVolumesText(report.volumes ?? [], report.window, styles.bold, sparkline));
   if (report.budget) {
     const verdict = `${money(report.totals.maxHourlyCost)}/h with all workers busy ${report.budget.over ? "exceeds" : "is within"} --max-hourly ${money(report.budget.maxHourly)}/h`;
     out.push(report.budget.over ? styles.red(`over budget: ${verdict}`) : verdict);

@@ -1,15 +1,16 @@
 /**
  * The resource kinds the stack commands handle; a new kind joins by adding its {@link StackKind} (named apart from the provider's `RESOURCE_KINDS`, which it takes type tokens from)
  * here. Orphans are removed in this order: endpoints before the templates they use, templates before
- * the registry credentials they pull with.
+ * the registry credentials they pull with; network volumes after the endpoints that mount them.
  */
 import { tokenOf } from "../../plugin/tokens";
 import { RESOURCE_KINDS as MODELS, typeToken } from "../../provider";
 import { endpointKind } from "./endpointKind";
+import { networkVolumeKind } from "./networkVolumeKind";
 import type { StackKind } from "./stackKind";
 import { registryAuthKind, templateKind } from "./templateKinds";
 
-export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind];
+export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind, networkVolumeKind];
 
 /** Each kind's provider-plugin token (`runpod:index:Endpoint`) → its dynamic-provider token, which keys the kinds. */
 const DYNAMIC_OF_PLUGIN = new Map<string, string>(Object.values(MODELS).map((k) => [tokenOf(k.model), typeToken(k.model)]));
@@ -36,4 +37,9 @@ export function kindOf(type: string): StackKind | undefined {
 /** Whether `type` is an Endpoint's, served either way (`cost`, and the after-deploy commands' resource names). */
 export function isEndpointType(type: string | undefined): boolean {
   return type !== undefined && kindOf(type) === endpointKind;
+}
+
+/** Whether `type` is a NetworkVolume's, served either way (`cost`). */
+export function isNetworkVolumeType(type: string | undefined): boolean {
+  return type !== undefined && kindOf(type) === networkVolumeKind;
 }

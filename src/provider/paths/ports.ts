@@ -6,6 +6,8 @@ import type { PerPath } from "../apiPath";
 import type { EndpointInputs } from "../endpoint/model";
 import { graphqlEndpointPort } from "../endpoint/paths/graphql";
 import { v2EndpointPort } from "../endpoint/paths/v2";
+import type { NetworkVolumeInputs } from "../networkVolume/model";
+import { v2NetworkVolumePort } from "../networkVolume/paths/v2";
 import type { PortFactory } from "../port";
 import type { RegistryAuthInputs } from "../registryAuth/model";
 import { graphqlRegistryAuthPort } from "../registryAuth/paths/graphql";
@@ -13,7 +15,7 @@ import { v2RegistryAuthPort } from "../registryAuth/paths/v2";
 import type { TemplateInputs } from "../template/model";
 import { graphqlTemplatePort } from "../template/paths/graphql";
 import { v2TemplatePort } from "../template/paths/v2";
-import type { EndpointState, RegistryAuthState, TemplateState } from "./records";
+import type { EndpointState, NetworkVolumeState, RegistryAuthState, TemplateState } from "./records";
 
 export const ENDPOINT_PORTS: PerPath<PortFactory<EndpointInputs, EndpointState>> = { graphql: graphqlEndpointPort, v2: v2EndpointPort };
 export const TEMPLATE_PORTS: PerPath<PortFactory<TemplateInputs, TemplateState>> = { graphql: graphqlTemplatePort, v2: v2TemplatePort };
@@ -21,3 +23,5 @@ export const REGISTRY_AUTH_PORTS: PerPath<PortFactory<RegistryAuthInputs, Regist
   graphql: graphqlRegistryAuthPort,
   v2: v2RegistryAuthPort,
 };
+/** REST v2 on both paths: the contract has no GraphQL operations for network volumes. */
+export const NETWORK_VOLUME_PORTS: PerPath<PortFactory<NetworkVolumeInputs, NetworkVolumeState>> = { graphql: v2NetworkVolumePort, v2: v2NetworkVolumePort };

@@ -64,6 +64,15 @@ export interface TemplateState {
   isPublic?: boolean;
 }
 
+/** A network volume (REST v2 on every path); `size` in GB. */
+export interface NetworkVolumeState {
+  id: string;
+  name: string;
+  size: number;
+  dataCenterId: string;
+  type: "STANDARD" | "HIGH_PERFORMANCE";
+}
+
 /** Registry credentials: the platform reports only the id and the name. */
 export interface RegistryAuthState {
   id: string;

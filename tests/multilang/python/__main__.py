@@ -1,6 +1,6 @@
 """A Python program on the generated SDK (pulumi_runpod), declared by stack config so each test step is
 a config change: registry credentials, a template with a secret env value, an endpoint on a network
-volume looked up by name, (config `adopted`) an endpoint adopted with `pulumi import`, and (config `extra`)
+volume looked up by name, the catalog functions (serverless availability and a data-center filter), (config `adopted`) an endpoint adopted with `pulumi import`, and (config `extra`)
 an auto-named endpoint whose create the CLI tests interrupt."""
 import json
 
@@ -42,3 +42,16 @@ pulumi.export("jobUrl", api.job_url)
 pulumi.export("templateId", template.id)
 pulumi.export("credsId", creds.id)
 pulumi.export("volumeDataCenter", volume.data_center)
+
+# The catalog functions: one GPU type's serverless price and availability, and a filtered data-center list.
+rtx = runpod.get_gpu_types_output(product=["SERVERLESS"]).gpu_types.apply(
+    lambda gpus: next(g for g in gpus if g.id == "NVIDIA GeForce RTX 4090")
+)
+pulumi.export("rtx4090", rtx.apply(lambda g: {"pool": g.pool, "serverlessPrice": g.price.serverless, "availability": g.availability}))
+pulumi.export(
+    "europeHighPerformance",
+    runpod.get_data_centers_output(regions=["EUROPE"], network_volume_types=["HIGH_PERFORMANCE"]).data_centers.apply(
+        lambda dcs: sorted(d.id for d in dcs)
+    ),
+)
+pulumi.export("cpuFlavors", runpod.get_cpu_types_output().cpu_types.apply(lambda cpus: sorted(c.id for c in cpus)))

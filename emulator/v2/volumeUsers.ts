@@ -1,0 +1,14 @@
+/**
+ * Who mounts a network volume: the one answer to "who uses volume X", for the refusal of its delete
+ * (v2/networkVolumes.ts). Endpoints mount volumes through `networkVolumes` (REST v2) or `networkVolumeId`
+ * (GraphQL); other kinds that mount volumes add their query here.
+ */
+import type { Core } from "../core";
+
+/** The caller's records that mount volume `volumeId`, each as "<kind> <id> (<name>)". */
+export function volumeUsers(core: Core, userId: string, volumeId: string): string[] {
+  return core.store
+    .listEndpoints(userId)
+    .filter((e) => e.networkVolumeId === volumeId || (e.v2?.networkVolumeIds ?? []).includes(volumeId))
+    .map((e) => `endpoint ${e.id} (${e.name})`);
+}

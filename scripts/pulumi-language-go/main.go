@@ -1,0 +1,250 @@
+// Minimal Go language host for the Pulumi engine: TEST TOOLING of this repository.
+//
+// Why this exists: the official `pulumi-language-go` module is not served by the Go module proxy this
+// project can reach (see scripts/build-pulumi-tools.sh). Users bring the official host with their Pulumi
+// CLI; this one only runs the Go programs of tests/multilang.
+//
+// It speaks the LanguageRuntime protocol and implements what `pulumi preview|up|refresh|destroy|import`
+// need: Run compiles the program (`go build` in its directory, or takes `runtime.options.binary`) and
+// runs it with the environment the Go SDK's pulumi.Run reads (PULUMI_MONITOR, PULUMI_CONFIG, …). No code
+// generation (use `pulumi import --generate-code=false`), no dependency installation (`go build` with
+// -mod=mod fetches what go.mod names).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/cmdutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+// Exit code of pulumi.Run after the program has already logged its error (constant.ExitStatusLoggedError).
+const exitAfterUserActionableMessage = 32
+
+func main() {
+	flag.String("tracing", "", "Zipkin-compatible tracing endpoint (ignored)")
+	flag.String("binary", "", "ignored: the binary comes from the program's runtime options")
+	flag.String("root", "", "ignored")
+	showVersion := flag.Bool("version", false, "print the plugin version and exit")
+	flag.Parse()
+	if *showVersion {
+		fmt.Println(version.Version)
+		return
+	}
+
+	host := &languageHost{}
+	if args := flag.Args(); len(args) > 0 {
+		host.engineAddress = args[0]
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	cancelServe := make(chan bool)
+	go func() {
+		<-ctx.Done()
+		stop()
+		close(cancelServe)
+	}()
+	if host.engineAddress != "" {
+		if err := rpcutil.Healthcheck(ctx, host.engineAddress, 5*time.Minute, stop); err != nil {
+			cmdutil.Exit(fmt.Errorf("could not start health check: %w", err))
+		}
+	}
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: cancelServe,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
+			return nil
+		},
+	})
+	if err != nil {
+		cmdutil.Exit(fmt.Errorf("could not start language host RPC server: %w", err))
+	}
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		cmdutil.Exit(fmt.Errorf("language host RPC stopped serving: %w", err))
+	}
+}
+
+type languageHost struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+
+	engineAddress string
+	mu            sync.Mutex
+	running       map[*exec.Cmd]struct{}
+}
+
+func (h *languageHost) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	h.engineAddress = req.GetEngineAddress()
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *languageHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version.Version}, nil
+}
+
+// GetRequiredPackages reports none: provider plugins come from Pulumi.yaml `plugins.providers`, PATH or
+// `pulumi plugin install`, and the engine loads a default provider when a resource first needs it.
+func (h *languageHost) GetRequiredPackages(
+	context.Context, *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *languageHost) GetProgramDependencies(
+	context.Context, *pulumirpc.GetProgramDependenciesRequest,
+) (*pulumirpc.GetProgramDependenciesResponse, error) {
+	return &pulumirpc.GetProgramDependenciesResponse{}, nil
+}
+
+// InstallDependencies has nothing to do: `go build` fetches the modules go.mod names.
+func (h *languageHost) InstallDependencies(
+	req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer,
+) error {
+	return nil
+}
+
+// program is the program's binary: `runtime.options.binary` (relative to the program), else one built
+// by `go build` into a temporary directory (the Go build cache makes a rebuild of an unchanged program cheap).
+func program(ctx context.Context, programDir string, opts map[string]any) (string, func(), error) {
+	if bin, ok := opts["binary"].(string); ok && bin != "" {
+		if !filepath.IsAbs(bin) {
+			bin = filepath.Join(programDir, bin)
+		}
+		return bin, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "pulumi-go-program-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { _ = os.RemoveAll(dir) }
+	out := filepath.Join(dir, "program")
+	build := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
+	build.Dir = programDir
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	build.Stdout = os.Stderr
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("could not build the Go program in %s: %w", programDir, err)
+	}
+	return out, cleanup, nil
+}
+
+func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	info := req.GetInfo()
+	programDir := info.GetProgramDirectory()
+	if programDir == "" {
+		programDir = req.GetPwd()
+	}
+	opts := map[string]any{}
+	if info.GetOptions() != nil {
+		opts = info.GetOptions().AsMap()
+	}
+	bin, cleanup, err := program(ctx, programDir, opts)
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	defer cleanup()
+
+	cfg, _ := json.Marshal(req.GetConfig())
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secretJSON, _ := json.Marshal(secretKeys)
+	env := append(os.Environ(),
+		"PULUMI_MONITOR="+req.GetMonitorAddress(),
+		"PULUMI_ENGINE="+h.engineAddress,
+		"PULUMI_ORGANIZATION="+req.GetOrganization(),
+		"PULUMI_PROJECT="+req.GetProject(),
+		"PULUMI_STACK="+req.GetStack(),
+		"PULUMI_ROOT_DIRECTORY="+info.GetRootDirectory(),
+		"PULUMI_CONFIG="+string(cfg),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secretJSON),
+		"PULUMI_PARALLEL="+strconv.Itoa(int(req.GetParallel())),
+		"PULUMI_DRY_RUN="+strconv.FormatBool(req.GetDryRun()),
+	)
+
+	cmd := exec.Command(bin)
+	cmd.Dir = programDir
+	cmd.Env = env
+	cmd.Stdout = struct{ *os.File }{os.Stdout}
+	cmd.Stderr = struct{ *os.File }{os.Stderr}
+	if err := cmd.Start(); err != nil {
+		return &pulumirpc.RunResponse{Error: "could not start the Go program: " + err.Error()}, nil
+	}
+	h.track(cmd, true)
+	defer h.track(cmd, false)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-ctx.Done():
+		_ = cmd.Process.Signal(os.Interrupt)
+		waitErr = <-done
+	}
+	if waitErr == nil {
+		return &pulumirpc.RunResponse{}, nil
+	}
+	var exitErr *exec.ExitError
+	if errors.As(waitErr, &exitErr) {
+		if exitErr.ExitCode() == exitAfterUserActionableMessage {
+			return &pulumirpc.RunResponse{Bail: true}, nil
+		}
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exitErr.ExitCode())}, nil
+	}
+	return &pulumirpc.RunResponse{Error: "Program exited unexpectedly: " + waitErr.Error()}, nil
+}
+
+func (h *languageHost) track(cmd *exec.Cmd, add bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.running == nil {
+		h.running = map[*exec.Cmd]struct{}{}
+	}
+	if add {
+		h.running[cmd] = struct{}{}
+	} else {
+		delete(h.running, cmd)
+	}
+}
+
+// Cancel interrupts running programs, so the SDK can shut down gracefully.
+func (h *languageHost) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for cmd := range h.running {
+		if cmd.Process != nil {
+			_ = cmd.Process.Signal(os.Interrupt)
+		}
+	}
+	return &emptypb.Empty{}, nil
+}
+
+func (h *languageHost) About(context.Context, *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	return &pulumirpc.AboutResponse{Metadata: map[string]string{"host": "minimal (test tooling)"}}, nil
+}
+
+func (h *languageHost) RuntimeOptionsPrompts(
+	context.Context, *pulumirpc.RuntimeOptionsRequest,
+) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}

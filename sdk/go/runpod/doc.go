@@ -1,0 +1,2 @@
+// Serverless GPU endpoints, templates and registry credentials of a RunPod-like platform.
+package runpod

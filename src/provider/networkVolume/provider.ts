@@ -1,0 +1,148 @@
+/**
+ * The `NetworkVolume` dynamic provider (docs/networkVolume.md) on a {@link PlatformSession}: the shared
+ * skeleton of named kinds (namedRecordProvider.ts) over the REST v2 port, which every `runpod:api` uses
+ * (paths/ports.ts). `name` and a larger `size` change in place; a smaller `size` fails at preview naming the
+ * current size (the platform cannot shrink storage). Preview checks the data center and tier against the
+ * catalog and writes the monthly storage cost (cost.ts) into the checked inputs. A delete refused while an
+ * endpoint mounts the volume is retried within a deadline, then fails naming those endpoints.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { Catalog } from "../catalog/catalog";
+import { messageOf } from "../errorKinds";
+import type { InUseOptions } from "../inUse";
+import type { InputFailure } from "../model/check";
+import { inputsFromOutputs, outputsFromRecord } from "../model/state";
+import { NamedRecordProvider } from "../namedRecordProvider";
+import { NETWORK_VOLUME_PORTS } from "../paths/ports";
+import type { NetworkVolumeState } from "../paths/records";
+import type { SessionSource } from "../recordProvider";
+import { containsUnknown, UNKNOWN } from "../unknown";
+import { monthlyStorageCost } from "./cost";
+import { NETWORK_VOLUME_MODEL, VOLUME_TYPES, type NetworkVolumeInputs, type NetworkVolumeOutputs, type VolumeTypeName } from "./model";
+
+type Props = Record<string, unknown>;
+
+export type NetworkVolumeProviderOptions = InUseOptions;
+
+/** Inputs the cost and the catalog review depend on. */
+const COSTED = ["size", "dataCenterId", "type"] as const;
+
+const isTier = (v: unknown): v is VolumeTypeName => (VOLUME_TYPES as readonly unknown[]).includes(v);
+
+/** The failure of a smaller `size` than `current`, or undefined. */
+function shrinkFailure(current: unknown, wanted: unknown): string | undefined {
+  if (typeof current !== "number" || typeof wanted !== "number" || wanted >= current) return undefined;
+  return `size cannot shrink: the volume has ${current} GB and the platform cannot reduce network volume storage; got ${wanted}. Keep size at ${current} GB or more, or replace the volume (a new, empty one: change dataCenterId or type, or delete and recreate it)`;
+}
+
+export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInputs, NetworkVolumeOutputs, NetworkVolumeState> {
+  /** @param source the process's session, or a function returning the client (a session of its own). */
+  constructor(source: SessionSource, options: NetworkVolumeProviderOptions = {}) {
+    super(source, NETWORK_VOLUME_MODEL, NETWORK_VOLUME_PORTS, (session) => session.networkVolumeListing, { noun: "network volume" }, options);
+  }
+
+  /** The shared check, then a shrink against the previous inputs and the catalog review with the monthly cost. */
+  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
+    // monthlyCost is check's own result; inputs that carry it back (import, a second check) are not the user's.
+    const given = { ...news };
+    delete given.monthlyCost;
+    const result = await super.check(olds, given);
+    const inputs = result.inputs as Props;
+    const failures = [...(result.failures ?? [])];
+    const shrink = shrinkFailure(olds?.size, inputs.size);
+    if (shrink) failures.push({ property: "size", reason: shrink });
+    await this.review(olds, inputs, failures);
+    return { inputs, failures };
+  }
+
+  /** A smaller `size` than the stored one (a refresh may have seen it grow) fails the preview here too. */
+  override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
+    const shrink = shrinkFailure(olds?.size, news?.size);
+    if (shrink) throw new Error(`NetworkVolume ${String(olds?.name ?? id)} (${id}): ${shrink}`);
+    return super.diff(id, olds, news);
+  }
+
+  /** Endpoint checks in this process look the new volume up (session.ts `networkVolumes`). */
+  override async create(news: Props): Promise<dynamic.CreateResult<NetworkVolumeOutputs>> {
+    try {
+      return await super.create(news);
+    } finally {
+      this.session.networkVolumeChanged();
+    }
+  }
+
+  override async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<NetworkVolumeOutputs>> {
+    try {
+      return await super.update(id, olds, news);
+    } finally {
+      this.session.networkVolumeChanged();
+    }
+  }
+
+  override async delete(id: string, props?: Props): Promise<void> {
+    try {
+      await super.delete(id, props);
+    } finally {
+      this.session.networkVolumeChanged();
+    }
+  }
+
+  /**
+   * The data center and tier checked against the catalog (which tiers the data center offers; unset `type`
+   * is its primary tier), and `monthlyCost`. No catalog read when nothing it judges changed.
+   */
+  private async review(olds: Props | undefined, inputs: Props, failures: InputFailure[]): Promise<void> {
+    if (failures.length > 0) return;
+    if (COSTED.some((f) => containsUnknown(inputs[f]))) {
+      inputs.monthlyCost = UNKNOWN;
+      return;
+    }
+    const size = inputs.size as number;
+    if (olds !== undefined && typeof olds.monthlyCost === "number" && COSTED.every((f) => olds[f] === inputs[f])) {
+      inputs.monthlyCost = olds.monthlyCost;
+      return;
+    }
+    let catalog: Catalog;
+    try {
+      catalog = await this.session.catalog();
+    } catch (err) {
+      inputs.monthlyCost = isTier(inputs.type) ? monthlyStorageCost(size, inputs.type) : null;
+      this.session.warn(`network volume ${String(inputs.name)}: the platform's catalog could not be read (${messageOf(err)}); its data center was not checked`);
+      return;
+    }
+    const dcId = String(inputs.dataCenterId);
+    const dc = catalog.dataCenter(dcId);
+    if (!dc) {
+      failures.push({
+        property: "dataCenterId",
+        reason: `dataCenterId "${dcId}" is not a data center of the catalog; known: ${catalog.dataCenterIds.join(", ")}`,
+      });
+      return;
+    }
+    const offered = dc.networkVolumeTypes;
+    const tier = isTier(inputs.type) ? inputs.type : offered[0];
+    if (!tier || !offered.includes(tier)) {
+      const what = offered.length > 0 ? `offers ${offered.join(", ")}` : "offers no network volumes";
+      failures.push({ property: isTier(inputs.type) ? "type" : "dataCenterId", reason: `data center ${dcId} ${what}; got ${tier ?? "its primary tier"}` });
+      return;
+    }
+    inputs.monthlyCost = monthlyStorageCost(size, tier);
+  }
+
+  protected outputs(record: NetworkVolumeState, _carried: Props | undefined): NetworkVolumeOutputs {
+    const outs = outputsFromRecord(NETWORK_VOLUME_MODEL, record, undefined) as NetworkVolumeOutputs;
+    outs.networkVolumeId = record.id;
+    outs.monthlyCost = isTier(record.type) ? monthlyStorageCost(record.size, record.type) : null;
+    return outs;
+  }
+
+  protected inputsOf(outs: NetworkVolumeOutputs): Props {
+    return inputsFromOutputs(NETWORK_VOLUME_MODEL, outs);
+  }
+
+  /** The endpoints mounting volume `id` (the pod kind adds its own). */
+  protected async users(id: string): Promise<string> {
+    const users = (await this.session.endpoints.list()).filter((e) => e.networkVolumeId === id || (e.networkVolumeIds ?? []).includes(id));
+    return users.length > 0 ? `endpoints ${users.map((e) => `${e.id} (${e.name})`).join(", ")}` : "";
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The NetworkVolume provider against the emulator over real HTTP: create, rename and grow in place, a shrink
+ * failing at check (and diff) naming the current size, a data center change replacing, a delete refused while
+ * an endpoint mounts the volume failing with the endpoint named, REST v2 on both `runpod:api` paths, and the
+ * monthly cost at preview from the catalog's tiers.
+ */
+import type { RunningEmulator } from "../../emulator";
+import type { PlatformClient } from "../../src/api";
+import { isInUse } from "../../src/provider/errorKinds";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
+import { VOLUME_PRICE_PER_GB_MONTH } from "../../src/provider/networkVolume/cost";
+import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
+import { PlatformSession } from "../../src/provider/session";
+import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  client = emulatorClient(emu);
+});
+afterAll(() => emu.close());
+
+type Props = Record<string, unknown>;
+const on = (api: "v2" | "graphql") => new PlatformSession(() => client, { api });
+const volumeProvider = (api: "v2" | "graphql" = "v2") => new NetworkVolumeProvider(on(api), { deadlineMs: 300, firstPauseMs: 50 });
+
+async function checked(provider: NetworkVolumeProvider, args: Props, olds?: Props): Promise<Props> {
+  const r = await provider.check(olds, args);
+  expect(r.failures).toEqual([]);
+  return r.inputs as Props;
+}
+
+describe.each(["v2", "graphql"] as const)("NetworkVolume on runpod:api %s (REST v2 either way)", (api) => {
+  it("creates, renames and grows in place, reads back without drift, and deletes", async () => {
+    const provider = volumeProvider(api);
+    emu.resetStats();
+    const inputs = await checked(provider, { name: uniqueName("vol"), size: 20, dataCenterId: "EU-RO-1" });
+    // Unset type: the data center's primary tier prices the preview.
+    expect(inputs.monthlyCost).toBeCloseTo(20 * VOLUME_PRICE_PER_GB_MONTH.STANDARD, 6);
+    const { id, outs } = await provider.create(inputs);
+    expect(outs).toMatchObject({ networkVolumeId: id, name: inputs.name, size: 20, dataCenterId: "EU-RO-1", type: "STANDARD" });
+    expect(await client.v2.getNetworkVolume(id)).toEqual({ id, name: inputs.name, size: 20, dataCenter: "EU-RO-1", type: "STANDARD" });
+    const ops = Object.keys(emu.stats().byOperation);
+    expect(ops).toContain("createNetworkVolume");
+    expect(ops.filter((op) => !/NetworkVolume|catalog|Gpu|Cpu|DataCenter/i.test(op))).toEqual([]);
+
+    const read = await volumeProvider(api).read(id, outs as Props);
+    expect((await provider.diff(id, read.props as Props, inputs)).changes).toBe(false);
+
+    const next = await checked(provider, { ...inputs, name: `${String(inputs.name)}-renamed`, size: 60 }, inputs);
+    expect(next.monthlyCost).toBeCloseTo(60 * VOLUME_PRICE_PER_GB_MONTH.STANDARD, 6);
+    const diff = await provider.diff(id, read.props as Props, next);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    expect([...diff.changed].sort()).toEqual(["name", "size"]);
+    const updated = await provider.update(id, read.props as Props, next);
+    expect(updated.outs).toMatchObject({ networkVolumeId: id, name: next.name, size: 60 });
+    expect(await client.v2.getNetworkVolume(id)).toMatchObject({ id, name: next.name, size: 60 });
+
+    await provider.delete(id, updated.outs as Props);
+    expect((await client.v2.listNetworkVolumes()).some((v) => v.id === id)).toBe(false);
+    expect(await volumeProvider(api).read(id, updated.outs as Props)).toEqual({});
+  });
+});
+
+it("a shrink fails at check and at diff, naming the current size; the platform is not asked", async () => {
+  const provider = volumeProvider();
+  const inputs = await checked(provider, { name: uniqueName("shrink"), size: 50, dataCenterId: "US-TX-3", type: "HIGH_PERFORMANCE" });
+  expect(inputs.monthlyCost).toBeCloseTo(50 * VOLUME_PRICE_PER_GB_MONTH.HIGH_PERFORMANCE, 6);
+  const { id, outs } = await provider.create(inputs);
+  const smaller = await provider.check(inputs, { name: inputs.name, size: 40, dataCenterId: "US-TX-3", type: "HIGH_PERFORMANCE" });
+  expect(smaller.failures).toEqual([{ property: "size", reason: expect.stringMatching(/^size cannot shrink: the volume has 50 GB .*got 40/) }]);
+  // Grown outside Pulumi and refreshed: the stored outputs hold the current size.
+  await client.v2.updateNetworkVolume(id, { size: 80 });
+  const refreshed = (await volumeProvider().read(id, outs as Props)).props as Props;
+  expect(refreshed.size).toBe(80);
+  emu.resetStats();
+  await expect(provider.diff(id, refreshed, { ...inputs, size: 60 })).rejects.toThrow(/the volume has 80 GB .*got 60/);
+  expect(emu.stats().byOperation.updateNetworkVolume).toBeUndefined();
+  expect((await client.v2.getNetworkVolume(id)).size).toBe(80);
+  await provider.delete(id, refreshed);
+});
+
+it("a changed data center or tier replaces; a tier the data center does not offer fails at check", async () => {
+  const provider = volumeProvider();
+  const inputs = await checked(provider, { name: uniqueName("move"), size: 10, dataCenterId: "EU-RO-1" });
+  const { id, outs } = await provider.create(inputs);
+  const moved = await checked(provider, { ...inputs, dataCenterId: "US-TX-3" }, inputs);
+  expect(await provider.diff(id, outs as Props, moved)).toMatchObject({ changes: true, replaces: ["dataCenterId"], deleteBeforeReplace: false });
+  const faster = await checked(provider, { ...inputs, type: "HIGH_PERFORMANCE" }, inputs);
+  expect(await provider.diff(id, outs as Props, faster)).toMatchObject({ changes: true, replaces: ["type"] });
+  const notOffered = await provider.check(undefined, { ...inputs, dataCenterId: "US-CA-2", type: "HIGH_PERFORMANCE" });
+  expect(notOffered.failures).toEqual([{ property: "type", reason: "data center US-CA-2 offers STANDARD; got HIGH_PERFORMANCE" }]);
+  const unknownDc = await provider.check(undefined, { ...inputs, dataCenterId: "MOON-1" });
+  expect(unknownDc.failures).toEqual([
+    { property: "dataCenterId", reason: expect.stringMatching(/^dataCenterId "MOON-1" is not a data center of the catalog; known: .*EU-RO-1/) },
+  ]);
+  const tooBig = await provider.check(undefined, { ...inputs, size: 5000 });
+  expect(tooBig.failures).toEqual([{ property: "size", reason: expect.stringContaining("4096") }]);
+  await provider.delete(id, outs as Props);
+});
+
+it("a delete refused while an endpoint mounts the volume fails as in-use naming the endpoint; after the endpoint goes it succeeds", async () => {
+  const session = on("v2");
+  const provider = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });
+  const vol = await provider.create(await checked(provider, { name: uniqueName("mounted"), size: 10, dataCenterId: "EU-RO-1" }));
+  const endpoints = new EndpointProvider(session);
+  const epInputs = (await endpoints.check(undefined, {
+    name: uniqueName("reader"),
+    templateId: "tpl_vllm",
+    gpuIds: ["ADA_24"],
+    dataCenterIds: ["EU-RO-1"],
+    networkVolumeId: vol.id,
+  })) as { inputs: Props; failures?: unknown[] };
+  expect(epInputs.failures ?? []).toEqual([]);
+  const ep = await endpoints.create(epInputs.inputs);
+
+  const err = await provider.delete(vol.id, vol.outs as Props).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  expect(err).toBeInstanceOf(Error);
+  expect(err!.message).toContain(`is still in use by endpoints ${ep.id} (${String(epInputs.inputs.name)})`);
+  expect(isInUse((err as Error & { cause?: unknown }).cause)).toBe(true);
+  expect((await client.v2.getNetworkVolume(vol.id)).id).toBe(vol.id);
+
+  await endpoints.delete(ep.id, ep.outs as Props);
+  await provider.delete(vol.id, vol.outs as Props);
+  expect((await client.v2.listNetworkVolumes()).some((v) => v.id === vol.id)).toBe(false);
+});
