@@ -107,7 +107,13 @@ export async function followRollout(
   if (!policy.smoke) return undefined;
 
   // The smoke job: the same call `pulumi-runpod run` makes; every worker runs the release by now.
-  const job = await client.run(id, policy.smoke.input);
+  let job: { id: string; status: JobStatus; error?: unknown };
+  try {
+    job = await client.run(id, policy.smoke.input);
+  } catch (err) {
+    // Unsent, or sent with an unknown outcome: the release is not shown healthy.
+    return { kind: "smoke", ...figures(last?.workers, last?.releases), smoke: { jobId: "", status: "not sent", error: messageOf(err) } };
+  }
   let status: { id: string; status: JobStatus; error?: unknown } = job;
   let workers: Workers | undefined;
   const smoke = await poll(
@@ -155,8 +161,9 @@ export function rolloutFailure(
     f.kind === "unhealthy"
       ? workersFailed
       : f.kind === "smoke"
-        ? `its smoke job ${f.smoke!.jobId} ended ${f.smoke!.status}${f.smoke!.error ? ` (${f.smoke!.error})` : ""}, not the expected smokeStatus` +
-          (failedCount > 0 ? `; ${workersFailed}` : "")
+        ? (f.smoke!.jobId
+            ? `its smoke job ${f.smoke!.jobId} ended ${f.smoke!.status}${f.smoke!.error ? ` (${f.smoke!.error})` : ""}, not the expected smokeStatus`
+            : `its smoke job could not be sent (${f.smoke!.error})`) + (failedCount > 0 ? `; ${workersFailed}` : "")
         : `it was not done within rolloutTimeout (${what.timeoutS} s): ${f.onLatest} of ${f.total} workers on it` +
           (f.smoke ? `, smoke job ${f.smoke.jobId} still ${f.smoke.status}` : "") +
           (failedCount > 0 ? `; ${workersFailed}` : "");
