@@ -36,8 +36,8 @@ export class PlatformSession {
   private templateListing?: SharedListing<TemplateState>;
   private registryAuthListing?: SharedListing<RegistryAuthState>;
   private networkVolumeStates?: SharedListing<NetworkVolumeState>;
-  /** Templates whose container settings (image, env, …) a Template diff of this process found about to change. */
-  private readonly changingTemplates = new Set<string>();
+  /** The settings a Template diff of this process found a template's container about to take (in memory only: env values are secrets). */
+  private readonly changingTemplates = new Map<string, Readonly<Record<string, unknown>>>();
   private catalogRead?: Promise<Catalog>;
   private catalogQueries?: CatalogReads;
   private catalogReads = 0;
@@ -140,17 +140,17 @@ export class PlatformSession {
   }
 
   /**
-   * Reports that this deployment is about to change the container settings of template `id` (its diff,
-   * at preview and at up): the endpoints using it, diffed after it, show their re-apply where the path
-   * copies templates. What the platform holds is compared live too (endpoint/provider.ts).
+   * Reports that this deployment is about to change the container settings of template `id` to those of
+   * `next` (its checked inputs; its diff, at preview and at up): the endpoints using it, diffed after it,
+   * compare their copy with them where the path copies templates (endpoint/provider.ts).
    */
-  templateChanging(id: string): void {
-    this.changingTemplates.add(id);
+  templateChanging(id: string, next: Readonly<Record<string, unknown>>): void {
+    this.changingTemplates.set(id, next);
   }
 
-  /** Whether a Template diff of this deployment found template `id`'s container settings about to change. */
-  isTemplateChanging(id: string): boolean {
-    return this.changingTemplates.has(id);
+  /** The settings a Template diff of this deployment found template `id`'s container about to take, if any. */
+  templateNext(id: string): Readonly<Record<string, unknown>> | undefined {
+    return this.changingTemplates.get(id);
   }
 
   /** This process created, changed or deleted a network volume: the next {@link networkVolumes} lists again. */

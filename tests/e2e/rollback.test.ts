@@ -4,13 +4,16 @@
  * endpoints back, with a message naming endpoint, release, failed workers and their last log lines and
  * what to do, while jobs sent during the rollout are all answered; the next preview shows the change
  * again. A smoke job ending otherwise than expected rolls its endpoint back. A good image after the
- * failed ones rolls out. The program is tests/e2e/templatesFixture; the emulator is the witness.
+ * failed ones rolls out. An `up` SIGKILLed during its rollbacks is recovered (`pulumi-runpod recover`), and
+ * the next `up` re-applies, fails and rolls back again. The program is tests/e2e/templatesFixture; the
+ * emulator is the witness.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
 import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { endProcesses, runCli, runUntilKilled } from "../interrupted/harness";
 
 jest.setTimeout(900_000);
 
@@ -116,5 +119,35 @@ test("a bad image on a shared template rolls both endpoints back, losing no job;
   await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
   await stack.run(["up", "--yes"]);
   expect(await running(ids.a)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+});
+
+test("an up killed during its rollbacks: after recover, the next up re-applies, fails and rolls back again; a fixed template brings the stack and the platform together", async () => {
+  const ids = await endpointIds();
+  emu.setFaults({ failingImages: ["me/worker:4"] });
+  await declare({ ...TEMPLATE, imageName: "me/worker:4" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  emu.resetStats();
+  // Both re-applies (2 PATCHes), then both rollbacks sent (2 more): killed while the rollbacks are followed.
+  const killed = await runUntilKilled(
+    stack,
+    ["up", "--yes", "--skip-preview", "--continue-on-error"],
+    () => (emu.stats().byOperation.updateEndpoint ?? 0) >= 4,
+  );
+  await endProcesses(killed.leftovers);
+  const recovered = await runCli(stack, ["recover", "--yes", "--settle", "2"]);
+  expect(recovered.code).toBe(0);
+
+  const again = await stack.run(["up", "--yes", "--continue-on-error"], { expectFailure: true });
+  const out = again.stdout + again.stderr;
+  for (const [name, id] of Object.entries(ids)) expect(out).toContain(`Endpoint e2e-rollback-${name} (${id}): the rollout of release rel_`);
+  expect(out).toContain("Rolled back: every worker runs the previous container settings again (image me/worker:3)");
+  for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
+
+  // The template back on the image the endpoints run: the stack agrees with the platform again.
+  emu.setFaults({});
+  await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  await stack.run(["up", "--yes"]);
+  for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
+  for (const r of await stack.resources(ENDPOINT_TYPE)) expect(r.outputs).toMatchObject({ templateCurrent: true });
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 });

@@ -10,10 +10,10 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
 import { isStringArray, joinList } from "../model/state";
-import type { EndpointState } from "../paths/records";
+import type { EndpointState, TemplateState } from "../paths/records";
 import { RecordProvider, type SessionSource } from "../recordProvider";
 import { AUTONAMED_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
-import { isUnknown } from "../unknown";
+import { containsUnknown, isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
 import { CreateOnce } from "./createOnce";
@@ -26,7 +26,7 @@ import { ENDPOINT_PORTS } from "../paths/ports";
 import { IncompleteCreateError } from "../port";
 import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord } from "./state";
-import { runsTemplate } from "../template/container";
+import { CONTAINER_FIELDS, runsTemplate } from "../template/container";
 
 type Props = Record<string, unknown>;
 
@@ -154,17 +154,22 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   /**
    * Whether the endpoint must re-apply its unchanged `templateId`, where the path copies templates into
    * endpoints (REST v2) so a template change reaches an endpoint only when re-applied: its last read
-   * found it running an older copy (`templateCurrent` false), a Template diff of this deployment found the
-   * template's container settings about to change (it ran first: the endpoint depends on it), or the
-   * template's current settings differ from the container the endpoint runs — compared live, so a
-   * template changed by an interrupted `up`, another stack or outside Pulumi reaches its endpoints.
+   * found it running an older copy (`templateCurrent` false), or the container it runs differs from its
+   * template's settings — those a Template diff of this deployment found the template about to take
+   * (it ran first: the endpoint depends on it; preview shows the re-apply), else the template's current
+   * ones, compared live, so a template changed by an interrupted `up`, another stack or outside Pulumi
+   * reaches its endpoints. Compared in memory: env values go nowhere.
    */
   private async reappliesTemplate(id: string, olds: Props | undefined, news: Props | undefined): Promise<boolean> {
     if (!this.port.capabilities.copiesTemplates) return false;
     const template = news?.templateId;
     if (typeof template !== "string" || isUnknown(template) || olds?.templateId !== template) return false;
-    if (olds?.templateCurrent === false || this.session.isTemplateChanging(template)) return true;
-    return (await this.runsCurrentTemplate(id, template)) === false;
+    if (olds?.templateCurrent === false) return true;
+    const next = this.session.templateNext(template);
+    if (next && CONTAINER_FIELDS.some((f) => containsUnknown(next[f]))) return true;
+    const [record, target] = await Promise.all([this.port.read(id), next ?? this.session.templates.find(template)]);
+    if (!record?.container || !target) return false;
+    return !runsTemplate(target as TemplateState, record.container);
   }
 
   /**

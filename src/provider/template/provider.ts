@@ -64,7 +64,7 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
    */
   override async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = await super.diff(id, olds, news);
-    if (d.changes && (d.replaces ?? []).length === 0 && changedContainerFields(olds ?? {}, news ?? {}).length > 0) this.session.templateChanging(id);
+    if (d.changes && (d.replaces ?? []).length === 0 && changedContainerFields(olds ?? {}, news ?? {}).length > 0) this.session.templateChanging(id, news);
     return d;
   }
 
