@@ -11,6 +11,7 @@ import type { PlatformClient } from "../../src/api";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
+import { UNKNOWN } from "../../src/provider/unknown";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 jest.setTimeout(60_000);
@@ -108,6 +109,22 @@ describe("an endpoint re-applies its template when the template's settings diffe
     const other = newProcess();
     expect((await other.templates.diff(t.id, t.outs, { ...t.inputs, isPublic: false })).changes).toBe(false);
     expect((await other.endpoints.diff(e.id, e.outs, e.inputs)).changes).toBe(false);
+  });
+});
+
+describe("the settings a Template diff of the same process is about to apply", () => {
+  it("an endpoint already running them shows no re-apply; unknown ones (preview) show one", async () => {
+    const { t, e } = await deployed();
+    // Outside Pulumi: the template moves to :2 and the endpoint re-applies it; the template's state still says :1.
+    await client.v2.updateTemplate(t.id, { image: "me/worker:2" });
+    await client.v2.updateEndpoint(e.id, { templateId: t.id });
+    const p = newProcess();
+    expect((await p.templates.diff(t.id, t.outs, { ...t.inputs, imageName: "me/worker:2" })).changes).toBe(true);
+    expect((await p.endpoints.diff(e.id, e.outs, e.inputs)).changes).toBe(false);
+
+    const unknown = newProcess();
+    await unknown.templates.diff(t.id, t.outs, { ...t.inputs, imageName: UNKNOWN });
+    expect(await unknown.endpoints.diff(e.id, e.outs, e.inputs)).toMatchObject({ changes: true, changed: ["templateId"] });
   });
 });
 
