@@ -6,6 +6,7 @@
  * fails naming each failed endpoint. On REST v2 no endpoint follows a template (they hold copies): the
  * listing names none, and each endpoint's re-apply is followed by its own update.
  */
+import { messageOf } from "../errorKinds";
 import { settingsFrom } from "../model/state";
 import type { TemplateState } from "../paths/records";
 import type { Port } from "../port";
@@ -48,7 +49,17 @@ export async function followTemplateRollout(
     if (settings.rollback) {
       const previous = { ...inputs, ...Object.fromEntries(CONTAINER_FIELDS.map((f) => [f, olds[f]])) } as TemplateInputs;
       session.templates.changed(id);
-      await port.update(id, previous, update.outs);
+      try {
+        await port.update(id, previous, update.outs);
+      } catch (err) {
+        const m = `Template ${inputs.name} (${id}): a rollout of its new settings failed, and saving its previous settings back failed too: ${messageOf(err)}`;
+        throw new Error(
+          redactSecrets(
+            `${m}\n${failed.map((f, i) => rolloutFailure({ endpoint: `${f.e.name} (${f.e.id})`, id: f.e.id, failure: f.failure, timeoutS: settings.rolloutTimeout, logLines: logs[i], outcome: "Not rolled back." }, secrets)).join("\n")}`,
+            secrets,
+          ),
+        );
+      }
       const back = await Promise.all(
         users.map((e) => followRollout(client, e.id, { timeoutMs: settings.rolloutTimeout * 1000, failedStarts: Number.POSITIVE_INFINITY })),
       );

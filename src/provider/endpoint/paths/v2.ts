@@ -4,11 +4,12 @@
  * `gpu { pools, count, allowedCudaVersions }`, `workers { min, max, idleTimeout }`, `scaling`; names
  * the type `QUEUE` / `LOAD_BALANCER`; keeps no link to a template: `templateId` is a snapshot);
  * `createEndpoint` with every managed field, `updateEndpoint` (PATCH) with only what changed, as whole
- * sub-documents, and a delete that scales to zero first (PATCH `workers { min: 0, max: 0 }`), lets
- * running jobs finish, then `deleteEndpoint`.
+ * sub-documents — a release (container settings, a re-applied template) followed to health and rolled
+ * back to the endpoint's previous container when it fails (rollOut) — and a delete that scales to zero
+ * first (PATCH `workers { min: 0, max: 0 }`), lets running jobs finish, then `deleteEndpoint`.
  */
 import type { V2 } from "../../../api";
-import { isNotFound } from "../../errorKinds";
+import { isNotFound, messageOf } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { EndpointState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
@@ -162,12 +163,17 @@ async function rollOut(context: PortContext, id: string, inputs: EndpointInputs,
     let outcome = "Not rolled back (rollback: false): the failed release stays in place. The stack keeps the previous inputs.";
     if (settings.rollback) {
       context.endpoints.changed(id);
-      await context.client.v2.updateEndpoint(id, containerBody(before));
-      // The way back is followed to its end too; only its own deadline can fail it.
-      const back = await followRollout(context.client, id, { timeoutMs: settings.rolloutTimeout * 1000, failedStarts: Number.POSITIVE_INFINITY });
-      outcome = back
-        ? `Rolling back to the previous container settings (image ${before.image}) was sent, but only ${back.onLatest} of ${back.total} workers ran them after ${settings.rolloutTimeout} s; the next \`pulumi up\` re-applies what the stack holds.`
-        : `Rolled back: every worker runs the previous container settings again (image ${before.image}). The stack keeps the previous inputs, so the next preview shows the change again.`;
+      try {
+        await context.client.v2.updateEndpoint(id, containerBody(before));
+        // The way back is followed to its end too; only its own deadline can fail it.
+        const back = await followRollout(context.client, id, { timeoutMs: settings.rolloutTimeout * 1000, failedStarts: Number.POSITIVE_INFINITY });
+        outcome = back
+          ? `Rolling back to the previous container settings (image ${before.image}) was sent, but only ${back.onLatest} of ${back.total} workers ran them after ${settings.rolloutTimeout} s; the next \`pulumi up\` re-applies what the stack holds.`
+          : `Rolled back: every worker runs the previous container settings again (image ${before.image}). The stack keeps the previous inputs, so the next preview shows the change again.`;
+      } catch (err) {
+        // The failure itself still has to reach the user, with the rollback's own error.
+        outcome = `Rolling back to the previous container settings (image ${before.image}) failed: ${messageOf(err)}. The failed release may still be in place.`;
+      }
     }
     throw new Error(rolloutFailure({ endpoint: `${inputs.name} (${id})`, id, failure, timeoutS: settings.rolloutTimeout, logLines, outcome }, secrets));
   });
