@@ -7,6 +7,9 @@
  * volumes (`listNetworkVolumeBilling`) are metered from creation to deletion at size × their tier's price per GB
  * per month (facts.ts), spread over the hours of the month; a resize starts a new interval at the new size. Times
  * come from the billing clock (clock.ts). The ledger lives in memory: it does not survive a restart.
+ *
+ * Pods (`listPodBilling`): a pod is metered at its hourly rate from each start (its create included: the GPU or
+ * CPU is held while it provisions) to the next stop or delete; a stopped pod costs nothing (its `cost` is 0).
  */
 import type { Clock } from "./clock";
 import { HOURS_PER_MONTH, VOLUME_PRICE_PER_GB_MONTH, type VolumeType } from "./facts";
@@ -34,6 +37,13 @@ interface VolumeInterval {
   volumeId: string;
   type: VolumeType;
   sizeGb: number;
+  startMs: number;
+  stopMs?: number;
+}
+
+interface PodInterval extends WorkerRate {
+  userId: string;
+  podId: string;
   startMs: number;
   stopMs?: number;
 }
@@ -155,6 +165,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 export class Billing {
   private intervals = new Map<string, Interval>();
   private charges: Charge[] = [];
+  private podIntervals: PodInterval[] = [];
   private volumes: VolumeInterval[] = [];
 
   constructor(private clock: Clock) {}
@@ -168,6 +179,50 @@ export class Billing {
   workerStopped(workerId: string): void {
     const interval = this.intervals.get(workerId);
     if (interval && interval.stopMs === undefined) interval.stopMs = this.clock.now();
+  }
+
+  /** A pod started (created or started again): meter it from now at `rate` until {@link podStopped}. */
+  podStarted(userId: string, podId: string, rate: WorkerRate): void {
+    this.podStopped(podId);
+    this.podIntervals.push({ userId, podId, startMs: this.clock.now(), ...rate });
+  }
+
+  /** A pod stopped or was deleted: close its open interval, if any. */
+  podStopped(podId: string): void {
+    for (const i of this.podIntervals) if (i.podId === podId && i.stopMs === undefined) i.stopMs = this.clock.now();
+  }
+
+  /** `GET /v2/billing/pods`: records per pod per bucket with a nonzero amount, oldest bucket first. */
+  pods(userId: string, window: BillingWindow, podId?: string) {
+    const now = this.clock.now();
+    const mine = this.podIntervals.filter((i) => i.userId === userId && (podId === undefined || i.podId === podId));
+    const pods = [...new Set(mine.map((i) => i.podId))];
+    const records: (PodAmounts & { startTime: string; endTime: string; podId: string })[] = [];
+    for (let b = window.startMs; b < window.endMs; b = bucketNext(b, window.bucketSize)) {
+      const e = bucketNext(b, window.bucketSize);
+      for (const id of pods) {
+        let gpu = 0;
+        let cpu = 0;
+        for (const i of mine) {
+          if (i.podId !== id) continue;
+          const ms = Math.max(0, Math.min(e, i.stopMs ?? now) - Math.max(b, i.startMs));
+          gpu += (ms / HOUR_MS) * i.gpuPerHour;
+          cpu += (ms / HOUR_MS) * i.cpuPerHour;
+        }
+        if (gpu + cpu <= 0) continue;
+        records.push({ startTime: iso(b), endTime: iso(e), podId: id, ...podAmounts(gpu, cpu) });
+      }
+    }
+    const totals = records.reduce((t, r) => podAmounts(t.gpuAmount + r.gpuAmount, t.cpuAmount + r.cpuAmount), podAmounts(0, 0));
+    return {
+      records,
+      metadata: {
+        query: { startTime: iso(window.startMs), endTime: iso(window.endMs), bucketSize: window.bucketSize, podId: podId ?? null },
+        recordCount: records.length,
+        uniquePodCount: new Set(records.map((r) => r.podId)).size,
+        totals,
+      },
+    };
   }
 
   /** A public model job finished with this cost (USD). */
@@ -266,6 +321,17 @@ export class Billing {
       },
     };
   }
+}
+
+export interface PodAmounts {
+  totalAmount: number;
+  gpuAmount: number;
+  cpuAmount: number;
+  diskAmount: number;
+}
+
+function podAmounts(gpu: number, cpu: number): PodAmounts {
+  return { totalAmount: usd(gpu + cpu), gpuAmount: usd(gpu), cpuAmount: usd(cpu), diskAmount: 0 };
 }
 
 function amounts(gpu: number, cpu: number): ServerlessAmounts {

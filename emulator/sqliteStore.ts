@@ -6,7 +6,7 @@
  * for), so it is loaded only when a data file is asked for.
  */
 import type Database from "better-sqlite3";
-import type { CounterRow, EndpointRow, JobRow, NetworkVolumeRow, RegistryAuthRow, Store, TemplateRow } from "./store";
+import type { CounterRow, EndpointRow, JobRow, NetworkVolumeRow, PodRow, RegistryAuthRow, Store, TemplateRow } from "./store";
 
 /** The optional package persistence needs. */
 const SQLITE_PACKAGE = "better-sqlite3";
@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS endpoints (id TEXT PRIMARY KEY, user_id TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS templates (id TEXT PRIMARY KEY, user_id TEXT, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS registry_auths (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS network_volumes (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pods (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seeded (key TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
@@ -79,6 +80,11 @@ export class SqliteStore implements Store {
       getVolume: db.prepare("SELECT doc FROM network_volumes WHERE id = ?"),
       putVolume: db.prepare("INSERT OR REPLACE INTO network_volumes (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       deleteVolume: db.prepare("DELETE FROM network_volumes WHERE id = ?"),
+      listPodsAll: db.prepare("SELECT doc FROM pods ORDER BY created_at, id"),
+      listPodsUser: db.prepare("SELECT doc FROM pods WHERE user_id = ? ORDER BY created_at, id"),
+      getPod: db.prepare("SELECT doc FROM pods WHERE id = ?"),
+      putPod: db.prepare("INSERT OR REPLACE INTO pods (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deletePod: db.prepare("DELETE FROM pods WHERE id = ?"),
       getSetting: db.prepare("SELECT value FROM settings WHERE key = ?"),
       putSetting: db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)"),
       isSeeded: db.prepare("SELECT 1 FROM seeded WHERE key = ?"),
@@ -148,6 +154,19 @@ export class SqliteStore implements Store {
   }
   deleteNetworkVolume(id: string): void {
     this.stmts.deleteVolume.run(id);
+  }
+  listPods(userId?: string): PodRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listPodsAll.all() : this.stmts.listPodsUser.all(userId));
+  }
+  getPod(id: string): PodRow | undefined {
+    const row = this.stmts.getPod.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putPod(row: PodRow): void {
+    this.stmts.putPod.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deletePod(id: string): void {
+    this.stmts.deletePod.run(id);
   }
   getSetting(key: string): string | undefined {
     return (this.stmts.getSetting.get(key) as { value: string } | undefined)?.value;

@@ -1,5 +1,5 @@
 /**
- * Mutable emulator state behind one small interface: endpoints, templates, registry credentials, jobs and
+ * Mutable emulator state behind one small interface: endpoints, templates, registry credentials, pods, jobs and
  * rate-limit counters. {@link MemoryStore} keeps it in maps; `SqliteStore` (sqliteStore.ts) persists it so a
  * restart keeps it. Seed data (users, keys, volumes, GPU types) is configuration and not stored here; seeded
  * templates are copied into the store once (see `markSeeded`) and are ordinary state from then on.
@@ -90,6 +90,38 @@ export interface NetworkVolumeRow extends Omit<NetworkVolume, "type"> {
   createdAt: number;
 }
 
+/** A pod as stored (REST v2 `Pod`; emulator/v2/pods.ts renders it): its settings, placement, status and log. */
+export interface PodRow {
+  id: string;
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  name: string;
+  image: string;
+  args: string;
+  disk: number;
+  ports: string[];
+  env: Record<string, string>;
+  registry: string | null;
+  status: "PROVISIONING" | "STARTING" | "RUNNING" | "EXITED" | "ERROR";
+  /** Wall time (ms) at which a PROVISIONING / STARTING pod is RUNNING. */
+  bootAt: number;
+  mounts: { persistent?: { size: number; path: string }; network?: { volumeId: string; path: string }[] };
+  gpu?: { id: string; count: number };
+  cpu?: { id: string; vcpuCount: number; memory: number };
+  cloud: "SECURE" | "COMMUNITY";
+  dataCenterId: string;
+  cudaVersion: string | null;
+  locked: boolean;
+  globalNetworking: boolean;
+  /** USD per hour while it runs. */
+  rate: { gpuPerHour: number; cpuPerHour: number };
+  /** Epoch milliseconds (wall) of the last start, or null. */
+  startedAt: number | null;
+  /** Log lines, oldest first. */
+  log: { ts: string; tsMs: number; seq: number; source: "container" | "system"; line: string }[];
+}
+
 /** A job as stored. Its visible status is derived from the clock (see jobs.ts), so no timer is needed. */
 export interface JobRow {
   id: string;
@@ -138,6 +170,10 @@ export interface Store {
   getNetworkVolume(id: string): NetworkVolumeRow | undefined;
   putNetworkVolume(row: NetworkVolumeRow): void;
   deleteNetworkVolume(id: string): void;
+  listPods(userId?: string): PodRow[];
+  getPod(id: string): PodRow | undefined;
+  putPod(row: PodRow): void;
+  deletePod(id: string): void;
   /** Small per-user settings (e.g. `pubKey:user_1`). */
   getSetting(key: string): string | undefined;
   putSetting(key: string, value: string): void;
@@ -163,6 +199,7 @@ export class MemoryStore implements Store {
   private templates = new Map<string, TemplateRow>();
   private registryAuths = new Map<string, RegistryAuthRow>();
   private networkVolumes = new Map<string, NetworkVolumeRow>();
+  private pods = new Map<string, PodRow>();
   private seeded = new Set<string>();
   private settings = new Map<string, string>();
   private jobs = new Map<string, JobRow>();
@@ -229,6 +266,19 @@ export class MemoryStore implements Store {
   }
   deleteNetworkVolume(id: string): void {
     this.networkVolumes.delete(id);
+  }
+  listPods(userId?: string): PodRow[] {
+    return MemoryStore.byOwner(this.pods.values(), userId);
+  }
+  getPod(id: string): PodRow | undefined {
+    const row = this.pods.get(id);
+    return row && clone(row);
+  }
+  putPod(row: PodRow): void {
+    this.pods.set(row.id, clone(row));
+  }
+  deletePod(id: string): void {
+    this.pods.delete(id);
   }
   getSetting(key: string): string | undefined {
     return this.settings.get(key);

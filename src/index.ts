@@ -3,6 +3,7 @@
  *
  * - {@link Endpoint}: a serverless endpoint (dynamic provider); {@link EndpointArgs}, {@link EndpointOutputs}.
  * - {@link Template}: the image, env and disk an endpoint runs; {@link TemplateArgs}, {@link TemplateOutputs}.
+ * - {@link Pod}: a GPU or CPU pod (REST v2 on every API path); {@link PodArgs}, {@link PodOutputs}.
  * - {@link ContainerRegistryAuth}: private registry credentials; {@link ContainerRegistryAuthArgs}, {@link ContainerRegistryAuthOutputs}.
  * - {@link getNetworkVolume} / {@link getNetworkVolumes} (+ `...Output`): network volume lookups.
  * - {@link createClient} / {@link createClientFromEnv} / {@link resolveClientConfig}: the platform API client
@@ -18,7 +19,7 @@
 import type * as api from "./api";
 
 export * from "./resources";
-export type { EndpointOutputs, TemplateOutputs, RegistryAuthOutputs as ContainerRegistryAuthOutputs, NetworkVolumeOutputs } from "./provider";
+export type { EndpointOutputs, TemplateOutputs, RegistryAuthOutputs as ContainerRegistryAuthOutputs, NetworkVolumeOutputs, PodOutputs } from "./provider";
 export type { ClientConfigInput, PlatformClient } from "./api";
 export * as spec from "./api/spec";
 

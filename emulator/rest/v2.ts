@@ -6,6 +6,8 @@ import type { Classification, Route, RouteContext } from "../core";
 import { json, type BodyReply } from "../reply";
 import { resolveWindow } from "../billing";
 import { CatalogAnswers } from "../v2/catalogAnswers";
+import { podLogsRoute } from "../v2/podLogs";
+import { PodsV2 } from "../v2/pods";
 import { NetworkVolumesV2 } from "../v2/networkVolumes";
 import { asV2Problem } from "../v2/problems";
 import { ResourcesV2 } from "../v2/resources";
@@ -35,6 +37,7 @@ const serverless = (ctx: RouteContext) => new ServerlessV2(ctx.core);
 const resources = (ctx: RouteContext) => new ResourcesV2(ctx.core);
 const volumes = (ctx: RouteContext) => new NetworkVolumesV2(ctx.core);
 const catalog = (ctx: RouteContext) => new CatalogAnswers(ctx.core.catalog);
+const pods = (ctx: RouteContext) => new PodsV2(ctx.core);
 const user = (ctx: RouteContext) => ctx.principal.user.id;
 
 const billingWindow = (ctx: RouteContext) => resolveWindow(ctx.url.searchParams, ctx.core.clock.now());
@@ -77,6 +80,20 @@ export const v2Routes: Route[] = [
     return noContent();
   }),
 
+  route("GET", "/pods", "listPods", (ctx) => json(pods(ctx).list(user(ctx)))),
+  route("POST", "/pods", "createPod", (ctx) => json(pods(ctx).create(user(ctx), ctx.body), 201)),
+  route("GET", "/pods/:id", "getPod", (ctx) => json(pods(ctx).get(user(ctx), ctx.params.id))),
+  route("PATCH", "/pods/:id", "updatePod", (ctx) => json(pods(ctx).update(user(ctx), ctx.params.id, ctx.body))),
+  route("DELETE", "/pods/:id", "deletePod", (ctx) => {
+    pods(ctx).delete(user(ctx), ctx.params.id);
+    return noContent();
+  }),
+  route("POST", "/pods/:id/action", "podAction", (ctx) => {
+    const pod = pods(ctx).action(user(ctx), ctx.params.id, ctx.body);
+    return pod ? json(pod) : noContent();
+  }),
+  podLogsRoute,
+
   route("GET", "/catalog/gpus", "listGpuTypes", (ctx) => json(catalog(ctx).listGpus(ctx.url.searchParams))),
   route("GET", "/catalog/gpus/:id", "getGpuType", (ctx) => json(catalog(ctx).getGpu(ctx.params.id, ctx.url.searchParams))),
   route("GET", "/catalog/cpus", "listCpuTypes", (ctx) => json(catalog(ctx).listCpus(ctx.url.searchParams))),
@@ -87,6 +104,9 @@ export const v2Routes: Route[] = [
 
   route("GET", "/billing/serverless", "listServerlessBilling", (ctx) =>
     json(ctx.core.billing.serverless(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("serverlessId") ?? undefined)),
+  ),
+  route("GET", "/billing/pods", "listPodBilling", (ctx) =>
+    json(ctx.core.billing.pods(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("podId") ?? undefined)),
   ),
   route("GET", "/billing/endpoints", "listEndpointBilling", (ctx) => json(ctx.core.billing.publicEndpoints(user(ctx), billingWindow(ctx)))),
   route("GET", "/billing/network-volumes", "listNetworkVolumeBilling", (ctx) =>

@@ -54,12 +54,15 @@ const HIGH_WATER = 1000;
  *   `tail` (integer 0..5000), `since` (RFC 3339), `lastEventId`, `idleMs`.
  */
 export function validateLogStreamOptions(endpointId: string, workerId: string, options: LogStreamOptions): void {
-  const operation = "streamWorkerLogs";
+  validateStreamOptions("streamWorkerLogs", { endpointId, workerId }, options);
+}
+
+/** {@link validateLogStreamOptions} for any stream: `ids` are its path ids by argument name. */
+function validateStreamOptions(operation: string, ids: Record<string, string>, options: LogStreamOptions): void {
   const fail = (argument: string, rule: string): never => {
     throw new InvalidArgumentError(`${operation}: ${argument} ${rule}`, argument, { operation });
   };
-  requireId(endpointId, "endpointId", operation);
-  requireId(workerId, "workerId", operation);
+  for (const [name, id] of Object.entries(ids)) requireId(id, name, operation);
   if (options.source !== undefined && !LOG_SOURCES.includes(options.source)) {
     fail("source", `must be one of ${LOG_SOURCES.join(", ")} (or omitted for both), got ${JSON.stringify(options.source)}`);
   }
@@ -122,12 +125,30 @@ export const logOperations = operationTable({
    */
   streamWorkerLogs: composite((ctx) => (endpointId: string, workerId: string, options: LogStreamOptions = {}): AsyncIterable<LogEvent> => {
     validateLogStreamOptions(endpointId, workerId, options);
-    return { [Symbol.asyncIterator]: () => iterate(ctx, endpointId, workerId, options) };
+    const stream: LogStreamTarget = { operation: "workerLogs", segments: ["serverless", endpointId, "workers", workerId, "logs"] };
+    return { [Symbol.asyncIterator]: () => iterate(ctx, stream, options) };
+  }),
+
+  /**
+   * Streams a pod's logs: `GET {restV2Url}/v2/pods/{podId}/logs` (REST v2 operation `getPodLogs`), with the
+   * options, resume and end rules of {@link streamWorkerLogs}; event ids are the events' `ts`.
+   * @throws as {@link streamWorkerLogs}; InvalidArgumentError names `podId` for a bad id.
+   */
+  streamPodLogs: composite((ctx) => (podId: string, options: LogStreamOptions = {}): AsyncIterable<LogEvent> => {
+    validateStreamOptions("streamPodLogs", { podId }, options);
+    const stream: LogStreamTarget = { operation: "getPodLogs", segments: ["pods", podId, "logs"] };
+    return { [Symbol.asyncIterator]: () => iterate(ctx, stream, options) };
   }),
 });
 
-async function* iterate(ctx: ClientContext, endpointId: string, workerId: string, options: LogStreamOptions): AsyncGenerator<LogEvent, void, undefined> {
-  const operation = "workerLogs";
+/** Which log stream: its operation name (messages, retries) and its path under `{restV2Url}/v2`. */
+interface LogStreamTarget {
+  operation: string;
+  segments: string[];
+}
+
+async function* iterate(ctx: ClientContext, stream: LogStreamTarget, options: LogStreamOptions): AsyncGenerator<LogEvent, void, undefined> {
+  const operation = stream.operation;
   const follow = options.follow ?? true;
   const signal = options.signal;
   const policy = ctx.config.retry;
@@ -152,7 +173,7 @@ async function* iterate(ctx: ClientContext, endpointId: string, workerId: string
             controller = new AbortController();
             if (signal?.aborted) controller.abort();
             sentAt = Date.now();
-            const url = streamUrl(ctx, endpointId, workerId, options, state.lastId);
+            const url = streamUrl(ctx, stream.segments, options, state.lastId);
             return openStream(ctx.transport, url, { method: "GET", headers: streamHeaders(ctx, state.lastId) }, { operation, controller });
           },
           signal,
@@ -163,7 +184,7 @@ async function* iterate(ctx: ClientContext, endpointId: string, workerId: string
       }
       if (!follow && state.liveAfter === undefined) state.liveAfter = backfillCutoff(sentAt, res.headers.get("date"));
       const before = state.delivered;
-      const outcome: ReadOutcome = yield* readEvents(ctx, res, controller as AbortController, state, follow, options.idleMs ?? DEFAULT_LOG_IDLE_MS);
+      const outcome: ReadOutcome = yield* readEvents(ctx, operation, res, controller as AbortController, state, follow, options.idleMs ?? DEFAULT_LOG_IDLE_MS);
       controller?.abort();
       if (outcome === "aborted" || outcome === "complete") return;
       // A clean close ends a snapshot; while following it ends the stream only when it brought
@@ -198,8 +219,8 @@ function backfillCutoff(sentAt: number, dateHeader: string | null): number {
   return sentAt >= date - 1000 && sentAt < date + 1000 ? sentAt : date + 1000;
 }
 
-function streamUrl(ctx: ClientContext, endpointId: string, workerId: string, options: LogStreamOptions, lastId: string | undefined): string {
-  const base = joinUrl(ctx.config.restV2Url, "v2", "serverless", endpointId, "workers", workerId, "logs");
+function streamUrl(ctx: ClientContext, segments: string[], options: LogStreamOptions, lastId: string | undefined): string {
+  const base = joinUrl(ctx.config.restV2Url, "v2", ...segments);
   const query = new URLSearchParams();
   if (options.source) query.set("source", options.source);
   // With a cursor the platform ignores since and tail, so they are not sent.
@@ -218,13 +239,13 @@ function streamHeaders(ctx: ClientContext, lastId: string | undefined): Record<s
 /** Delivers the events of one connection; returns why it stopped. */
 async function* readEvents(
   ctx: ClientContext,
+  operation: string,
   res: Response,
   controller: AbortController,
   state: StreamState,
   follow: boolean,
   idleMs: number,
 ): AsyncGenerator<LogEvent, ReadOutcome, undefined> {
-  const operation = "workerLogs";
   const body = res.body as NodeJS.ReadableStream & { destroy?: (e?: Error) => void; pause(): void; resume(): void };
   const queue: EventSourceMessage[] = [];
   let ended: "closed" | "dropped" | undefined;

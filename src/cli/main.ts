@@ -106,8 +106,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .action((endpointId: string, opts: WorkersOptions) => act("workers", (ctx) => workersCommand(ctx, endpointId, opts))());
 
   inProject(program.command("logs"), AFTER_DEPLOY_STACK)
-    .description("print worker logs (all workers unless --worker), with timestamp and source")
-    .argument("<endpoint>", "serverless endpoint id, or the endpoint's resource name in the stack")
+    .description("print worker logs (all workers unless --worker), or a pod's log (--pod), with timestamp and source")
+    .argument("<endpoint>", "serverless endpoint id, or the endpoint's resource name in the stack (with --pod: a pod's)")
+    .option("--pod", "the argument is a pod (id, or a Pod's resource name in the stack): print its log")
     .option("--worker <id>", "only this worker (ids from `workers`)")
     .addOption(new Option("--source <source>", "only container or system lines").argParser(parseSource))
     .addOption(new Option("--tail <n>", "historical lines per worker before live ones, 0..5000 (platform default 100)").argParser(parseTail))

@@ -80,6 +80,7 @@ const MODEL_DOCS: Record<string, string> = {
     "Credentials the platform uses to pull a private image. The platform reports only the id and the name: `username` and `password` are kept from the inputs. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:ContainerRegistryAuth <name> <id>` (then give `username` and `password` in the program).",
   NetworkVolume:
     "Persistent network storage that endpoints mount (`networkVolumeId`), managed through REST v2 whatever `runpod:api` says. `name` renames and a larger `size` (GB) grows in place; a smaller `size` fails at preview; `dataCenterId` and `type` replace the volume (a new, empty one). Deleting it deletes its data: use the `protect` or `retainOnDelete` resource option for data worth keeping. `monthlyCost` is known at preview. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:NetworkVolume <name> <volume id>`.",
+  Pod: "A GPU or CPU pod (REST v2 on every `runpod:api` value: the platform has no GraphQL operations for pods). `gpuTypeIds` are tried in order of preference; `desiredStatus` `EXITED` / `RUNNING` stops and starts the pod in place. Env values are secret. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Pod <name> <pod id>`.",
 };
 
 function configSpec(): Record<string, PropertySpec> {

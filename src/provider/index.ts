@@ -73,6 +73,7 @@ export type { ResourceKindName, ResourceOperations } from "./kinds";
 export { PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
 export type { CudaVersion, EndpointInputs, EndpointOutputs, EndpointSettings } from "./endpoint/model";
 export type { TemplateInputs, TemplateOutputs } from "./template/model";
+export type { PodInputs, PodOutputs } from "./pod/model";
 export type { RegistryAuthInputs, RegistryAuthOutputs } from "./registryAuth/model";
 export type { NetworkVolumeInputs, NetworkVolumeOutputs } from "./networkVolume/model";
 
@@ -145,3 +146,16 @@ export {
   type VolumeTypeName,
   type NetworkVolumeInputField,
 } from "./networkVolume/model";
+/** @internal */
+export {
+  POD_MODEL,
+  POD_ARG_FIELDS,
+  POD_DEFAULTS,
+  POD_INPUT_FIELDS,
+  POD_OUTPUT_FIELDS,
+  POD_SECRET_FIELDS,
+  type PodInputField,
+  type PodStatus,
+  type CloudType,
+  type DesiredStatus,
+} from "./pod/model";

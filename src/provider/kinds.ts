@@ -7,6 +7,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ENDPOINT_MODEL } from "./endpoint/model";
 import type { ResourceModel } from "./model/fields";
 import { NETWORK_VOLUME_MODEL } from "./networkVolume/model";
+import { POD_MODEL } from "./pod/model";
 import { REGISTRY_AUTH_MODEL } from "./registryAuth/model";
 import { TEMPLATE_MODEL } from "./template/model";
 import type { PlatformSession } from "./session";
@@ -36,6 +37,10 @@ export const RESOURCE_KINDS = {
   networkVolume: {
     model: NETWORK_VOLUME_MODEL,
     provider: async (session: PlatformSession) => new (await import("./networkVolume/provider")).NetworkVolumeProvider(session),
+  },
+  pod: {
+    model: POD_MODEL,
+    provider: async (session: PlatformSession) => new (await import("./pod/provider")).PodProvider(session),
   },
 } satisfies Record<string, ResourceKind>;
 

@@ -2,6 +2,7 @@
 export { Endpoint, type EndpointArgs } from "./endpoint";
 export { Template, type TemplateArgs } from "./template";
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./containerRegistryAuth";
+export { Pod, type PodArgs } from "./pod";
 export {
   NetworkVolume,
   type NetworkVolumeArgs,

@@ -19,11 +19,12 @@ afterAll(async () => {
   await h.close();
 });
 
-test("every resource kind of the provider is registered, endpoints first so orphans are removed in dependency order", () => {
+test("every resource kind of the provider is registered, endpoints first and volumes after the pods that mount them, so orphans are removed in dependency order", () => {
   expect(STACK_KINDS.map((k) => k.type)).toEqual([
     "pulumi-nodejs:dynamic/runpod:Endpoint",
     "pulumi-nodejs:dynamic/runpod:Template",
     "pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth",
+    "pulumi-nodejs:dynamic/runpod:Pod",
     "pulumi-nodejs:dynamic/runpod:NetworkVolume",
   ]);
   expect(kindOf("pulumi-nodejs:dynamic/runpod:Template")).toBe(templateKind);

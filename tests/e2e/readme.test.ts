@@ -18,6 +18,7 @@ import {
 import { changeOf, type ResourceModel } from "../../src/provider/model/fields";
 import { renderArgumentTable, renderChangePolicyTable } from "../../src/provider/model/tables";
 import { NETWORK_VOLUME_MODEL } from "../../src/provider/networkVolume/model";
+import { POD_MODEL } from "../../src/provider/pod/model";
 import { REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
 import { TEMPLATE_MODEL } from "../../src/provider/template/model";
 import { SPEC_TABLES as SPEC } from "../spec/specTables";
@@ -70,6 +71,7 @@ test.each([
   ["template", TEMPLATE_MODEL],
   ["registry-auth", REGISTRY_AUTH_MODEL],
   ["network-volume", NETWORK_VOLUME_MODEL],
+  ["pod", POD_MODEL],
 ] as [string, ResourceModel][])("the %s argument and update-or-replace tables are the model's own", (marker, model) => {
   expect(generated(`${marker}-arguments`)).toBe(renderArgumentTable(model));
   expect(generated(`${marker}-change-policy`)).toBe(renderChangePolicyTable(model));

@@ -134,7 +134,7 @@ describe("REST v2 GET /v2/serverless/{id}/workers", () => {
 
 describe("routing", () => {
   test("unknown routes are 404 problem+json", async () => {
-    expectProblem(await rest("GET", `${emu.urls.restV2}/v2/pods`, emu.apiKey), 404);
+    expectProblem(await rest("GET", `${emu.urls.restV2}/v2/no-such-collection`, emu.apiKey), 404);
     expectProblem(await rest("GET", `${emu.urls.restV1}/v1/endpoints/abc`, emu.apiKey), 404);
     expectProblem(await rest("GET", `${new URL(emu.urls.graphql).origin}/`, undefined), 404);
   });

@@ -61,8 +61,11 @@ describe("schema.json", () => {
       "runpod:index:ContainerRegistryAuth",
       "runpod:index:Endpoint",
       "runpod:index:NetworkVolume",
+      "runpod:index:Pod",
       "runpod:index:Template",
     ]);
+    expect(r["runpod:index:Pod"].inputProperties.env.secret).toBe(true);
+    expect(r["runpod:index:Pod"].properties.env.secret).toBe(true);
     expect(r["runpod:index:Template"].inputProperties.env.secret).toBe(true);
     expect(r["runpod:index:Template"].properties.env.secret).toBe(true);
     expect(r["runpod:index:ContainerRegistryAuth"].inputProperties.password.secret).toBe(true);
@@ -163,8 +166,8 @@ describe("the plugin over gRPC", () => {
   });
 
   test("an unknown type token fails with the types the plugin serves", async () => {
-    const req = new proto.DiffRequest().setUrn("urn:pulumi:dev::p::runpod:index:Pod::x").setOlds(toStruct({})).setNews(toStruct({}));
-    await expect(call<proto.DiffResponse>("diff", req)).rejects.toThrow(/runpod has no resource type in "urn:pulumi:dev::p::runpod:index:Pod::x"/);
+    const req = new proto.DiffRequest().setUrn("urn:pulumi:dev::p::runpod:index:Cluster::x").setOlds(toStruct({})).setNews(toStruct({}));
+    await expect(call<proto.DiffResponse>("diff", req)).rejects.toThrow(/runpod has no resource type in "urn:pulumi:dev::p::runpod:index:Cluster::x"/);
   });
 });
 

@@ -10,6 +10,7 @@ import * as ts from "typescript";
 import { ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
 import { NETWORK_VOLUME_MODEL } from "../../src/provider/networkVolume/model";
 import { argumentNames, changeOf, outputNames, type Field, type ResourceModel } from "../../src/provider/model/fields";
+import { POD_MODEL } from "../../src/provider/pod/model";
 import { REGISTRY_AUTH_MODEL } from "../../src/provider/registryAuth/model";
 import { TEMPLATE_MODEL } from "../../src/provider/template/model";
 
@@ -18,6 +19,7 @@ const RESOURCES: [string, ResourceModel, string][] = [
   ["template.ts", TEMPLATE_MODEL, "Template"],
   ["containerRegistryAuth.ts", REGISTRY_AUTH_MODEL, "ContainerRegistryAuth"],
   ["networkVolume.ts", NETWORK_VOLUME_MODEL, "NetworkVolume"],
+  ["pod.ts", POD_MODEL, "Pod"],
 ];
 
 interface Member {

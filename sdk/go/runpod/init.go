@@ -27,6 +27,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Endpoint{}
 	case "runpod:index:NetworkVolume":
 		r = &NetworkVolume{}
+	case "runpod:index:Pod":
+		r = &Pod{}
 	case "runpod:index:Template":
 		r = &Template{}
 	default:

@@ -14,6 +14,7 @@ from .get_gpu_types import *
 from .get_network_volume import *
 from .get_network_volumes import *
 from .network_volume import *
+from .pod import *
 from .provider import *
 from .template import *
 from . import outputs
@@ -36,6 +37,7 @@ _utilities.register(
    "runpod:index:ContainerRegistryAuth": "ContainerRegistryAuth",
    "runpod:index:Endpoint": "Endpoint",
    "runpod:index:NetworkVolume": "NetworkVolume",
+   "runpod:index:Pod": "Pod",
    "runpod:index:Template": "Template"
   }
  }

@@ -46,6 +46,7 @@ const catalogId = (name: string) => nonEmptyArgument(name).refine((s) => !/^\.+$
 const templateId = idArgument("templateId");
 const registryId = idArgument("registryId");
 const networkVolumeId = idArgument("networkVolumeId");
+const podId = idArgument("podId");
 
 export const restV2ApiOperations = operationTable(
   {
@@ -281,6 +282,78 @@ export const restV2ApiOperations = operationTable(
       result: (): void => undefined,
       idempotent: true,
       goneOnRetryIsDone: true,
+    }),
+
+    // ── Pods (tag "Pods") ─────────────────────────────────────────────────────────────────────────
+    /** The caller's pods: `GET /v2/pods` (operation `listPods`); `env` values may be secrets. */
+    listPods: httpOperation({
+      request: () => v2("GET", ["pods"]),
+      response: gen.zListPodsResponse,
+      result: (data): V2.Pod[] => data.pods,
+      idempotent: true,
+    }),
+
+    /** One pod: `GET /v2/pods/{id}` (operation `getPod`). */
+    getPod: httpOperation({
+      args: z.tuple([podId]),
+      request: (id: string) => v2("GET", ["pods", id]),
+      response: gen.zPod,
+      result: (data): V2.Pod => data,
+      idempotent: true,
+    }),
+
+    /**
+     * Creates a pod: `POST /v2/pods` (operation `createPod`, 201); it starts PROVISIONING. 400 when the
+     * GPU type and data centers cannot be placed (or a cross-field rule fails), 422 for a body the
+     * document refuses. Not retried: a lost answer is `outcomeUnknown`.
+     */
+    createPod: httpOperation({
+      args: z.tuple([bodyArgument(gen.zCreatePodRequest)]),
+      request: (body: V2.CreatePodRequest) => v2("POST", ["pods"], { body }),
+      response: gen.zPod,
+      result: (data): V2.Pod => data,
+      idempotent: false,
+    }),
+
+    /** PATCH of a pod: `PATCH /v2/pods/{id}` (operation `updatePod`); only the fields sent change. */
+    updatePod: httpOperation({
+      args: z.tuple([podId, bodyArgument(gen.zUpdatePodRequest)]),
+      request: (id: string, body: V2.UpdatePodRequest) => v2("PATCH", ["pods", id], { body }),
+      response: gen.zPod,
+      result: (data): V2.Pod => data,
+      idempotent: true,
+    }),
+
+    /** Terminates a pod: `DELETE /v2/pods/{id}` (operation `deletePod`, 204). */
+    deletePod: httpOperation({
+      args: z.tuple([podId]),
+      request: (id: string) => v2("DELETE", ["pods", id]),
+      response: noContent,
+      result: (): void => undefined,
+      idempotent: true,
+      goneOnRetryIsDone: true,
+    }),
+
+    /**
+     * A pod state transition: `POST /v2/pods/{id}/action` (operation `podAction`): the pod after
+     * `start`, `stop`, `restart`; undefined after `terminate` (204). 409 when the pod's status does
+     * not allow the action (its `actions` lists those that do).
+     */
+    podAction: httpOperation({
+      args: z.tuple([podId, bodyArgument(gen.zPodActionRequest)]),
+      request: (id: string, body: V2.PodActionRequest) => v2("POST", ["pods", id, "action"], { body }),
+      response: gen.zPod.or(noContent),
+      result: (data): V2.Pod | undefined => data,
+      idempotent: false,
+    }),
+
+    /** Pod billing per pod per time bucket: `GET /v2/billing/pods` (operation `listPodBilling`); `podId` narrows to one pod. */
+    listPodBilling: httpOperation({
+      args: z.tuple([queryArgument(gen.zListPodBillingQuery)]),
+      request: (query?: V2.ListPodBillingQuery) => v2("GET", ["billing", "pods"], { query: sent(query) }),
+      response: gen.zListPodBillingResponse,
+      result: (data): V2.ListPodBillingResponse => data,
+      idempotent: true,
     }),
 
     // ── Catalog (tag "Catalog") ────────────────────────────────────────────────────────────────────

@@ -43,6 +43,21 @@ export type {
   CreateNetworkVolumeRequest,
   UpdateNetworkVolumeRequest,
 } from "../generated/types.gen";
+// Pods (document tag "Pods").
+export type {
+  Pod,
+  CreatePodRequest,
+  UpdatePodRequest,
+  PodActionRequest,
+  PodAction,
+  PodStatus,
+  PodSsh,
+  PodSshEndpoint,
+  Cloud,
+  Mounts,
+  PodBillingRecord,
+  ListPodBillingResponse,
+} from "../generated/types.gen";
 // Catalog and billing.
 export type {
   GpuType,
@@ -82,6 +97,8 @@ export type ListDataCentersQuery = NonNullable<gen.ListDataCentersData["query"]>
 export type GetDataCenterQuery = NonNullable<gen.GetDataCenterData["query"]>;
 /** Query of `v2.listServerlessBilling`: a time range (`startTime`/`endTime` RFC 3339, `bucketSize`) or `lastN` buckets, optional `serverlessId`. */
 export type ListServerlessBillingQuery = NonNullable<gen.ListServerlessBillingData["query"]>;
+/** Query of `v2.listPodBilling`: a time range or `lastN` buckets, optional `podId`. */
+export type ListPodBillingQuery = NonNullable<gen.ListPodBillingData["query"]>;
 /** Query of `v2.listEndpointBilling` (public model endpoints, not your serverless endpoints). */
 export type ListEndpointBillingQuery = NonNullable<gen.ListEndpointBillingData["query"]>;
 /** Query of `v2.listNetworkVolumeBilling`: a time range or `lastN` buckets, optional `networkVolumeId`. */

@@ -7,15 +7,17 @@
  * cost per bucket (REST v2 `listServerlessBilling`), with a sparkline in a terminal and the records
  * with `--json` / `--csv`. Endpoints billed while idle (minimum or standby workers above 0) are flagged.
  * The stack's network volumes follow with their monthly storage cost and, with `--since`, the storage
- * billed (`listNetworkVolumeBilling`; cost/volumes.ts).
+ * billed (`listNetworkVolumeBilling`; cost/volumes.ts); then its pods with their hourly cost (in both totals: a
+ * running pod costs the same busy or idle) and, with `--since`, what they were billed (`listPodBilling`; cost/pods.ts).
  */
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
-import { bucketStarts, buildReport, renderCsv, renderJson, renderText, withVolumes, type BucketSize, type EndpointEstimate } from "../cost/report";
+import { podCosts, type PodEstimate } from "../cost/pods";
+import { bucketStarts, buildReport, renderCsv, renderJson, renderText, withPods, withVolumes, type BucketSize, type EndpointEstimate } from "../cost/report";
 import { volumeCosts, type VolumeEstimate } from "../cost/volumes";
 import { resourceNameOf, resourcesOf, type StateResource } from "../stack/checkpoint";
-import { isEndpointType, isNetworkVolumeType } from "../stack/registry";
+import { isEndpointType, isNetworkVolumeType, isPodType } from "../stack/registry";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint } from "../stack/stackState";
 
@@ -66,6 +68,17 @@ function volumeOf(urn: string, props: Record<string, unknown> | undefined, state
   };
 }
 
+function podOf(urn: string, props: Record<string, unknown> | undefined, state: StateResource | undefined): PodEstimate {
+  const p = props ?? {};
+  return {
+    resource: resourceNameOf(urn),
+    podId: state?.id,
+    name: typeof p.name === "string" ? p.name : undefined,
+    desiredStatus: typeof p.desiredStatus === "string" ? p.desiredStatus : "RUNNING",
+    costPerHour: num(p.costPerHour),
+  };
+}
+
 /**
  * @returns EXIT.OK, or EXIT.FAILED when `--max-hourly` is exceeded (the report is printed either way).
  * @throws UsageError for `--json` with `--csv`; PulumiCommandError, api errors.
@@ -79,6 +92,9 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
   const deployedVolumes = resources.filter((r) => isNetworkVolumeType(r.type));
   const volumeByUrn = new Map(deployedVolumes.map((r) => [r.urn, r]));
   let volumes: VolumeEstimate[] = deployedVolumes.map((r) => volumeOf(r.urn, r.outputs, r));
+  const deployedPods = resources.filter((r) => isPodType(r.type));
+  const podByUrn = new Map(deployedPods.map((r) => [r.urn, r]));
+  let pods: PodEstimate[] = deployedPods.map((r) => podOf(r.urn, r.outputs, r));
 
   let source: "preview" | "state" = "state";
   let estimates: EndpointEstimate[] = deployed.map((r) => estimateOf(r.urn, r.outputs, r));
@@ -88,7 +104,18 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
       // The preview lists only what changes: an unchanged endpoint keeps its estimate from the state.
       const planned = new Map(estimates.map((e, i) => [deployed[i].urn, e]));
       const plannedVolumes = new Map(volumes.map((v, i) => [deployedVolumes[i].urn, v]));
+      const plannedPods = new Map(pods.map((p, i) => [deployedPods[i].urn, p]));
       for (const step of preview.steps ?? []) {
+        if (isPodType(step.newState?.type ?? step.oldState?.type)) {
+          if (step.op === "delete") plannedPods.delete(step.urn);
+          else if (step.newState?.inputs && !/delete|discard|read/.test(step.op)) {
+            // An unchanged compute keeps the state's cost (check writes none then).
+            const state = podByUrn.get(step.urn);
+            const inputs = { costPerHour: state?.outputs?.costPerHour, ...step.newState.inputs };
+            plannedPods.set(step.urn, podOf(step.urn, inputs, state));
+          }
+          continue;
+        }
         if (isNetworkVolumeType(step.newState?.type ?? step.oldState?.type)) {
           if (step.op === "delete") plannedVolumes.delete(step.urn);
           else if (step.newState?.inputs && !/delete|discard|read/.test(step.op))
@@ -102,6 +129,7 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
       }
       estimates = [...planned.values()];
       volumes = [...plannedVolumes.values()];
+      pods = [...plannedPods.values()];
       source = "preview";
     } catch (err) {
       const why = err instanceof Error ? err.message.split("\n").slice(-3).join(" ") : String(err);
@@ -111,6 +139,7 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
 
   let spend: Parameters<typeof buildReport>[2];
   let volumeSpend: Parameters<typeof volumeCosts>[1];
+  let podSpend: Parameters<typeof podCosts>[1];
   if (opts.since !== undefined) {
     const bucketSize = opts.bucket ?? "day";
     const { client } = await session.connect();
@@ -120,9 +149,10 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
     spend = { window: { startTime, endTime, bucketSize, buckets: bucketStarts(startTime, endTime, bucketSize) }, records: answer.records };
     if (volumes.length > 0)
       volumeSpend = { window: spend.window, records: (await client.v2.listNetworkVolumeBilling({ startTime, endTime, bucketSize })).records };
+    if (pods.length > 0) podSpend = { window: spend.window, records: (await client.v2.listPodBilling({ startTime, endTime, bucketSize })).records };
   }
 
-  const report = withVolumes(buildReport(source, estimates, spend, opts.maxHourly), volumeCosts(volumes, volumeSpend));
+  const report = withPods(withVolumes(buildReport(source, estimates, spend, opts.maxHourly), volumeCosts(volumes, volumeSpend)), podCosts(pods, podSpend));
   ctx.io.stdout.write(opts.json ? renderJson(report) : opts.csv ? renderCsv(report) : renderText(report, ctx.out));
   if (report.budget?.over) {
     if (opts.json || opts.csv)

@@ -14,11 +14,13 @@ import type { LogSource } from "../../api/spec";
 import type { CommandContext } from "../context";
 import { endpointTarget } from "../stack/endpointTarget";
 import type { StackOptions } from "../stack/session";
-import { describeError, exitCodeFor } from "../errors";
+import { describeError, exitCodeFor, UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { jsonText, printable } from "../terminalText";
 
 export interface LogsOptions extends StackOptions {
+  /** The argument is a pod (id or resource name): its log (podLogs.ts). */
+  pod?: boolean;
   worker?: string;
   source?: LogSource;
   /** Historical lines per worker, 0..5000 (the platform's default is 100). */
@@ -46,6 +48,10 @@ interface Tagged {
  *   rejected key (401/403) ends every stream and is thrown.
  */
 export async function logsCommand(ctx: CommandContext, endpointRef: string, opts: LogsOptions): Promise<ExitCode> {
+  if (opts.pod) {
+    if (opts.worker !== undefined) throw new UsageError("--worker applies to endpoints; a pod has one log (drop --worker or --pod)");
+    return (await import("./podLogs")).podLogsCommand(ctx, endpointRef, opts);
+  }
   const target = await endpointTarget(ctx, endpointRef, opts);
   const endpointId = target.endpointId;
   const { client, apiKey } = target.connect();

@@ -6,6 +6,7 @@
  */
 import { stringify } from "csv-stringify/sync";
 import type { V2 } from "../../api";
+import { podTotals, renderPodsText, type PodCost } from "./pods";
 import { renderVolumesText, volumeTotals, type VolumeCost } from "./volumes";
 
 /** One Endpoint of the stack, from the preview (the program after the change) or the state. */
@@ -44,7 +45,18 @@ export interface CostReport {
   endpoints: EndpointCost[];
   /** The stack's network volumes (volumes.ts), when it has any. */
   volumes?: VolumeCost[];
-  totals: { maxHourlyCost: number; idleHourlyCost: number; spend?: number; monthlyStorageCost?: number; storageSpend?: number };
+  /** The stack's pods (pods.ts), when it has any. */
+  pods?: PodCost[];
+  totals: {
+    maxHourlyCost: number;
+    idleHourlyCost: number;
+    spend?: number;
+    monthlyStorageCost?: number;
+    storageSpend?: number;
+    /** USD per hour of the running pods (also in `maxHourlyCost` and `idleHourlyCost`: a pod costs the same busy or idle). */
+    podHourlyCost?: number;
+    podSpend?: number;
+  };
   window?: SpendWindow;
   budget?: { maxHourly: number; over: boolean };
 }
@@ -104,6 +116,22 @@ export function withVolumes(report: CostReport, volumes: VolumeCost[]): CostRepo
   return report;
 }
 
+/**
+ * Adds the stack's pods to `report` (none: left as it is): their hourly cost joins both estimates and the
+ * `--max-hourly` verdict, their billed amount is `podSpend`.
+ */
+export function withPods(report: CostReport, pods: PodCost[]): CostReport {
+  if (pods.length === 0) return report;
+  const totals = podTotals(pods);
+  report.pods = pods;
+  report.totals.podHourlyCost = totals.hourlyCost;
+  report.totals.maxHourlyCost = round(report.totals.maxHourlyCost + totals.hourlyCost);
+  report.totals.idleHourlyCost = round(report.totals.idleHourlyCost + totals.hourlyCost);
+  if (totals.spend !== undefined) report.totals.podSpend = totals.spend;
+  if (report.budget) report.budget.over = report.totals.maxHourlyCost > report.budget.maxHourly;
+  return report;
+}
+
 const BARS = "▁▂▃▄▅▆▇█";
 
 /** Below half a cent an amount prints as $0.00, so it draws no bar either. */
@@ -149,6 +177,7 @@ export function renderText(report: CostReport, styles: { bold: (s: string) => st
     );
   }
   out.push(...renderVolumesText(report.volumes ?? [], report.window, styles.bold, sparkline));
+  out.push(...renderPodsText(report.pods ?? [], report.window, styles.bold, sparkline));
   if (report.budget) {
     const verdict = `${money(report.totals.maxHourlyCost)}/h with all workers busy ${report.budget.over ? "exceeds" : "is within"} --max-hourly ${money(report.budget.maxHourly)}/h`;
     out.push(report.budget.over ? styles.red(`over budget: ${verdict}`) : verdict);

@@ -13,7 +13,7 @@ import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { resourceNameOf, resourcesOf, type Checkpoint } from "./checkpoint";
 import { PulumiCommandError } from "./pulumiCommand";
-import { isEndpointType } from "./registry";
+import { isEndpointType, kindOf } from "./registry";
 import { stackSession, type StackOptions } from "./session";
 import { exportCheckpoint } from "./stackState";
 
@@ -45,6 +45,13 @@ export function endpointIdIn(checkpoint: Checkpoint, ref: string): string {
   return named[0]?.id ?? ref;
 }
 
+/** The pod id `ref` stands for in `checkpoint`: a resource name of one of its pods, else `ref` itself. */
+export function podIdIn(checkpoint: Checkpoint, ref: string): string {
+  const named = resourcesOf(checkpoint).filter((r) => kindOf(r.type)?.noun === "pod" && !r.delete && r.id !== undefined && resourceNameOf(r.urn) === ref);
+  if (named.length > 1) throw new UsageError(`several pods of the stack are named "${ref}": ${named.map((r) => `${r.urn} (${r.id})`).join(", ")}; pass the id`);
+  return named[0]?.id ?? ref;
+}
+
 export interface EndpointTarget {
   /** The endpoint's id (or a public model endpoint's, passed through). */
   endpointId: string;
@@ -53,12 +60,18 @@ export interface EndpointTarget {
 }
 
 /**
- * Resolves `ref` (an endpoint id, or a resource name of the stack's) and the client settings.
+ * Resolves `ref` (an endpoint id, or a resource name of the stack's; with `resolve` = {@link podIdIn}, a pod's)
+ * and the client settings.
  * @throws PulumiCommandError when the stack named by `--stack`/`--cwd` cannot be read; ConfigurationError
  *   for a `runpod:*` key the provider does not read, or (at `connect`) when no key is configured;
  *   UsageError when several endpoints carry the name.
  */
-export async function endpointTarget(ctx: CommandContext, ref: string, opts: StackOptions): Promise<EndpointTarget> {
+export async function endpointTarget(
+  ctx: CommandContext,
+  ref: string,
+  opts: StackOptions,
+  resolve: (checkpoint: Checkpoint, ref: string) => string = endpointIdIn,
+): Promise<EndpointTarget> {
   const explicit = opts.stack !== undefined || opts.cwd !== undefined;
   if (!explicit && !inPulumiProject(process.cwd())) return { endpointId: ref, connect: () => ctx.connect() };
   const session = stackSession(ctx, opts);
@@ -82,5 +95,5 @@ export async function endpointTarget(ctx: CommandContext, ref: string, opts: Sta
     };
   }
   const [config, checkpoint] = read;
-  return { endpointId: endpointIdIn(checkpoint, ref), connect: () => ctx.connect(behindEnvironment(config, ctx.io.env)) };
+  return { endpointId: resolve(checkpoint, ref), connect: () => ctx.connect(behindEnvironment(config, ctx.io.env)) };
 }

@@ -1,16 +1,17 @@
 /**
  * The resource kinds the stack commands handle; a new kind joins by adding its {@link StackKind} (named apart from the provider's `RESOURCE_KINDS`, which it takes type tokens from)
  * here. Orphans are removed in this order: endpoints before the templates they use, templates before
- * the registry credentials they pull with; network volumes after the endpoints that mount them.
+ * the registry credentials they pull with; network volumes after the endpoints and pods that mount them.
  */
 import { tokenOf } from "../../plugin/tokens";
 import { RESOURCE_KINDS as MODELS, typeToken } from "../../provider";
 import { endpointKind } from "./endpointKind";
 import { networkVolumeKind } from "./networkVolumeKind";
+import { podKind } from "./podKind";
 import type { StackKind } from "./stackKind";
 import { registryAuthKind, templateKind } from "./templateKinds";
 
-export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind, networkVolumeKind];
+export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind, podKind, networkVolumeKind];
 
 /** Each kind's provider-plugin token (`runpod:index:Endpoint`) → its dynamic-provider token, which keys the kinds. */
 const DYNAMIC_OF_PLUGIN = new Map<string, string>(Object.values(MODELS).map((k) => [tokenOf(k.model), typeToken(k.model)]));
@@ -40,6 +41,11 @@ export function isEndpointType(type: string | undefined): boolean {
 }
 
 /** Whether `type` is a NetworkVolume's, served either way (`cost`). */
+/** Whether `type` is a Pod's, served either way (`cost`). */
+export function isPodType(type: string | undefined): boolean {
+  return type !== undefined && kindOf(type) === podKind;
+}
+
 export function isNetworkVolumeType(type: string | undefined): boolean {
   return type !== undefined && kindOf(type) === networkVolumeKind;
 }

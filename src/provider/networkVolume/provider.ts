@@ -4,7 +4,7 @@
  * (paths/ports.ts). `name` and a larger `size` change in place; a smaller `size` fails at preview naming the
  * current size (the platform cannot shrink storage). Preview checks the data center and tier against the
  * catalog and writes the monthly storage cost (cost.ts) into the checked inputs. A delete refused while an
- * endpoint mounts the volume is retried within a deadline, then fails naming those endpoints.
+ * endpoint or pod mounts the volume is retried within a deadline, then fails naming them.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Catalog } from "../catalog/catalog";
@@ -17,6 +17,7 @@ import { NETWORK_VOLUME_PORTS } from "../paths/ports";
 import type { NetworkVolumeState } from "../paths/records";
 import type { SessionSource } from "../recordProvider";
 import { containsUnknown, UNKNOWN } from "../unknown";
+import { podsMounting } from "../pod/mounts";
 import { monthlyStorageCost } from "./cost";
 import { NETWORK_VOLUME_MODEL, VOLUME_TYPES, type NetworkVolumeInputs, type NetworkVolumeOutputs, type VolumeTypeName } from "./model";
 
@@ -140,9 +141,10 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
     return inputsFromOutputs(NETWORK_VOLUME_MODEL, outs);
   }
 
-  /** The endpoints mounting volume `id` (the pod kind adds its own). */
+  /** The endpoints and pods mounting volume `id`. */
   protected async users(id: string): Promise<string> {
     const users = (await this.session.endpoints.list()).filter((e) => e.networkVolumeId === id || (e.networkVolumeIds ?? []).includes(id));
-    return users.length > 0 ? `endpoints ${users.map((e) => `${e.id} (${e.name})`).join(", ")}` : "";
+    const endpoints = users.length > 0 ? `endpoints ${users.map((e) => `${e.id} (${e.name})`).join(", ")}` : "";
+    return [endpoints, await podsMounting(this.client, id)].filter(Boolean).join("; ");
   }
 }

@@ -78,3 +78,30 @@ export interface RegistryAuthState {
   id: string;
   name: string;
 }
+
+/** A pod (REST v2 only); `status`, `costPerHour`, the placement and SSH are what the platform reports of it. */
+export interface PodState {
+  id: string;
+  name: string;
+  imageName: string;
+  dockerArgs: string;
+  containerDiskInGb: number;
+  ports: string[];
+  env: Record<string, string>;
+  containerRegistryAuthId: string | null;
+  volumeInGb: number;
+  volumeMountPath: string | null;
+  networkVolumeId: string | null;
+  gpuCount: number;
+  cpuFlavorId: string | null;
+  vcpuCount: number | null;
+  cloudType: "SECURE" | "COMMUNITY";
+  /** RUNNING while it runs or is on its way (PROVISIONING, STARTING); EXITED when stopped or failed. */
+  desiredStatus: "RUNNING" | "EXITED";
+  status: "PROVISIONING" | "STARTING" | "RUNNING" | "EXITED" | "ERROR" | "TERMINATED";
+  costPerHour: number;
+  gpuTypeId: string | null;
+  dataCenterId: string | null;
+  sshCommand: string | null;
+  sshDirectCommand: string | null;
+}

@@ -1,0 +1,236 @@
+/**
+ * The Pod provider against the emulator over real HTTP: preview checks and the cost estimate from the pod
+ * catalog, create of a GPU pod, env values kept out of errors, an in-place update (PATCH of only what changed),
+ * replacing changes, `desiredStatus` EXITED then RUNNING through podAction, drift, the GPU-type fallback of
+ * `gpuTypeIds`, a CPU pod, delete — on `runpod:api v2` and on `graphql` (pods speak REST v2 on both).
+ */
+import type { RunningEmulator } from "../../emulator";
+import type { PlatformClient } from "../../src/api/types";
+import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
+import { POD_SECRET_FIELDS } from "../../src/provider/pod/model";
+import { podsMounting } from "../../src/provider/pod/mounts";
+import { PodProvider } from "../../src/provider/pod/provider";
+import { PlatformSession } from "../../src/provider/session";
+import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+
+const SECRET = "hf_p0d-s3cr3t-value";
+const RTX4090 = "NVIDIA GeForce RTX 4090";
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+const warnings: string[] = [];
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  client = emulatorClient(emu);
+});
+afterAll(() => emu.close());
+beforeEach(() => {
+  emu.setFaults({});
+  warnings.length = 0;
+});
+
+const providerOn = (api: "v2" | "graphql") => new PodProvider(new PlatformSession(() => client, { api, warn: (m) => warnings.push(m) }));
+
+async function checkedBy(provider: PodProvider, args: Record<string, unknown>, olds?: Record<string, unknown>) {
+  const r = await provider.check(olds, args);
+  expect(r.failures).toEqual([]);
+  return r.inputs as Record<string, unknown>;
+}
+
+const platformPod = async (id: string) => client.v2.getPod(id);
+
+describe.each(["v2", "graphql"] as const)("Pod provider on runpod:api %s", (api) => {
+  test("GPU pod: create, no-op diff, in-place update, stop and start through podAction, drift, replacing changes, delete", async () => {
+    const provider = providerOn(api);
+    const args = {
+      name: uniqueName("pod"),
+      imageName: "runpod/pytorch:2.4.0",
+      gpuTypeIds: [RTX4090],
+      ports: ["8888/http", "22/tcp"],
+      env: { MODEL: "llama", HF_TOKEN: SECRET },
+      volumeInGb: 20,
+      dataCenterIds: ["US-TX-3"],
+    };
+    const inputs = await checkedBy(provider, args);
+    const price = (await client.v2.getGpuType(RTX4090)).price.secure;
+    expect(inputs.costPerHour).toBeCloseTo(price, 6);
+
+    const { id, outs } = await provider.create(inputs);
+    let pod = await platformPod(id);
+    expect(pod).toMatchObject({ name: args.name, image: args.imageName, gpu: { id: RTX4090, count: 1 }, dataCenterId: "US-TX-3", env: args.env });
+    expect(pod.mounts).toEqual({ persistent: { size: 20, path: "/workspace" } });
+    expect(outs).toMatchObject({ gpuTypeId: RTX4090, gpuTypeIds: [RTX4090], dataCenterId: "US-TX-3", volumeMountPath: "/workspace", desiredStatus: "RUNNING" });
+    expect(outs?.costPerHour).toBeCloseTo(price, 6);
+    expect(String(outs?.sshCommand)).toMatch(/^ssh \S+@/);
+    // The resource registers env as a Pulumi secret output (no plain value in state).
+    expect(POD_SECRET_FIELDS).toEqual(["env"]);
+    expect(await provider.diff(id, outs as never, inputs)).toMatchObject({ changes: false, replaces: [] });
+
+    // Refresh: the pod now runs, with its direct SSH endpoint; no diff.
+    const read = await provider.read(id, outs as never);
+    expect(read.props).toMatchObject({ status: "RUNNING" });
+    expect(String(read.props?.sshDirectCommand)).toMatch(/^ssh root@\S+ -p \d+$/);
+    expect(await provider.diff(id, read.props as never, inputs)).toMatchObject({ changes: false });
+
+    // In place: image and env (PATCH carries only those).
+    const next = await checkedBy(provider, { ...args, imageName: "runpod/pytorch:2.5.0", env: { MODEL: "mistral", HF_TOKEN: SECRET } }, inputs);
+    const d = await provider.diff(id, read.props as never, next);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.changed.sort()).toEqual(["env", "imageName"]);
+    emu.resetStats();
+    const updated = await provider.update(id, read.props as never, next);
+    expect(emu.stats().requests).toBe(1);
+    pod = await platformPod(id);
+    expect(pod).toMatchObject({ image: "runpod/pytorch:2.5.0", env: { MODEL: "mistral", HF_TOKEN: SECRET }, status: "RUNNING" });
+
+    // Stop in place through podAction, then start again.
+    const stop = await checkedBy(
+      provider,
+      { ...args, imageName: "runpod/pytorch:2.5.0", env: { MODEL: "mistral", HF_TOKEN: SECRET }, desiredStatus: "EXITED" },
+      next,
+    );
+    expect(await provider.diff(id, updated.outs as never, stop)).toMatchObject({ changed: ["desiredStatus"], replaces: [] });
+    const stopped = await provider.update(id, updated.outs as never, stop);
+    expect(stopped.outs).toMatchObject({ status: "EXITED", desiredStatus: "EXITED", costPerHour: 0, sshDirectCommand: null });
+    expect((await platformPod(id)).status).toBe("EXITED");
+    const run = await checkedBy(provider, { ...stop, desiredStatus: "RUNNING" }, stop);
+    const running = await provider.update(id, stopped.outs as never, run);
+    expect(running.outs).toMatchObject({ status: "RUNNING", desiredStatus: "RUNNING" });
+    expect(running.outs?.costPerHour).toBeCloseTo(price, 6);
+
+    // Drift: stopped outside Pulumi, a refresh shows it and the next diff starts it again.
+    await client.v2.podAction(id, { action: "stop" });
+    const drifted = await provider.read(id, running.outs as never);
+    expect(drifted.props).toMatchObject({ desiredStatus: "EXITED", status: "EXITED" });
+    expect(await provider.diff(id, drifted.props as never, run)).toMatchObject({ changed: ["desiredStatus"], replaces: [] });
+
+    // Replacing changes: the GPU count, the data centers, removing the volume.
+    for (const [field, value] of [
+      ["gpuCount", 2],
+      ["dataCenterIds", ["EU-RO-1"]],
+      ["volumeInGb", 0],
+    ] as const) {
+      const changed = await checkedBy(provider, { ...run, [field]: value }, run);
+      expect(await provider.diff(id, drifted.props as never, changed)).toMatchObject({ changes: true, replaces: [field] });
+    }
+    // The volume's size grows in place.
+    const grown = await checkedBy(provider, { ...run, volumeInGb: 40 }, run);
+    expect(await provider.diff(id, drifted.props as never, grown)).toMatchObject({ replaces: [] });
+
+    await provider.delete(id, drifted.props as never);
+    await expect(platformPod(id)).rejects.toMatchObject({ status: 404 });
+    await provider.delete(id, drifted.props as never);
+    expect(await provider.read(id, drifted.props as never)).toEqual({});
+  });
+});
+
+test("preview: unknown GPU types and data centers fail naming the field and the nearest values; one of GPU or CPU", async () => {
+  const provider = providerOn("v2");
+  const r = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: ["NVIDIA GeForce RTX 4091"], dataCenterIds: ["US-TX-4"] });
+  const reasons = (r.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+  expect(reasons).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^gpuTypeIds: .*"NVIDIA GeForce RTX 4091" is not a GPU type of the catalog; nearest: "NVIDIA GeForce RTX 4090"/),
+      expect.stringMatching(/^dataCenterIds: .*"US-TX-4" is not a data center of the catalog; nearest: "US-TX-3"/),
+    ]),
+  );
+  const neither = await provider.check(undefined, { name: "p", imageName: "x:1" });
+  expect(neither.failures).toEqual([expect.objectContaining({ property: "gpuTypeIds" })]);
+  const both = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: [RTX4090], cpuFlavorId: "cpu3c", vcpuCount: 4 });
+  expect(both.failures).toEqual(expect.arrayContaining([expect.objectContaining({ property: "cpuFlavorId" })]));
+  const noImage = await provider.check(undefined, { name: "p", gpuTypeIds: [RTX4090] });
+  expect(noImage.failures).toEqual([expect.objectContaining({ property: "imageName" })]);
+  const tooMany = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: [RTX4090], gpuCount: 64 });
+  expect(tooMany.failures).toEqual([
+    expect.objectContaining({ property: "gpuCount", reason: expect.stringMatching(/at most \d+ x "NVIDIA GeForce RTX 4090"/) }),
+  ]);
+  const cloud = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: ["NVIDIA L4"], cloudType: "COMMUNITY" });
+  expect(cloud.failures).toEqual([expect.objectContaining({ property: "cloudType" })]);
+  const badCloud = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: [RTX4090], cloudType: "PRIVATE" });
+  expect(badCloud.failures).toEqual([expect.objectContaining({ property: "cloudType", reason: expect.stringMatching(/SECURE.*COMMUNITY/) })]);
+  const secret = await provider.check(undefined, { name: "p", imageName: "x:1", gpuTypeIds: [RTX4090], startSsh: true, env: { PUBLIC_KEY: SECRET } });
+  expect(secret.failures).toEqual([expect.objectContaining({ property: "env" })]);
+  expect(JSON.stringify(secret.failures)).not.toContain(SECRET);
+});
+
+test("gpuTypeIds are tried in order: a type the platform cannot place moves to the next", async () => {
+  const provider = providerOn("v2");
+  // Checked inputs as the engine would hold them; L4 is not offered on COMMUNITY cloud, so createPod refuses it (400).
+  const inputs = await checkedBy(provider, { name: uniqueName("fallback"), imageName: "x:1", gpuTypeIds: [RTX4090], cloudType: "COMMUNITY" });
+  const { id, outs } = await provider.create({ ...inputs, gpuTypeIds: ["NVIDIA L4", RTX4090] });
+  expect(outs).toMatchObject({ gpuTypeId: RTX4090, gpuTypeIds: ["NVIDIA L4", RTX4090], cloudType: "COMMUNITY" });
+  await provider.delete(id, outs as never);
+});
+
+test("a CPU pod created stopped (desiredStatus EXITED): created, then stopped through podAction", async () => {
+  const provider = providerOn("v2");
+  const inputs = await checkedBy(provider, { name: uniqueName("cpu"), imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 4, desiredStatus: "EXITED" });
+  const flavor = await client.v2.getCpuType("cpu3c");
+  expect(inputs.costPerHour).toBeCloseTo(flavor.price.securePerVcpu * 4, 6);
+  const { id, outs } = await provider.create(inputs);
+  expect(outs).toMatchObject({ cpuFlavorId: "cpu3c", vcpuCount: 4, gpuTypeId: null, status: "EXITED", desiredStatus: "EXITED" });
+  expect(await provider.diff(id, outs as never, inputs)).toMatchObject({ changes: false });
+  await provider.delete(id, outs as never);
+});
+
+test("a pod mounts a network volume created in the same process; the volume's delete is refused naming the pod", async () => {
+  const session = new PlatformSession(() => client, { api: "v2", warn: (m) => warnings.push(m) });
+  const volumes = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });
+  const pods = new PodProvider(session);
+  // The session's volume listing is warm from before the volume exists; the pod's check must still find it.
+  await session.networkVolumes();
+  const vInputs = (await volumes.check(undefined, { name: uniqueName("vol"), size: 20, dataCenterId: "EU-RO-1" })).inputs;
+  const volume = await volumes.create(vInputs);
+  const inputs = await checkedBy(pods, {
+    name: uniqueName("mounter"),
+    imageName: "x:1",
+    gpuTypeIds: [RTX4090],
+    networkVolumeId: volume.id,
+    volumeMountPath: "/data",
+  });
+  const pod = await pods.create(inputs);
+  expect(pod.outs).toMatchObject({ networkVolumeId: volume.id, volumeMountPath: "/data", dataCenterId: "EU-RO-1" });
+  expect(await podsMounting(client, volume.id)).toBe(`pods ${pod.id} (${String(inputs.name)})`);
+  await expect(volumes.delete(volume.id, volume.outs as never)).rejects.toThrow(new RegExp(`still in use.*pods ${pod.id} \\(${String(inputs.name)}\\)`));
+  await pods.delete(pod.id, pod.outs as never);
+  await volumes.delete(volume.id, volume.outs as never);
+  expect(await podsMounting(client, volume.id)).toBe("");
+});
+
+test("with templateId, unset fields are the template's and a declared env is the pod's whole env: no diff after create", async () => {
+  const provider = providerOn("v2");
+  const template = await client.v2.createTemplate({
+    name: uniqueName("podtpl"),
+    image: "runpod/pytorch:2.4.0",
+    env: { FROM_TEMPLATE: "1" },
+    ports: ["8888/http"],
+    startSsh: false,
+    startJupyter: false,
+  });
+  const inputs = await checkedBy(provider, { name: uniqueName("tplpod"), templateId: template.id, gpuTypeIds: [RTX4090], env: { MINE: "2" } });
+  const { id, outs } = await provider.create(inputs);
+  const created = await platformPod(id);
+  expect(created).toMatchObject({ image: "runpod/pytorch:2.4.0", ports: ["8888/http"] });
+  expect(created.env).toEqual({ MINE: "2" });
+  expect(outs).toMatchObject({ templateId: template.id, imageName: "runpod/pytorch:2.4.0", env: { MINE: "2" } });
+  expect(await provider.diff(id, outs as never, inputs)).toMatchObject({ changes: false });
+  const refreshed = await provider.read(id, outs as never);
+  expect(await provider.diff(id, refreshed.props as never, inputs)).toMatchObject({ changes: false });
+
+  // Another template, in place: its image applies, the declared env stays the pod's env.
+  const other = await client.v2.createTemplate({
+    name: uniqueName("podtpl2"),
+    image: "runpod/pytorch:2.5.0",
+    env: { OTHER: "3" },
+    startSsh: false,
+    startJupyter: false,
+  });
+  const next = await checkedBy(provider, { ...inputs, templateId: other.id }, inputs);
+  expect(await provider.diff(id, refreshed.props as never, next)).toMatchObject({ changed: ["templateId"], replaces: [] });
+  const updated = await provider.update(id, refreshed.props as never, next);
+  const after = await platformPod(id);
+  expect(after.image).toBe("runpod/pytorch:2.5.0");
+  expect(after.env).toEqual({ MINE: "2" });
+  expect(await provider.diff(id, updated.outs as never, next)).toMatchObject({ changes: false });
+  await provider.delete(id, outs as never);
+});
