@@ -102,7 +102,8 @@ describe("checkEndpointInputs: valid inputs", () => {
       rolloutTimeout: 7200,
       rolloutFailedStarts: 100,
       rollback: false,
-      smokeInput: '{"prompt":"ping"}',
+      // A load-balancing endpoint takes no smoke job (rolloutMessage.test.ts).
+      smokeInput: null,
       smokeStatus: "FAILED",
     };
     const r = checkEndpointInputs(given);
