@@ -42,9 +42,6 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
     return this.listingOf(this.session);
   }
 
-  /** After an update was applied; `olds` the stored outputs, `news` the checked inputs. */
-  protected updated(_id: string, _olds: Props, _news: Props): void {}
-
   /** Who still uses record `id` ("endpoints a (x), b (y)"), or "" — for the in-use error. */
   protected abstract users(id: string): Promise<string>;
 
@@ -68,7 +65,6 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
       () => port.update(id, inputs, olds),
       (changed) => this.listing.changed(changed),
     );
-    this.updated(id, olds, news);
     return { outs: this.outputs(record, news) };
   }
 

@@ -43,8 +43,9 @@ export interface PortCapabilities {
    */
   readonly uniqueNames?: boolean;
   /**
-   * The path copies a referenced template into the resource at create (REST v2 endpoints: a snapshot),
-   * so a template change reaches it only when re-applied; false where the platform follows the template itself.
+   * The path copies a referenced template into the resource at create (REST v2 endpoints: a snapshot,
+   * reported as the record's `container`), so a template change reaches it only when re-applied; false
+   * where the platform follows the template itself.
    */
   readonly copiesTemplates: boolean;
 }

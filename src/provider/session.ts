@@ -36,8 +36,8 @@ export class PlatformSession {
   private templateListing?: SharedListing<TemplateState>;
   private registryAuthListing?: SharedListing<RegistryAuthState>;
   private networkVolumeStates?: SharedListing<NetworkVolumeState>;
-  /** Templates whose container settings (image, env, …) this process changed. */
-  private readonly changedTemplates = new Set<string>();
+  /** The settings a Template diff of this process found a template's container about to take (in memory only: env values are secrets). */
+  private readonly changingTemplates = new Map<string, Readonly<Record<string, unknown>>>();
   private catalogRead?: Promise<Catalog>;
   private catalogQueries?: CatalogReads;
   private catalogReads = 0;
@@ -139,14 +139,18 @@ export class PlatformSession {
     (this.options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`)))(message);
   }
 
-  /** Reports that this process changed the container settings of template `id` (endpoints re-apply it where the path copies templates). */
-  templateChanged(id: string): void {
-    this.changedTemplates.add(id);
+  /**
+   * Reports that this deployment is about to change the container settings of template `id` to those of
+   * `next` (its checked inputs; its diff, at preview and at up): the endpoints using it, diffed after it,
+   * compare their copy with them where the path copies templates (endpoint/provider.ts).
+   */
+  templateChanging(id: string, next: Readonly<Record<string, unknown>>): void {
+    this.changingTemplates.set(id, next);
   }
 
-  /** Whether this process changed the container settings of template `id`. */
-  hasTemplateChanged(id: string): boolean {
-    return this.changedTemplates.has(id);
+  /** The settings a Template diff of this deployment found template `id`'s container about to take, if any. */
+  templateNext(id: string): Readonly<Record<string, unknown>> | undefined {
+    return this.changingTemplates.get(id);
   }
 
   /** This process created, changed or deleted a network volume: the next {@link networkVolumes} lists again. */

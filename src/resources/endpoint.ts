@@ -145,6 +145,34 @@ export interface EndpointArgs {
    * changing it alone is no diff. See docs/cost.md (also for the stack-wide `runpod:maxHourlyCost`).
    */
   maxHourlyCostLimit?: pulumi.Input<number>;
+  /**
+   * Longest a container rollout may take, in seconds: an integer from 1 to 7200. Default 600. A
+   * rollout (a changed image, env, … or a re-applied template) is followed until every worker runs the new release and, with `smokeInput`, its smoke job has ended;
+   * past this limit it fails and, unless `rollback` is false, is rolled back. Changing it alone is no diff.
+   * docs/endpoint.md › Rollouts and rollback.
+   */
+  rolloutTimeout?: pulumi.Input<number>;
+  /**
+   * Failed starts of the new release's workers (workers seen UNHEALTHY: a crash on boot, an image that
+   * cannot be pulled) that fail a rollout at once: an integer from 1 to 100. Default 1. Changing it alone is no diff.
+   */
+  rolloutFailedStarts?: pulumi.Input<number>;
+  /**
+   * Whether a failed rollout is rolled back: the previous container settings are put back (a PATCH of the endpoint's own previous image, args, disk, ports, env and registry) and
+   * waited for until the workers run them again, then the update fails, naming the endpoint, the release,
+   * the failed workers and the last log lines of one (env values redacted). Default true; false leaves the
+   * failed release in place for debugging. Changing it alone is no diff.
+   */
+  rollback?: pulumi.Input<boolean>;
+  /**
+   * A smoke job's `input`, as JSON object text (what `pulumi-runpod run --input` takes), e.g.
+   * `'{"prompt":"ping"}'`; at most 10000 characters. Sent to the endpoint once every worker runs a new
+   * release: the rollout counts as healthy only when the job ends in `smokeStatus`; unset = no smoke job.
+   * Changing it alone is no diff.
+   */
+  smokeInput?: pulumi.Input<string>;
+  /** The status the smoke job must end in: `COMPLETED` (default), `FAILED`, `CANCELLED` or `TIMED_OUT`. Changing it alone is no diff. */
+  smokeStatus?: pulumi.Input<string>;
 }
 
 /**
@@ -209,12 +237,29 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare public readonly workersStandby: pulumi.Output<number | null>;
   /** Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface). */
   declare public readonly jobUrl: pulumi.Output<string>;
+  /**
+   * Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint
+   * holds a copy of them, taken at create and at each re-apply: false after a refresh that found the
+   * template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up`
+   * re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.
+   */
+  declare public readonly templateCurrent: pulumi.Output<boolean>;
   /** The readiness-wait setting as last applied by a create or update (a provider setting; not reported by the platform). */
   declare public readonly waitForWorkers: pulumi.Output<boolean>;
   /** Seconds; the readiness-wait limit as last applied by a create or update. */
   declare public readonly workersReadyTimeout: pulumi.Output<number>;
   /** USD per hour; the per-endpoint limit as last applied (null = none). */
   declare public readonly maxHourlyCostLimit: pulumi.Output<number | null>;
+  /** Seconds; the rollout limit as last applied. */
+  declare public readonly rolloutTimeout: pulumi.Output<number>;
+  /** Failed starts of new workers that fail a rollout, as last applied. */
+  declare public readonly rolloutFailedStarts: pulumi.Output<number>;
+  /** Whether a failed rollout is rolled back, as last applied. */
+  declare public readonly rollback: pulumi.Output<boolean>;
+  /** The smoke job's input as last applied (null = none). */
+  declare public readonly smokeInput: pulumi.Output<string | null>;
+  /** The status the smoke job must end in, as last applied. */
+  declare public readonly smokeStatus: pulumi.Output<string>;
   /**
    * USD per hour with all `workersMax` workers busy, at the highest-priced GPU pool or CPU flavor the
    * endpoint may land on (the catalog's serverless list prices; docs/cost.md). Known at `pulumi preview`

@@ -66,6 +66,25 @@ export interface TemplateArgs {
   isPublic?: pulumi.Input<boolean>;
   /** Description shown with the template (at most 65536 characters); unset = none. Updated in place. */
   readme?: pulumi.Input<string>;
+  /**
+   * Longest a container rollout may take, in seconds: an integer from 1 to 7200. Default 600. A
+   * rollout (a changed image, env, … of the template, on `runpod:api graphql`, where each endpoint using the template rolls; on `v2` endpoints hold copies and each endpoint's own rollout settings apply to its re-apply) is followed until every worker runs the new release on each endpoint using the template;
+   * past this limit it fails and, unless `rollback` is false, is rolled back. Changing it alone is no diff.
+   * docs/endpoint.md › Rollouts and rollback.
+   */
+  rolloutTimeout?: pulumi.Input<number>;
+  /**
+   * Failed starts of the new release's workers (workers seen UNHEALTHY: a crash on boot, an image that
+   * cannot be pulled) that fail a rollout at once: an integer from 1 to 100. Default 1. Changing it alone is no diff.
+   */
+  rolloutFailedStarts?: pulumi.Input<number>;
+  /**
+   * Whether a failed rollout is rolled back: the previous container settings are put back (the template's previous settings saved again: every endpoint using it rolls back) and
+   * waited for until the workers run them again, then the update fails, naming the endpoint, the release,
+   * the failed workers and the last log lines of one (env values redacted). Default true; false leaves the
+   * failed release in place for debugging. Changing it alone is no diff.
+   */
+  rollback?: pulumi.Input<boolean>;
 }
 
 /**
@@ -94,6 +113,12 @@ export class Template extends pulumi.dynamic.Resource {
   declare public readonly startJupyter: pulumi.Output<boolean>;
   declare public readonly isPublic: pulumi.Output<boolean>;
   declare public readonly readme: pulumi.Output<string>;
+  /** Seconds; the rollout limit as last applied. */
+  declare public readonly rolloutTimeout: pulumi.Output<number>;
+  /** Failed starts of new workers that fail a rollout, as last applied. */
+  declare public readonly rolloutFailedStarts: pulumi.Output<number>;
+  /** Whether a failed rollout is rolled back, as last applied. */
+  declare public readonly rollback: pulumi.Output<boolean>;
 
   /**
    * @param name the Pulumi resource name; the template's name is `args.name`, or this name plus a random suffix.

@@ -9,6 +9,8 @@ import { checkEndpointInputs } from "../../src/provider/endpoint/check";
 import { diffEndpoint } from "../../src/provider/endpoint/diff";
 import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL } from "../../src/provider/endpoint/model";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
+import { API_PATH_ENV_VAR } from "../../src/provider/apiPath";
+import { PlatformSession } from "../../src/provider/session";
 import { endpointStateFromGraphql } from "../../src/provider/endpoint/paths/graphql";
 import { outputsFromRecord } from "../../src/provider/endpoint/state";
 import { changeOf } from "../../src/provider/model/fields";
@@ -148,17 +150,34 @@ describe("diffEndpoint: one field changed", () => {
   });
 });
 
-/** The provider's `diff()` itself (what the engine gets), directly and through the provider module's `resources.endpoint`. */
+/**
+ * The provider's `diff()` itself (what the engine gets), directly and through the provider module's
+ * `resources.endpoint`, on GraphQL: there endpoints follow their template, so diff needs no client (on
+ * REST v2 it compares the endpoint's container with its template live: templateReapply.integration.test.ts).
+ */
 describe.each([
   [
     "EndpointProvider.diff",
     (o: Record<string, unknown>, n: Record<string, unknown>) =>
-      new EndpointProvider(() => {
-        throw new Error("diff needs no client");
-      }).diff("abc123def456gh", o, n),
+      new EndpointProvider(
+        new PlatformSession(
+          () => {
+            throw new Error("diff needs no client");
+          },
+          { api: "graphql" },
+        ),
+      ).diff("abc123def456gh", o, n),
   ],
   ["resources.endpoint.diff", (o: Record<string, unknown>, n: Record<string, unknown>) => resources.endpoint.diff("abc123def456gh", o, n)],
 ])("%s: the result the engine acts on", (_name, diff) => {
+  const before = process.env[API_PATH_ENV_VAR];
+  beforeAll(() => {
+    process.env[API_PATH_ENV_VAR] = "graphql";
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env[API_PATH_ENV_VAR];
+    else process.env[API_PATH_ENV_VAR] = before;
+  });
   it.each(CHANGES)("%s %j → changes, and replaces exactly when the policy says %s", async (field, change, kind) => {
     const d = await diff(olds(), checked({ ...args, ...change }));
     expect(d.changes).toBe(true);

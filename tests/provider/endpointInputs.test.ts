@@ -43,8 +43,22 @@ describe("checkEndpointInputs: valid inputs", () => {
       waitForWorkers: false,
       workersReadyTimeout: 600,
       maxHourlyCostLimit: null,
+      rolloutTimeout: 600,
+      rolloutFailedStarts: 1,
+      rollback: true,
+      smokeInput: null,
+      smokeStatus: "COMPLETED",
     });
-    expect(ENDPOINT_SETTING_DEFAULTS).toEqual({ waitForWorkers: false, workersReadyTimeout: 600, maxHourlyCostLimit: null });
+    expect(ENDPOINT_SETTING_DEFAULTS).toEqual({
+      waitForWorkers: false,
+      workersReadyTimeout: 600,
+      maxHourlyCostLimit: null,
+      rolloutTimeout: 600,
+      rolloutFailedStarts: 1,
+      rollback: true,
+      smokeInput: null,
+      smokeStatus: "COMPLETED",
+    });
     expect(r.inputs).not.toHaveProperty("__provider");
     expect(isComplete(r.inputs)).toBe(true);
   });
@@ -85,6 +99,12 @@ describe("checkEndpointInputs: valid inputs", () => {
       waitForWorkers: true,
       workersReadyTimeout: 3600,
       maxHourlyCostLimit: 12.5,
+      rolloutTimeout: 7200,
+      rolloutFailedStarts: 100,
+      rollback: false,
+      // A load-balancing endpoint takes no smoke job (rolloutMessage.test.ts).
+      smokeInput: null,
+      smokeStatus: "FAILED",
     };
     const r = checkEndpointInputs(given);
     expect(r.failures).toEqual([]);

@@ -67,7 +67,8 @@ describe.each<SaveSemantics>(["replace", "merge"])("Template provider under %s s
     expect(d).toMatchObject({ changes: true, changed: ["imageName"], replaces: [], deleteBeforeReplace: false });
     emu.resetStats();
     const updated = await provider.update(id, outs as never, next);
-    expect(emu.stats().requests).toBe(1);
+    // The save, and the endpoint listing (GraphQL `myself`) that finds the endpoints whose rollout it follows (none here).
+    expect(emu.stats().byOperation).toEqual({ saveTemplate: 1, myself: 1 });
     expect(onPlatform(id)).toMatchObject({
       imageName: "ghcr.io/acme/llm:1.4.4",
       containerDiskInGb: 20,

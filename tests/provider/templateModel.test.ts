@@ -36,6 +36,9 @@ describe("Template check", () => {
       startJupyter: false,
       isPublic: false,
       readme: "",
+      rolloutTimeout: 600,
+      rolloutFailedStarts: 1,
+      rollback: true,
     });
   });
 

@@ -60,10 +60,22 @@ type Endpoint struct {
 	NetworkVolumeId pulumi.StringPtrOutput `pulumi:"networkVolumeId"`
 	// Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
 	NetworkVolumeIds pulumi.StringArrayOutput `pulumi:"networkVolumeIds"`
+	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+	Rollback pulumi.BoolPtrOutput `pulumi:"rollback"`
+	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+	RolloutFailedStarts pulumi.IntPtrOutput `pulumi:"rolloutFailedStarts"`
+	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+	RolloutTimeout pulumi.IntPtrOutput `pulumi:"rolloutTimeout"`
 	// Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
 	ScalerType pulumi.StringPtrOutput `pulumi:"scalerType"`
 	// Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
 	ScalerValue pulumi.Float64PtrOutput `pulumi:"scalerValue"`
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+	SmokeInput pulumi.StringPtrOutput `pulumi:"smokeInput"`
+	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+	SmokeStatus pulumi.StringPtrOutput `pulumi:"smokeStatus"`
+	// Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.
+	TemplateCurrent pulumi.BoolPtrOutput `pulumi:"templateCurrent"`
 	// Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
 	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
@@ -163,10 +175,20 @@ type endpointArgs struct {
 	NetworkVolumeId *string `pulumi:"networkVolumeId"`
 	// Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
 	NetworkVolumeIds []string `pulumi:"networkVolumeIds"`
+	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+	Rollback *bool `pulumi:"rollback"`
+	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+	RolloutFailedStarts *int `pulumi:"rolloutFailedStarts"`
+	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+	RolloutTimeout *int `pulumi:"rolloutTimeout"`
 	// Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
 	ScalerType *string `pulumi:"scalerType"`
 	// Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
 	ScalerValue *float64 `pulumi:"scalerValue"`
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+	SmokeInput *string `pulumi:"smokeInput"`
+	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+	SmokeStatus *string `pulumi:"smokeStatus"`
 	// Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
 	TemplateId string `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
@@ -221,10 +243,20 @@ type EndpointArgs struct {
 	NetworkVolumeId pulumi.StringPtrInput
 	// Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
 	NetworkVolumeIds pulumi.StringArrayInput
+	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+	Rollback pulumi.BoolPtrInput
+	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+	RolloutFailedStarts pulumi.IntPtrInput
+	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+	RolloutTimeout pulumi.IntPtrInput
 	// Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
 	ScalerType pulumi.StringPtrInput
 	// Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
 	ScalerValue pulumi.Float64PtrInput
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+	SmokeInput pulumi.StringPtrInput
+	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+	SmokeStatus pulumi.StringPtrInput
 	// Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
 	TemplateId pulumi.StringInput
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
@@ -381,6 +413,21 @@ func (o EndpointOutput) NetworkVolumeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.NetworkVolumeIds }).(pulumi.StringArrayOutput)
 }
 
+// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+func (o EndpointOutput) Rollback() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.BoolPtrOutput { return v.Rollback }).(pulumi.BoolPtrOutput)
+}
+
+// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+func (o EndpointOutput) RolloutFailedStarts() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.RolloutFailedStarts }).(pulumi.IntPtrOutput)
+}
+
+// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+func (o EndpointOutput) RolloutTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.RolloutTimeout }).(pulumi.IntPtrOutput)
+}
+
 // Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
 func (o EndpointOutput) ScalerType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.ScalerType }).(pulumi.StringPtrOutput)
@@ -389,6 +436,21 @@ func (o EndpointOutput) ScalerType() pulumi.StringPtrOutput {
 // Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
 func (o EndpointOutput) ScalerValue() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.Float64PtrOutput { return v.ScalerValue }).(pulumi.Float64PtrOutput)
+}
+
+// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+func (o EndpointOutput) SmokeInput() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.SmokeInput }).(pulumi.StringPtrOutput)
+}
+
+// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+func (o EndpointOutput) SmokeStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.SmokeStatus }).(pulumi.StringPtrOutput)
+}
+
+// Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.
+func (o EndpointOutput) TemplateCurrent() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.BoolPtrOutput { return v.TemplateCurrent }).(pulumi.BoolPtrOutput)
 }
 
 // Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.

@@ -38,6 +38,12 @@ type Template struct {
 	Ports pulumi.StringArrayOutput `pulumi:"ports"`
 	// Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
 	Readme pulumi.StringPtrOutput `pulumi:"readme"`
+	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+	Rollback pulumi.BoolPtrOutput `pulumi:"rollback"`
+	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+	RolloutFailedStarts pulumi.IntPtrOutput `pulumi:"rolloutFailedStarts"`
+	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+	RolloutTimeout pulumi.IntPtrOutput `pulumi:"rolloutTimeout"`
 	// Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
 	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
 	// Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
@@ -118,6 +124,12 @@ type templateArgs struct {
 	Ports []string `pulumi:"ports"`
 	// Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
 	Readme *string `pulumi:"readme"`
+	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+	Rollback *bool `pulumi:"rollback"`
+	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+	RolloutFailedStarts *int `pulumi:"rolloutFailedStarts"`
+	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+	RolloutTimeout *int `pulumi:"rolloutTimeout"`
 	// Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
 	StartJupyter *bool `pulumi:"startJupyter"`
 	// Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
@@ -150,6 +162,12 @@ type TemplateArgs struct {
 	Ports pulumi.StringArrayInput
 	// Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
 	Readme pulumi.StringPtrInput
+	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+	Rollback pulumi.BoolPtrInput
+	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+	RolloutFailedStarts pulumi.IntPtrInput
+	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+	RolloutTimeout pulumi.IntPtrInput
 	// Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
 	StartJupyter pulumi.BoolPtrInput
 	// Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
@@ -245,6 +263,21 @@ func (o TemplateOutput) Ports() pulumi.StringArrayOutput {
 // Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
 func (o TemplateOutput) Readme() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.Readme }).(pulumi.StringPtrOutput)
+}
+
+// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+func (o TemplateOutput) Rollback() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Template) pulumi.BoolPtrOutput { return v.Rollback }).(pulumi.BoolPtrOutput)
+}
+
+// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+func (o TemplateOutput) RolloutFailedStarts() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Template) pulumi.IntPtrOutput { return v.RolloutFailedStarts }).(pulumi.IntPtrOutput)
+}
+
+// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+func (o TemplateOutput) RolloutTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Template) pulumi.IntPtrOutput { return v.RolloutTimeout }).(pulumi.IntPtrOutput)
 }
 
 // Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.

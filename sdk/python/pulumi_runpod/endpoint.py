@@ -37,8 +37,13 @@ class EndpointArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rollback: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
+                 rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
+                 smoke_input: pulumi.Input[Optional[_builtins.str]] = None,
+                 smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
@@ -65,8 +70,13 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
         :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
+        :param pulumi.Input[_builtins.str] smoke_input: A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
@@ -114,10 +124,20 @@ class EndpointArgs:
             pulumi.set(__self__, "network_volume_id", network_volume_id)
         if network_volume_ids is not None:
             pulumi.set(__self__, "network_volume_ids", network_volume_ids)
+        if rollback is not None:
+            pulumi.set(__self__, "rollback", rollback)
+        if rollout_failed_starts is not None:
+            pulumi.set(__self__, "rollout_failed_starts", rollout_failed_starts)
+        if rollout_timeout is not None:
+            pulumi.set(__self__, "rollout_timeout", rollout_timeout)
         if scaler_type is not None:
             pulumi.set(__self__, "scaler_type", scaler_type)
         if scaler_value is not None:
             pulumi.set(__self__, "scaler_value", scaler_value)
+        if smoke_input is not None:
+            pulumi.set(__self__, "smoke_input", smoke_input)
+        if smoke_status is not None:
+            pulumi.set(__self__, "smoke_status", smoke_status)
         if type is not None:
             pulumi.set(__self__, "type", type)
         if wait_for_workers is not None:
@@ -348,6 +368,42 @@ class EndpointArgs:
         pulumi.set(self, "network_volume_ids", value)
 
     @_builtins.property
+    @pulumi.getter
+    def rollback(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollback")
+
+    @rollback.setter
+    def rollback(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "rollback", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutFailedStarts")
+    def rollout_failed_starts(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_failed_starts")
+
+    @rollout_failed_starts.setter
+    def rollout_failed_starts(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rollout_failed_starts", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutTimeout")
+    def rollout_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_timeout")
+
+    @rollout_timeout.setter
+    def rollout_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rollout_timeout", value)
+
+    @_builtins.property
     @pulumi.getter(name="scalerType")
     def scaler_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -370,6 +426,30 @@ class EndpointArgs:
     @scaler_value.setter
     def scaler_value(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "scaler_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="smokeInput")
+    def smoke_input(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_input")
+
+    @smoke_input.setter
+    def smoke_input(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "smoke_input", value)
+
+    @_builtins.property
+    @pulumi.getter(name="smokeStatus")
+    def smoke_status(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_status")
+
+    @smoke_status.setter
+    def smoke_status(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "smoke_status", value)
 
     @_builtins.property
     @pulumi.getter
@@ -455,8 +535,13 @@ class Endpoint(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rollback: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
+                 rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
+                 smoke_input: pulumi.Input[Optional[_builtins.str]] = None,
+                 smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -488,8 +573,13 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] scaler_type: Autoscaling strategy. Accepted: `QUEUE_DELAY` or `REQUEST_COUNT`. Default: `"QUEUE_DELAY"`. Changed in place.
         :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
+        :param pulumi.Input[_builtins.str] smoke_input: A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
@@ -540,8 +630,13 @@ class Endpoint(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rollback: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
+                 rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
+                 smoke_input: pulumi.Input[Optional[_builtins.str]] = None,
+                 smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -574,8 +669,13 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
             __props__.__dict__["network_volume_ids"] = network_volume_ids
+            __props__.__dict__["rollback"] = rollback
+            __props__.__dict__["rollout_failed_starts"] = rollout_failed_starts
+            __props__.__dict__["rollout_timeout"] = rollout_timeout
             __props__.__dict__["scaler_type"] = scaler_type
             __props__.__dict__["scaler_value"] = scaler_value
+            __props__.__dict__["smoke_input"] = smoke_input
+            __props__.__dict__["smoke_status"] = smoke_status
             if template_id is None and not opts.urn:
                 raise TypeError("Missing required property 'template_id'")
             __props__.__dict__["template_id"] = template_id
@@ -588,6 +688,7 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["idle_hourly_cost"] = None
             __props__.__dict__["job_url"] = None
             __props__.__dict__["max_hourly_cost"] = None
+            __props__.__dict__["template_current"] = None
             __props__.__dict__["worker_hourly_cost"] = None
             __props__.__dict__["workers_standby"] = None
         super(Endpoint, __self__).__init__(
@@ -633,8 +734,14 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
         __props__.__dict__["network_volume_ids"] = None
+        __props__.__dict__["rollback"] = None
+        __props__.__dict__["rollout_failed_starts"] = None
+        __props__.__dict__["rollout_timeout"] = None
         __props__.__dict__["scaler_type"] = None
         __props__.__dict__["scaler_value"] = None
+        __props__.__dict__["smoke_input"] = None
+        __props__.__dict__["smoke_status"] = None
+        __props__.__dict__["template_current"] = None
         __props__.__dict__["template_id"] = None
         __props__.__dict__["type"] = None
         __props__.__dict__["wait_for_workers"] = None
@@ -814,6 +921,30 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "network_volume_ids")
 
     @_builtins.property
+    @pulumi.getter
+    def rollback(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollback")
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutFailedStarts")
+    def rollout_failed_starts(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_failed_starts")
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutTimeout")
+    def rollout_timeout(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_timeout")
+
+    @_builtins.property
     @pulumi.getter(name="scalerType")
     def scaler_type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -828,6 +959,30 @@ class Endpoint(pulumi.CustomResource):
         Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         """
         return pulumi.get(self, "scaler_value")
+
+    @_builtins.property
+    @pulumi.getter(name="smokeInput")
+    def smoke_input(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_input")
+
+    @_builtins.property
+    @pulumi.getter(name="smokeStatus")
+    def smoke_status(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_status")
+
+    @_builtins.property
+    @pulumi.getter(name="templateCurrent")
+    def template_current(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.
+        """
+        return pulumi.get(self, "template_current")
 
     @_builtins.property
     @pulumi.getter(name="templateId")

@@ -29,6 +29,9 @@ class TemplateArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
+                 rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
@@ -46,6 +49,9 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.str] name: Template name (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
@@ -70,6 +76,12 @@ class TemplateArgs:
             pulumi.set(__self__, "ports", ports)
         if readme is not None:
             pulumi.set(__self__, "readme", readme)
+        if rollback is not None:
+            pulumi.set(__self__, "rollback", rollback)
+        if rollout_failed_starts is not None:
+            pulumi.set(__self__, "rollout_failed_starts", rollout_failed_starts)
+        if rollout_timeout is not None:
+            pulumi.set(__self__, "rollout_timeout", rollout_timeout)
         if start_jupyter is not None:
             pulumi.set(__self__, "start_jupyter", start_jupyter)
         if start_ssh is not None:
@@ -200,6 +212,42 @@ class TemplateArgs:
         pulumi.set(self, "readme", value)
 
     @_builtins.property
+    @pulumi.getter
+    def rollback(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollback")
+
+    @rollback.setter
+    def rollback(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "rollback", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutFailedStarts")
+    def rollout_failed_starts(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_failed_starts")
+
+    @rollout_failed_starts.setter
+    def rollout_failed_starts(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rollout_failed_starts", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutTimeout")
+    def rollout_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_timeout")
+
+    @rollout_timeout.setter
+    def rollout_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rollout_timeout", value)
+
+    @_builtins.property
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -264,6 +312,9 @@ class Template(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
+                 rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
@@ -286,6 +337,9 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Template name (unique per account on `runpod:api graphql`). Accepted: 1–255 characters, no leading/trailing spaces. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol`. Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none. Default: `[]` (none). Changed in place.
         :param pulumi.Input[_builtins.str] readme: Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
+        :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
@@ -327,6 +381,9 @@ class Template(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
+                 rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
@@ -352,6 +409,9 @@ class Template(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["ports"] = ports
             __props__.__dict__["readme"] = readme
+            __props__.__dict__["rollback"] = rollback
+            __props__.__dict__["rollout_failed_starts"] = rollout_failed_starts
+            __props__.__dict__["rollout_timeout"] = rollout_timeout
             __props__.__dict__["start_jupyter"] = start_jupyter
             __props__.__dict__["start_ssh"] = start_ssh
             __props__.__dict__["volume_in_gb"] = volume_in_gb
@@ -390,6 +450,9 @@ class Template(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["ports"] = None
         __props__.__dict__["readme"] = None
+        __props__.__dict__["rollback"] = None
+        __props__.__dict__["rollout_failed_starts"] = None
+        __props__.__dict__["rollout_timeout"] = None
         __props__.__dict__["start_jupyter"] = None
         __props__.__dict__["start_ssh"] = None
         __props__.__dict__["volume_in_gb"] = None
@@ -475,6 +538,30 @@ class Template(pulumi.CustomResource):
         Description shown with the template. Accepted: 1–65536 characters; `runpod:api graphql` only (REST v2 templates have none). Default: unset. Changed in place.
         """
         return pulumi.get(self, "readme")
+
+    @_builtins.property
+    @pulumi.getter
+    def rollback(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollback")
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutFailedStarts")
+    def rollout_failed_starts(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_failed_starts")
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutTimeout")
+    def rollout_timeout(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "rollout_timeout")
 
     @_builtins.property
     @pulumi.getter(name="startJupyter")

@@ -69,6 +69,10 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
   if (!bad.has("workersMin") && !bad.has("workersMax") && !isUnknown(workersMin) && !isUnknown(workersMax) && (workersMin as number) > (workersMax as number)) {
     failures.push({ property: "workersMin", reason: `workersMin (${show(workersMin)}) must not exceed workersMax (${show(workersMax)})` });
   }
+  // A smoke job goes through the job interface's queue, which only a queue-based endpoint has.
+  if (isSet(inputs.smokeInput) && !bad.has("smokeInput") && inputs.type === "LB") {
+    failures.push({ property: "smokeInput", reason: 'smokeInput needs a queue-based endpoint (type "QB"): a load-balancing endpoint takes no jobs; unset it' });
+  }
   return { inputs, failures };
 }
 

@@ -23,6 +23,7 @@ import {
 } from "../model/fields";
 import { bool, integer, listOf, matching, number, oneOf, platformId, text } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
+import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "./rolloutFields";
 
 /** Largest worker count of `workersMin` / `workersMax` on GraphQL (REST v2's document states none). */
 const WORKERS_LIMIT = 100;
@@ -270,11 +271,17 @@ export const ENDPOINT_MODEL = defineModel({
       default: 600,
       why: "provider setting, never sent to the platform; applies from the next create or update",
     }),
+    ...ROLLOUT_FIELDS,
+    ...SMOKE_FIELDS,
     workersStandby: output<number | null>(
       "integer",
       "Warm workers the platform keeps on standby, as it reports them (null when it does not): nonzero keeps a `workersMin: 0` endpoint warm, and billed; not shown in the spec: from the official clients.",
     ),
     jobUrl: output<string>("string", "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface)."),
+    templateCurrent: output<boolean>(
+      "boolean",
+      "Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.",
+    ),
     ...COST_FIELDS,
   },
 });

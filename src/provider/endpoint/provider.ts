@@ -10,10 +10,10 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
 import { isStringArray, joinList } from "../model/state";
-import type { EndpointState } from "../paths/records";
+import type { EndpointState, TemplateState } from "../paths/records";
 import { RecordProvider, type SessionSource } from "../recordProvider";
 import { AUTONAMED_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
-import { isUnknown } from "../unknown";
+import { containsUnknown, isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
 import { CreateOnce } from "./createOnce";
@@ -26,6 +26,7 @@ import { ENDPOINT_PORTS } from "../paths/ports";
 import { IncompleteCreateError } from "../port";
 import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord } from "./state";
+import { CONTAINER_FIELDS, runsTemplate } from "../template/container";
 
 type Props = Record<string, unknown>;
 
@@ -136,10 +137,14 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     }
   }
 
-  /** Field-by-field diff of stored outputs against checked inputs (diff.ts); provider settings alone are no diff. */
-  override async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
+  /**
+   * Field-by-field diff of stored outputs against checked inputs (diff.ts); provider settings alone are
+   * no diff. A template to re-apply shows as a change of `templateId` ({@link reappliesTemplate}).
+   */
+  override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = diffEndpoint(olds ?? {}, news ?? {});
-    if (this.reappliesTemplate(news) && !d.changed.includes("templateId")) {
+    // A replacement is created from the template as it is now: nothing to re-apply.
+    if (d.replaces.length === 0 && !d.changed.includes("templateId") && (await this.reappliesTemplate(id, olds, news))) {
       d.changed.push("templateId");
       d.changes = true;
     }
@@ -147,13 +152,35 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   }
 
   /**
-   * Whether the endpoint must re-apply its template: this process changed the template's container
-   * settings (Template update), and the path copies templates rather than linking them (REST v2), so
-   * the change would not reach the endpoint otherwise. Shown as a change of `templateId`.
+   * Whether the endpoint must re-apply its unchanged `templateId`, where the path copies templates into
+   * endpoints (REST v2) so a template change reaches an endpoint only when re-applied: its last read
+   * found it running an older copy (`templateCurrent` false), or the container it runs differs from its
+   * template's settings — those a Template diff of this deployment found the template about to take
+   * (it ran first: the endpoint depends on it; preview shows the re-apply), else the template's current
+   * ones, compared live, so a template changed by an interrupted `up`, another stack or outside Pulumi
+   * reaches its endpoints. Compared in memory: env values go nowhere.
    */
-  private reappliesTemplate(news: Props | undefined): boolean {
+  private async reappliesTemplate(id: string, olds: Props | undefined, news: Props | undefined): Promise<boolean> {
+    if (!this.port.capabilities.copiesTemplates) return false;
     const template = news?.templateId;
-    return this.port.capabilities.copiesTemplates && typeof template === "string" && this.session.hasTemplateChanged(template);
+    if (typeof template !== "string" || isUnknown(template) || olds?.templateId !== template) return false;
+    if (olds?.templateCurrent === false) return true;
+    const next = this.session.templateNext(template);
+    if (next && CONTAINER_FIELDS.some((f) => containsUnknown(next[f]))) return true;
+    const [record, target] = await Promise.all([this.port.read(id), next ?? this.session.templates.find(template)]);
+    if (!record?.container || !target) return false;
+    return !runsTemplate(target as TemplateState, record.container);
+  }
+
+  /**
+   * Whether endpoint `id` runs template `templateId`'s current container settings, from the shared
+   * listings (compared in memory: env values go nowhere); undefined when either is not found or the
+   * path reports no container.
+   */
+  private async runsCurrentTemplate(id: string, templateId: string): Promise<boolean | undefined> {
+    const [record, template] = await Promise.all([this.port.read(id), this.session.templates.find(templateId)]);
+    if (!record?.container || !template) return undefined;
+    return runsTemplate(template, record.container);
   }
 
   /**
@@ -230,6 +257,20 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   }
 
   /**
+   * Reads as the skeleton does; where the path copies templates, `templateCurrent` says whether the
+   * endpoint still runs its template's current container settings (kept as stored when either is not
+   * found), so `pulumi refresh` shows an endpoint running an older copy and the next `up` re-applies it.
+   */
+  override async read(id: string, props?: Props): Promise<dynamic.ReadResult<EndpointOutputs | Props>> {
+    const result = await super.read(id, props);
+    const outs = result.props as EndpointOutputs | undefined;
+    if (result.id && outs && this.port.capabilities.copiesTemplates && typeof outs.templateId === "string") {
+      outs.templateCurrent = (await this.runsCurrentTemplate(id, outs.templateId)) ?? props?.templateCurrent !== false;
+    }
+    return result;
+  }
+
+  /**
    * Reads as the skeleton does (refresh, `Endpoint.get`, adoption: props may be empty, inputs are
    * rebuilt from the record). The stored `gpuTypeIds` are carried unless the platform's tiers changed
    * since they were last seen: then they are cleared, so the next `up` re-creates the endpoint with its
@@ -257,7 +298,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<EndpointOutputs>> {
     const inputs = this.checked(news, "update");
     const port = this.port;
-    const reapply = this.reappliesTemplate(news);
+    const reapply = await this.reappliesTemplate(id, olds, news);
     const record = await this.writing(
       id,
       [],

@@ -28,6 +28,8 @@ export function outputsFromRecord(
     ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
     workersStandby: record.workersStandby ?? null,
     jobUrl,
+    // Just created, updated (re-applied when stale) or read: the provider's read corrects it where endpoints copy templates.
+    templateCurrent: true,
     ...costOutputs(record, previous ?? (settings as Record<string, unknown> | undefined)),
   } as EndpointOutputs;
   if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;

@@ -33,7 +33,15 @@ export interface EndpointState {
   minCudaVersion?: string | null;
   /** Warm workers kept on standby (not managed; GraphQL reports it). */
   workersStandby?: number | null;
+  /**
+   * The container the endpoint runs, where its path copies templates into endpoints (REST v2): compared
+   * with its template's current settings in memory, never mapped to outputs (env values are secrets).
+   */
+  container?: ContainerSettings;
 }
+
+/** A container's settings in the Template model's terms: what a v2 endpoint copies from its template. */
+export type ContainerSettings = Pick<TemplateState, "imageName" | "dockerArgs" | "containerDiskInGb" | "ports" | "env" | "containerRegistryAuthId">;
 
 /** A template; `category`, `startJupyter` are REST v2's (GraphQL reports none: the model's defaults). */
 export interface TemplateState {

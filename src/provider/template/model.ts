@@ -18,6 +18,7 @@ import {
   type OutputsOf,
 } from "../model/fields";
 import { TEMPLATE_CATEGORIES } from "../../api/spec";
+import { ROLLOUT_FIELDS } from "../endpoint/rolloutFields";
 import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text, zeroOr } from "../model/rules";
 
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
@@ -150,6 +151,8 @@ export const TEMPLATE_MODEL = defineModel({
       paths: ["graphql"],
       change: { policy: "update", compare: "value", why: IN_PLACE },
     }),
+    // Where endpoints follow their template (GraphQL), a template save is a rollout of each of them.
+    ...ROLLOUT_FIELDS,
   },
 });
 

@@ -4,22 +4,22 @@
  * A changed image or env rolls the workers of every endpoint using the template. Env values are
  * secrets: they are removed from every error this provider throws.
  */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { InUseOptions } from "../inUse";
 import { isUnknown } from "../unknown";
 import type { InputFailure } from "../model/check";
-import { changedFields } from "../model/compare";
 import { NamedRecordProvider } from "../namedRecordProvider";
 import type { TemplateState } from "../paths/records";
 import type { SessionSource } from "../recordProvider";
 import { checkFields } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { INJECTED_ENV, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
-import { TEMPLATE_PORTS } from "../paths/ports";
+import { portOf } from "../apiPath";
+import { ENDPOINT_PORTS, TEMPLATE_PORTS } from "../paths/ports";
+import { changedContainerFields } from "./container";
+import { followTemplateRollout } from "./templateRollout";
 
 export type TemplateProviderOptions = InUseOptions;
-
-/** Fields that make a new container version (a rollout of the endpoints using the template). */
-const CONTAINER_FIELDS = ["imageName", "dockerArgs", "containerDiskInGb", "ports", "env", "containerRegistryAuthId"] as const;
 
 export class TemplateProvider extends NamedRecordProvider<TemplateInputs, TemplateOutputs, TemplateState> {
   /** @param source the process's session, or a function returning the client (a session of its own). */
@@ -57,13 +57,37 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
     }
   }
 
-  /** A changed image, start arguments, disk, ports, env or credentials is a new container version for the endpoints using the template. */
-  protected override updated(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): void {
-    if (changedFields(TEMPLATE_MODEL, CONTAINER_FIELDS, olds, news).length > 0) this.session.templateChanged(id);
+  /**
+   * The model's diff; an in-place change of the image, start arguments, disk, ports, env or credentials
+   * is a new container version, recorded in the session (preview and up alike) so the endpoints using
+   * the template, diffed after it in the same process, show their re-apply (template/container.ts).
+   */
+  override async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.DiffResult & { changed: string[] }> {
+    const d = await super.diff(id, olds, news);
+    if (d.changes && (d.replaces ?? []).length === 0 && changedContainerFields(olds ?? {}, news ?? {}).length > 0) this.session.templateChanging(id, news);
+    return d;
+  }
+
+  /**
+   * Updates through the path's port; where endpoints follow their template (GraphQL; on REST v2 they
+   * hold copies, and each endpoint's own re-apply is followed), a new container version is then
+   * followed to health on every endpoint using it.
+   * @throws when a rollout fails (templateRollout.ts): the template's previous settings are saved back first unless `rollback` is false.
+   */
+  override async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.UpdateResult<TemplateOutputs>> {
+    const result = await super.update(id, olds, news);
+    const endpointsFollow = !portOf(ENDPOINT_PORTS, this.session.api)(this.session).capabilities.copiesTemplates;
+    if (endpointsFollow && changedContainerFields(olds ?? {}, news).length > 0) {
+      await followTemplateRollout(
+        { session: this.session, port: this.port, secrets: this.secretsOf(news, olds) },
+        { id, olds, inputs: this.checked(news, "update"), outs: result.outs as Record<string, unknown> },
+      );
+    }
+    return result;
   }
 
   protected outputs(record: TemplateState, carried: Record<string, unknown> | undefined): TemplateOutputs {
-    return outputsFromRecord(TEMPLATE_MODEL, record, undefined, carried) as TemplateOutputs;
+    return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried) as TemplateOutputs;
   }
 
   protected inputsOf(outs: TemplateOutputs): Record<string, unknown> {

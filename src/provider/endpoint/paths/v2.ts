@@ -4,22 +4,28 @@
  * `gpu { pools, count, allowedCudaVersions }`, `workers { min, max, idleTimeout }`, `scaling`; names
  * the type `QUEUE` / `LOAD_BALANCER`; keeps no link to a template: `templateId` is a snapshot);
  * `createEndpoint` with every managed field, `updateEndpoint` (PATCH) with only what changed, as whole
- * sub-documents, and a delete that scales to zero first (PATCH `workers { min: 0, max: 0 }`), lets
- * running jobs finish, then `deleteEndpoint`.
+ * sub-documents — a release (container settings, a re-applied template) followed to health and rolled
+ * back to the endpoint's previous container when it fails (rollOut) — and a delete that scales to zero
+ * first (PATCH `workers { min: 0, max: 0 }`), lets running jobs finish, then `deleteEndpoint`.
  */
 import type { V2 } from "../../../api";
-import { poll } from "../../../api/poll";
-import { isNotFound } from "../../errorKinds";
+import { isNotFound, messageOf } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { EndpointState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
+import { settingsFrom } from "../../model/state";
+import { withoutSecrets } from "../../secrets";
 import { drain, drainLimitMs } from "../drain";
-import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs } from "../model";
+import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs, type EndpointSettings } from "../model";
+import { followRollout, lastLogLines, rolloutFailure, rolloutPolicy } from "../rollout";
 
 const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
 const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
 
-/** The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`. */
+/**
+ * The model's record of a v2 endpoint; `templateId` stays absent (v2 reports none), as does an omitted `idleTimeout`.
+ * `container` is the endpoint's own copy of its template's settings (ContainerConfig).
+ */
 export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
   const scaling = e.scaling;
   const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : scaling.queueDelay;
@@ -44,6 +50,14 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
     dataCenterIds: [...e.dataCenterIds],
     minCudaVersion: e.gpu?.minCudaVersion ?? null,
+    container: {
+      imageName: e.image ?? "",
+      dockerArgs: e.args ?? null,
+      containerDiskInGb: e.disk ?? null,
+      ports: [...(e.ports ?? [])],
+      env: { ...(e.env ?? {}) },
+      containerRegistryAuthId: e.registry ?? null,
+    },
   };
 }
 
@@ -126,25 +140,43 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
 
 /** PATCH fields that make a release (document: updateEndpoint). */
 const CONTAINER_KEYS = ["templateId", "image", "args", "disk", "ports", "env", "registry"] as const;
-/** Pause between two listings while a rollout runs, in milliseconds. */
-export const ROLLOUT_POLL_MS = 250;
+
+/** The PATCH that puts endpoint `e`'s container settings back (v2 takes them on the endpoint itself). */
+function containerBody(e: V2.Endpoint): V2.UpdateEndpointRequest {
+  return { image: e.image ?? "", args: e.args ?? "", disk: e.disk, ports: [...(e.ports ?? [])], env: { ...(e.env ?? {}) }, registry: e.registry ?? null };
+}
 
 /**
- * Waits until the endpoint's rollout ends (`listEndpointReleases` › `rollout.inProgress` false: every
- * worker on the latest release), so a template change is on the workers when `pulumi up` returns.
- * @throws Error with the rollout's figures when it has not ended within `timeoutMs`.
+ * Follows the release a container PATCH made to health (rollout.ts). When it fails: with `rollback`
+ * (the default) PATCHes the endpoint's previous container settings `before` back and waits until the
+ * workers run them again; then throws the failure message (env values redacted), so the update fails and
+ * the engine keeps the previous state.
  */
-async function followRollout(context: PortContext, id: string, timeoutMs: number): Promise<void> {
-  const { met, value } = await poll(
-    () => context.client.v2.listEndpointReleases(id),
-    (r) => !r.rollout.inProgress,
-    { timeoutMs, intervalMs: ROLLOUT_POLL_MS },
-  );
-  if (met) return;
-  throw new Error(
-    `Endpoint ${id} was updated, but its rollout had ${value?.rollout.workersOnLatest ?? 0} of ${value?.rollout.workersTotal ?? 0} workers on the new release after ` +
-      `${Math.round(timeoutMs / 1000)} seconds (raise workersReadyTimeout to wait longer; the rollout goes on)`,
-  );
+async function rollOut(context: PortContext, id: string, inputs: EndpointInputs, before: V2.Endpoint, after: V2.Endpoint): Promise<void> {
+  const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
+  const secrets = [...Object.values(before.env ?? {}), ...Object.values(after.env ?? {})].filter((v) => v.length > 0);
+  await withoutSecrets(secrets, async () => {
+    const failure = await followRollout(context.client, id, rolloutPolicy(settings));
+    if (!failure) return;
+    const worker = failure.failedWorkers[0];
+    const logLines = worker ? await lastLogLines(context.client, id, worker) : undefined;
+    let outcome = "Not rolled back (rollback: false): the failed release stays in place. The stack keeps the previous inputs.";
+    if (settings.rollback) {
+      context.endpoints.changed(id);
+      try {
+        await context.client.v2.updateEndpoint(id, containerBody(before));
+        // The way back is followed to its end too; only its own deadline can fail it.
+        const back = await followRollout(context.client, id, { timeoutMs: settings.rolloutTimeout * 1000, failedStarts: Number.POSITIVE_INFINITY });
+        outcome = back
+          ? `Rolling back to the previous container settings (image ${before.image}) was sent, but only ${back.onLatest} of ${back.total} workers ran them after ${settings.rolloutTimeout} s; the next \`pulumi up\` re-applies what the stack holds.`
+          : `Rolled back: every worker runs the previous container settings again (image ${before.image}). The stack keeps the previous inputs, so the next preview shows the change again.`;
+      } catch (err) {
+        // The failure itself still has to reach the user, with the rollback's own error.
+        outcome = `Rolling back to the previous container settings (image ${before.image}) failed: ${messageOf(err)}. The failed release may still be in place.`;
+      }
+    }
+    throw new Error(rolloutFailure({ endpoint: `${inputs.name} (${id})`, id, failure, timeoutS: settings.rolloutTimeout, logLines, outcome }, secrets));
+  });
 }
 
 export function v2EndpointPort(context: PortContext): Port<EndpointInputs, EndpointState> {
@@ -155,11 +187,15 @@ export function v2EndpointPort(context: PortContext): Port<EndpointInputs, Endpo
 
     read: (id) => context.endpoints.findEndpoint(id),
 
+    /** A PATCH of container settings (or a re-applied template) makes a release: followed to health, rolled back when it fails (rollOut). */
     async update(id, inputs, olds, options = {}) {
       const body = patchBody(inputs, olds, options.reapplyTemplate);
-      const record = endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
-      if (body && CONTAINER_KEYS.some((k) => body[k] !== undefined)) await followRollout(context, id, inputs.workersReadyTimeout * 1000);
-      return record;
+      if (!body) return endpointStateFromV2(await v2().getEndpoint(id));
+      if (!CONTAINER_KEYS.some((k) => body[k] !== undefined)) return endpointStateFromV2(await v2().updateEndpoint(id, body));
+      const before = await v2().getEndpoint(id);
+      const after = await v2().updateEndpoint(id, body);
+      await rollOut(context, id, inputs, before, after);
+      return endpointStateFromV2(after);
     },
 
     /**

@@ -1,0 +1,153 @@
+/**
+ * Safe rollouts through the real Pulumi CLI on REST v2 (issue 30): one stack, a template shared by two
+ * endpoints with a warm worker each. A bad image (the emulator's `failingImages` fault) rolls both
+ * endpoints back, with a message naming endpoint, release, failed workers and their last log lines and
+ * what to do, while jobs sent during the rollout are all answered; the next preview shows the change
+ * again. A smoke job ending otherwise than expected rolls its endpoint back. A good image after the
+ * failed ones rolls out. An `up` SIGKILLed during its rollbacks is recovered (`pulumi-runpod recover`), and
+ * the next `up` re-applies, fails and rolls back again. The program is tests/e2e/templatesFixture; the
+ * emulator is the witness.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv, type PlatformClient } from "../../src/api";
+import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { endProcesses, runCli, runUntilKilled } from "../interrupted/harness";
+
+jest.setTimeout(900_000);
+
+const FIXTURE = path.join(__dirname, "templatesFixture");
+const ENDPOINT_TYPE = "pulumi-nodejs:dynamic/runpod:Endpoint";
+const ENV_SECRET = "hf_rollback-e2e-secret-1732050807";
+const TEMPLATE = { name: "e2e-rollback", imageName: "me/worker:1", env: { MODEL: "small" }, secretEnv: ["HF_TOKEN"] };
+const ENDPOINT = { template: "llm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, waitForWorkers: true, rolloutTimeout: 120 };
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+let work: string;
+let stack: LocalStack;
+
+async function declare(template: Record<string, unknown>, a: Record<string, unknown> = {}): Promise<void> {
+  await stack.setConfig("templates", JSON.stringify({ llm: template }));
+  await stack.setConfig("endpoints", JSON.stringify({ a: { ...ENDPOINT, name: "e2e-rollback-a", ...a }, b: { ...ENDPOINT, name: "e2e-rollback-b" } }));
+}
+
+/** The stack's endpoint ids by resource name. */
+async function endpointIds(): Promise<{ a: string; b: string }> {
+  const all = await stack.resources(ENDPOINT_TYPE);
+  const id = (name: string) => all.find((r) => r.urn.endsWith(`::${name}`))!.id!;
+  return { a: id("a"), b: id("b") };
+}
+
+/** Each endpoint's image and its workers' images (all on the current release). */
+async function running(id: string): Promise<{ image: string | undefined; workers: (string | null | undefined)[]; stale: number }> {
+  const { workers } = await client.v2.listEndpointWorkers(id);
+  return { image: (await client.v2.getEndpoint(id)).image, workers: [...new Set(workers.map((w) => w.image))], stale: workers.filter((w) => w.isStale).length };
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 200, logIntervalMs: 5000, jobDurationMs: 100 });
+  client = createClientFromEnv(
+    { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+    {},
+  );
+  work = tempDir("pulumi-runpod-e2e-rollback-");
+  const programDir = copyProgram(FIXTURE, path.join(work, "program"));
+  stack = await LocalStack.create({ programDir, stackName: "e2e-rollback", stateDir: path.join(work, "state") });
+  await stack.usePlatform(emu.urls, emu.apiKey);
+  await stack.setConfig("runpod:api", "v2");
+  await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
+});
+
+afterAll(async () => {
+  emu?.setFaults({});
+  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("a bad image on a shared template rolls both endpoints back, losing no job; a failing smoke job rolls back; a good image then rolls out", async () => {
+  await declare(TEMPLATE);
+  await stack.run(["up", "--yes"]);
+  const ids = await endpointIds();
+
+  // 1. A bad image: the template (v2: a copy per endpoint) is re-applied by both endpoints, each fails and is rolled back.
+  emu.setFaults({ failingImages: ["me/worker:2"] });
+  await declare({ ...TEMPLATE, imageName: "me/worker:2" });
+  const sent: string[] = [];
+  let deploying = true;
+  const traffic = (async () => {
+    while (deploying) {
+      sent.push((await client.run(ids.a, { prompt: `job ${sent.length}` })).id);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const bad = await stack.run(["up", "--yes", "--continue-on-error"], { expectFailure: true }).finally(() => {
+    deploying = false;
+  });
+  await traffic;
+  const out = bad.stdout + bad.stderr;
+  for (const [name, id] of Object.entries(ids)) {
+    expect(out).toContain(`Endpoint e2e-rollback-${name} (${id}): the rollout of release rel_`);
+  }
+  expect(out).toMatch(/failed: 1 worker failed to start \(UNHEALTHY\)/);
+  expect(out).toMatch(/Last log lines of worker \S+:/);
+  expect(out).toMatch(/container exited with code 1 during startup/);
+  expect(out).toContain("Rolled back: every worker runs the previous container settings again (image me/worker:1)");
+  expect(out).toMatch(/What to do: fix the image/);
+  expect(out.includes(ENV_SECRET)).toBe(false);
+  for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:1", workers: ["me/worker:1"], stale: 0 });
+  // No job lost: every job sent during the rollout is answered.
+  expect(sent.length).toBeGreaterThan(0);
+  const answered = await Promise.all(sent.map((j) => client.waitForJob(ids.a, j, { timeoutMs: 60_000, pollIntervalMs: 100 })));
+  expect(answered.filter((j) => j.status === "COMPLETED").length).toBe(sent.length);
+  // The stack keeps the endpoints' previous state: the next preview shows their re-apply again.
+  expect((await stack.run(["preview"])).stdout).toMatch(/~ 2 to update/);
+
+  // 2. A good image, but endpoint a's smoke job fails: a rolls back, b rolls out.
+  emu.setFaults({});
+  await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ fail: true }) });
+  const smoke = await stack.run(["up", "--yes", "--continue-on-error"], { expectFailure: true });
+  expect(smoke.stdout + smoke.stderr).toMatch(
+    new RegExp(`Endpoint e2e-rollback-a \\(${ids.a}\\): the rollout of release \\S+ .*failed: its smoke job \\S+ ended FAILED`),
+  );
+  expect(await running(ids.a)).toEqual({ image: "me/worker:1", workers: ["me/worker:1"], stale: 0 });
+  expect(await running(ids.b)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
+
+  // 3. The smoke job fixed: the good image rolls out on a too, and nothing is left to change.
+  await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  await stack.run(["up", "--yes"]);
+  expect(await running(ids.a)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+});
+
+test("an up killed during its rollbacks: after recover, the next up re-applies, fails and rolls back again; a fixed template brings the stack and the platform together", async () => {
+  const ids = await endpointIds();
+  emu.setFaults({ failingImages: ["me/worker:4"] });
+  await declare({ ...TEMPLATE, imageName: "me/worker:4" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  emu.resetStats();
+  // Both re-applies (2 PATCHes), then both rollbacks sent (2 more): killed while the rollbacks are followed.
+  const killed = await runUntilKilled(
+    stack,
+    ["up", "--yes", "--skip-preview", "--continue-on-error"],
+    () => (emu.stats().byOperation.updateEndpoint ?? 0) >= 4,
+  );
+  await endProcesses(killed.leftovers);
+  const recovered = await runCli(stack, ["recover", "--yes", "--settle", "2"]);
+  expect(recovered.code).toBe(0);
+
+  const again = await stack.run(["up", "--yes", "--continue-on-error"], { expectFailure: true });
+  const out = again.stdout + again.stderr;
+  for (const [name, id] of Object.entries(ids)) expect(out).toContain(`Endpoint e2e-rollback-${name} (${id}): the rollout of release rel_`);
+  expect(out).toContain("Rolled back: every worker runs the previous container settings again (image me/worker:3)");
+  for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
+
+  // The template back on the image the endpoints run: the stack agrees with the platform again.
+  emu.setFaults({});
+  await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  await stack.run(["up", "--yes"]);
+  for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
+  for (const r of await stack.resources(ENDPOINT_TYPE)) expect(r.outputs).toMatchObject({ templateCurrent: true });
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+});

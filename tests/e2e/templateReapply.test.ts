@@ -1,0 +1,95 @@
+/**
+ * Template → endpoint on REST v2 (the default path) through the real Pulumi CLI: an endpoint holds a
+ * copy of its template's container settings, and re-applies its template whenever the two differ.
+ * One stack, one scenario: `pulumi preview` shows the endpoint's re-apply for a template image change;
+ * a template changed outside Pulumi (what an `up` interrupted after the template's update leaves
+ * behind, or another stack) is marked by `pulumi refresh` (`templateCurrent` false) and re-applied by
+ * the next `up`. The program is tests/e2e/templatesFixture; the emulator is the witness.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv, type PlatformClient } from "../../src/api";
+import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+
+jest.setTimeout(600_000);
+
+const FIXTURE = path.join(__dirname, "templatesFixture");
+const ENDPOINT_TYPE = "pulumi-nodejs:dynamic/runpod:Endpoint";
+const ENV_SECRET = "hf_reapply-e2e-secret-2718281828";
+const TEMPLATE = { name: "e2e-reapply", imageName: "me/worker:1", env: { MODEL: "small" }, secretEnv: ["HF_TOKEN"] };
+const ENDPOINT = { name: "e2e-reapply-ep", template: "llm", gpuIds: ["ADA_24"], workersMin: 0, workersMax: 2 };
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+let work: string;
+let stack: LocalStack;
+
+async function declare(template: Record<string, unknown>): Promise<void> {
+  await stack.setConfig("templates", JSON.stringify({ llm: template }));
+  await stack.setConfig("endpoints", JSON.stringify({ llm: ENDPOINT }));
+}
+
+const endpointId = async () => (await stack.resources(ENDPOINT_TYPE))[0].id!;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+  client = createClientFromEnv(
+    { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+    {},
+  );
+  work = tempDir("pulumi-runpod-e2e-reapply-");
+  const programDir = copyProgram(FIXTURE, path.join(work, "program"));
+  stack = await LocalStack.create({ programDir, stackName: "e2e-reapply", stateDir: path.join(work, "state") });
+  await stack.usePlatform(emu.urls, emu.apiKey);
+  await stack.setConfig("runpod:api", "v2");
+  await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
+});
+
+afterAll(async () => {
+  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("preview shows the endpoint's re-apply; a template changed outside Pulumi is marked by refresh and re-applied by the next up", async () => {
+  await declare(TEMPLATE);
+  await stack.run(["up", "--yes"]);
+  const id = await endpointId();
+  expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:1");
+
+  // 1. A template image change: the preview shows both updates, before anything changed.
+  await declare({ ...TEMPLATE, imageName: "me/worker:2" });
+  const preview = await stack.run(["preview", "--diff"]);
+  expect(preview.stdout).toMatch(/~ 2 to update/);
+  expect(preview.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
+  expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:1");
+  const up = await stack.run(["up", "--yes"]);
+  expect(up.stdout).toMatch(/~ 2 updated/);
+  expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:2");
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+
+  // 2. The template is changed outside Pulumi (as an `up` interrupted after the template's update leaves it).
+  const [template] = (await client.v2.listTemplates()).filter((t) => t.name === TEMPLATE.name);
+  await client.v2.updateTemplate(template.id, { image: "me/worker:3" });
+  const refresh = await stack.run(["refresh", "--yes"]);
+  expect(refresh.stdout).toMatch(/~ 2 updated/);
+  const [endpoint] = await stack.resources(ENDPOINT_TYPE);
+  expect(endpoint.outputs).toMatchObject({ templateCurrent: false });
+
+  // 3. The program catches up with the template: only the endpoint's re-apply is left, and the next up does it.
+  await declare({ ...TEMPLATE, imageName: "me/worker:3" });
+  const next = await stack.run(["preview", "--diff"]);
+  expect(next.stdout).toMatch(/~ 1 to update/);
+  expect(next.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
+  await stack.run(["up", "--yes"]);
+  expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:3");
+  const [after] = await stack.resources(ENDPOINT_TYPE);
+  expect(after.outputs).toMatchObject({ templateCurrent: true });
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+
+  // The env's secret value is nowhere in the stack's state, outputs or the CLI's output.
+  const state = await stack.exportText();
+  expect(state.includes(ENV_SECRET)).toBe(false);
+  expect([preview, up, refresh, next].some((r) => (r.stdout + r.stderr).includes(ENV_SECRET))).toBe(false);
+});

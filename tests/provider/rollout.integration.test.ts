@@ -1,0 +1,173 @@
+/**
+ * Safe rollouts on REST v2 against the emulator (issue 30): a container change on an endpoint — here a
+ * re-applied template — is followed to health; a release whose workers fail to start (the emulator's
+ * `failingImages` fault), a smoke job ending otherwise than expected, or a rollout past `rolloutTimeout`
+ * fails the update with a message naming the endpoint, the release, the failed workers and the last log
+ * lines of one, env values redacted; the previous container settings are put back first unless
+ * `rollback: false`.
+ */
+import type { RunningEmulator } from "../../emulator";
+import type { PlatformClient } from "../../src/api";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
+import { PlatformSession } from "../../src/provider/session";
+import { TemplateProvider } from "../../src/provider/template/provider";
+import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+
+jest.setTimeout(120_000);
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ workerStartMs: 100, logIntervalMs: 5000 });
+  client = emulatorClient(emu);
+});
+afterAll(() => emu.close());
+afterEach(() => emu.setFaults({}));
+
+type Props = Record<string, unknown>;
+const SECRET = "hf_rollout-secret-6931471805";
+
+const newProcess = () => {
+  const session = new PlatformSession(() => client, { api: "v2" });
+  return { templates: new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 }), endpoints: new EndpointProvider(session) };
+};
+
+async function checked(p: { check(o: unknown, n: Props): Promise<{ inputs?: Props; failures?: unknown[] }> }, args: Props): Promise<Props> {
+  const r = await p.check(undefined, args);
+  expect(r.failures).toEqual([]);
+  return r.inputs!;
+}
+
+/** A template on `image` (env with a secret) and an endpoint from it with one warm worker; `settings` are the endpoint's. */
+async function deployed(image: string, settings: Props = {}) {
+  const { templates, endpoints } = newProcess();
+  const tIn = await checked(templates, { name: uniqueName("roll"), imageName: image, env: { HF_TOKEN: SECRET } });
+  const t = await templates.create(tIn);
+  const eIn = await checked(endpoints, {
+    name: uniqueName("roll-ep"),
+    templateId: t.id,
+    gpuIds: ["ADA_24"],
+    workersMin: 1,
+    workersMax: 2,
+    waitForWorkers: true,
+    ...settings,
+  });
+  const e = await endpoints.create(eIn);
+  return { t: { id: t.id, inputs: tIn, outs: t.outs as Props }, e: { id: e.id, inputs: eIn, outs: e.outs as Props } };
+}
+
+/** The template's image changed (the Template update of a deployment), then the endpoint's update as the engine runs it. */
+async function rollTo(d: Awaited<ReturnType<typeof deployed>>, image: string): Promise<unknown> {
+  const p = newProcess();
+  await p.templates.update(d.t.id, d.t.outs, { ...d.t.inputs, imageName: image });
+  expect((await p.endpoints.diff(d.e.id, d.e.outs, d.e.inputs)).changed).toEqual(["templateId"]);
+  return p.endpoints.update(d.e.id, d.e.outs, d.e.inputs).then(
+    () => undefined,
+    (err: Error) => err,
+  );
+}
+
+const workers = async (id: string) => (await client.v2.listEndpointWorkers(id)).workers;
+
+describe("a re-applied template whose image fails to start", () => {
+  it("is rolled back: the update fails naming endpoint, release, failed workers and their last log lines; every worker runs the previous image again", async () => {
+    const d = await deployed("me/good:1");
+    emu.setFaults({ failingImages: ["me/bad:2"] });
+    const err = (await rollTo(d, "me/bad:2")) as Error;
+    expect(err).toBeInstanceOf(Error);
+    const m = err.message;
+    expect(m).toContain(`Endpoint ${d.e.inputs.name} (${d.e.id}): the rollout of release rel_`);
+    expect(m).toMatch(/failed: 1 worker failed to start \(UNHEALTHY\)\./);
+    expect(m).toMatch(/Last log lines of worker \S+:\n( {2}.*\n)* {2}.*container exited with code 1 during startup/);
+    expect(m).toContain("Rolled back: every worker runs the previous container settings again (image me/good:1)");
+    expect(m).toMatch(/What to do: .*pulumi up.*rollback: false/);
+    expect(m).not.toContain(SECRET);
+
+    expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:1");
+    const ws = await workers(d.e.id);
+    expect(ws.length).toBeGreaterThan(0);
+    expect(ws.every((w) => w.image === "me/good:1" && !w.isStale)).toBe(true);
+    // The template keeps the bad image (v2 endpoints hold copies): the next diff shows the re-apply again.
+    expect((await newProcess().endpoints.diff(d.e.id, d.e.outs, d.e.inputs)).changed).toEqual(["templateId"]);
+  });
+
+  it("with rollback: false the failed release stays in place and the message says so", async () => {
+    const d = await deployed("me/good:1", { rollback: false });
+    emu.setFaults({ failingImages: [{ image: "me/bad:3", failure: "pull" }] });
+    const err = (await rollTo(d, "me/bad:3")) as Error;
+    expect(err.message).toMatch(/failed: 1 worker failed to start/);
+    expect(err.message).toMatch(/image pull failed: me\/bad:3/);
+    expect(err.message).toContain("Not rolled back (rollback: false)");
+    expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/bad:3");
+  });
+
+  it("with rolloutFailedStarts above what happens in time, rolloutTimeout ends it", async () => {
+    const d = await deployed("me/good:1", { rolloutFailedStarts: 100, rolloutTimeout: 2 });
+    emu.setFaults({ failingImages: ["me/bad:4"] });
+    const err = (await rollTo(d, "me/bad:4")) as Error;
+    expect(err.message).toMatch(/it was not done within rolloutTimeout \(2 s\): 1 of 2 workers on it; 1 worker failed to start/);
+    expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:1");
+  });
+});
+
+describe("the smoke gate", () => {
+  it("a smoke job ending otherwise than smokeStatus fails the rollout and rolls it back; one ending as expected lets it through", async () => {
+    const d = await deployed("me/good:1", { smokeInput: JSON.stringify({ fail: true }) });
+    const err = (await rollTo(d, "me/good:2")) as Error;
+    expect(err.message).toMatch(/its smoke job \S+ ended FAILED \(handler error: .*\), not the expected smokeStatus/);
+    expect(err.message).toContain("Rolled back");
+    expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:1");
+
+    const p = newProcess();
+    const inputs = await checked(p.endpoints, { ...d.e.inputs, __autonamed: undefined, smokeInput: JSON.stringify({ prompt: "ping" }) });
+    await p.endpoints.update(d.e.id, d.e.outs, inputs);
+    expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:2");
+  });
+
+  it("smokeInput must be JSON object text, smokeStatus a terminal job status (at check, naming the field)", async () => {
+    const { endpoints } = newProcess();
+    const r = await endpoints.check(undefined, { name: "x", templateId: "tpl_vllm", gpuIds: ["ADA_24"], smokeInput: "[1]", smokeStatus: "DONE" });
+    expect(r.failures?.map((f) => f.property).sort()).toEqual(["smokeInput", "smokeStatus"]);
+  });
+});
+
+describe("a template save on GraphQL (endpoints follow their template)", () => {
+  it("is followed on every endpoint using it; a failing image saves the previous settings back and both endpoints run them again", async () => {
+    const session = new PlatformSession(() => client, { api: "graphql" });
+    const templates = new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 });
+    const endpoints = new EndpointProvider(session);
+    const tIn = await checked(templates, { name: uniqueName("roll-gql"), imageName: "me/good:1", env: { HF_TOKEN: SECRET } });
+    const t = await templates.create(tIn);
+    const ids: string[] = [];
+    for (const n of [1, 2]) {
+      const eIn = await checked(endpoints, {
+        name: uniqueName(`roll-gql-ep${n}`),
+        templateId: t.id,
+        gpuIds: ["ADA_24"],
+        workersMin: 1,
+        workersMax: 2,
+        waitForWorkers: true,
+      });
+      ids.push((await endpoints.create(eIn)).id);
+    }
+    emu.setFaults({ failingImages: ["me/bad:5"] });
+    const next = new TemplateProvider(new PlatformSession(() => client, { api: "graphql" }), { deadlineMs: 3000, firstPauseMs: 50 });
+    const err = await next.update(t.id, t.outs as Props, { ...tIn, imageName: "me/bad:5" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toContain(`Template ${tIn.name} (${t.id}): a rollout of its new settings failed.`);
+    for (const id of ids) expect(err!.message).toMatch(new RegExp(`Endpoint \\S+ \\(${id}\\): the rollout of release \\S+ .*failed: 1 worker failed to start`));
+    expect(err!.message).toContain("Rolled back: the template's previous settings were saved back (image me/good:1)");
+    expect(err!.message).not.toContain(SECRET);
+
+    expect((await client.v2.getTemplate(t.id)).image).toBe("me/good:1");
+    for (const id of ids) {
+      const ws = await workers(id);
+      expect(ws.length).toBeGreaterThan(0);
+      expect(ws.every((w) => w.image === "me/good:1" && !w.isStale)).toBe(true);
+    }
+  });
+});

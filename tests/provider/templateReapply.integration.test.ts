@@ -1,0 +1,140 @@
+/**
+ * Template → endpoint on REST v2, where an endpoint holds a copy of its template's container settings:
+ * the endpoint re-applies its template whenever the template's current settings differ from the
+ * container it runs, compared live (template listing against the endpoint's v2 record), so a change
+ * made outside Pulumi, by another stack or by an interrupted `up` reaches it; a Template diff of the
+ * same deployment shows it at preview; a read marks an endpoint running an older copy. Env values are
+ * compared in memory only. Against the emulator over HTTP.
+ */
+import type { RunningEmulator } from "../../emulator";
+import type { PlatformClient } from "../../src/api";
+import { EndpointProvider } from "../../src/provider/endpoint/provider";
+import { PlatformSession } from "../../src/provider/session";
+import { TemplateProvider } from "../../src/provider/template/provider";
+import { UNKNOWN } from "../../src/provider/unknown";
+import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+
+jest.setTimeout(60_000);
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  client = emulatorClient(emu);
+});
+afterAll(() => emu.close());
+
+type Props = Record<string, unknown>;
+const SECRET = "hf_reapply-secret-5772156649";
+const SECRET_2 = "hf_reapply-secret-1414213562";
+
+/** A fresh provider process on `api` (its own session: nothing remembered from an earlier run). */
+const newProcess = (api: "v2" | "graphql" = "v2") => {
+  const session = new PlatformSession(() => client, { api });
+  return { templates: new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 }), endpoints: new EndpointProvider(session) };
+};
+
+async function checked(p: { check(o: unknown, n: Props): Promise<{ inputs?: Props; failures?: unknown[] }> }, args: Props): Promise<Props> {
+  const r = await p.check(undefined, args);
+  expect(r.failures).toEqual([]);
+  return r.inputs!;
+}
+
+/** A template with a secret env value and an endpoint made from it, in one process. */
+async function deployed(api: "v2" | "graphql" = "v2") {
+  const { templates, endpoints } = newProcess(api);
+  const tIn = await checked(templates, { name: uniqueName("reapply"), imageName: "me/worker:1", env: { MODEL: "a", HF_TOKEN: SECRET } });
+  const t = await templates.create(tIn);
+  const eIn = await checked(endpoints, { name: uniqueName("reapply-ep"), templateId: t.id, gpuIds: ["ADA_24"], workersMax: 1 });
+  const e = await endpoints.create(eIn);
+  return { t: { id: t.id, inputs: tIn, outs: t.outs as Props }, e: { id: e.id, inputs: eIn, outs: e.outs as Props } };
+}
+
+describe("an endpoint re-applies its template when the template's settings differ from its own copy (REST v2)", () => {
+  it("a template changed outside Pulumi shows as the endpoint's re-apply in a fresh process; after the update, no diff", async () => {
+    const { t, e } = await deployed();
+    expect(e.outs.templateCurrent).toBe(true);
+    expect((await newProcess().endpoints.diff(e.id, e.outs, e.inputs)).changes).toBe(false);
+
+    await client.v2.updateTemplate(t.id, { image: "me/worker:2" });
+    const next = newProcess();
+    expect(await next.endpoints.diff(e.id, e.outs, e.inputs)).toMatchObject({ changes: true, changed: ["templateId"], replaces: [] });
+
+    const updated = await next.endpoints.update(e.id, e.outs, e.inputs);
+    expect((await client.v2.getEndpoint(e.id)).image).toBe("me/worker:2");
+    expect(updated.outs).toMatchObject({ templateCurrent: true });
+    expect((await newProcess().endpoints.diff(e.id, updated.outs as Props, e.inputs)).changes).toBe(false);
+  });
+
+  it("an env-only change (a new secret value) is detected, and nothing of the env reaches outputs, diffs or messages", async () => {
+    const { t, e } = await deployed();
+    await client.v2.updateTemplate(t.id, { env: { MODEL: "a", HF_TOKEN: SECRET_2 } });
+    const next = newProcess();
+    const diff = await next.endpoints.diff(e.id, e.outs, e.inputs);
+    expect(diff).toMatchObject({ changes: true, changed: ["templateId"] });
+
+    const read = await next.endpoints.read(e.id, e.outs);
+    expect(read.props).toMatchObject({ templateCurrent: false });
+    const seen = JSON.stringify([e.outs, diff, read]);
+    for (const value of [SECRET, SECRET_2, "HF_TOKEN"]) expect({ value, seen: seen.includes(value) }).toEqual({ value, seen: false });
+
+    await next.endpoints.update(e.id, read.props as Props, e.inputs);
+    expect((await client.v2.getEndpoint(e.id)).env).toEqual({ MODEL: "a", HF_TOKEN: SECRET_2 });
+    const again = await newProcess().endpoints.read(e.id, read.props as Props);
+    expect(again.props).toMatchObject({ templateCurrent: true });
+  });
+
+  it("refresh marks an endpoint running an older copy (templateCurrent false), and the stored mark alone makes the diff re-apply", async () => {
+    const { t, e } = await deployed();
+    await client.v2.updateTemplate(t.id, { args: "serve --fast" });
+    const refreshed = await newProcess().endpoints.read(e.id, e.outs);
+    expect(refreshed.props).toMatchObject({ templateCurrent: false });
+    expect(refreshed.inputs).not.toHaveProperty("templateCurrent");
+
+    // The template is put back outside: the live comparison finds nothing, the stored mark still re-applies.
+    await client.v2.updateTemplate(t.id, { args: "" });
+    expect(await newProcess().endpoints.diff(e.id, refreshed.props as Props, e.inputs)).toMatchObject({ changes: true, changed: ["templateId"] });
+    expect((await newProcess().endpoints.diff(e.id, e.outs, e.inputs)).changes).toBe(false);
+  });
+
+  it("a Template diff of the same process shows the re-apply before the template is touched (preview)", async () => {
+    const { t, e } = await deployed();
+    const preview = newProcess();
+    const tDiff = await preview.templates.diff(t.id, t.outs, { ...t.inputs, imageName: "me/worker:3" });
+    expect(tDiff).toMatchObject({ changes: true, changed: ["imageName"] });
+    expect(await preview.endpoints.diff(e.id, e.outs, e.inputs)).toMatchObject({ changes: true, changed: ["templateId"] });
+    expect((await client.v2.getTemplate(t.id)).image).toBe("me/worker:1");
+    // Another process, whose Template diff saw no container change, shows none.
+    const other = newProcess();
+    expect((await other.templates.diff(t.id, t.outs, { ...t.inputs, isPublic: false })).changes).toBe(false);
+    expect((await other.endpoints.diff(e.id, e.outs, e.inputs)).changes).toBe(false);
+  });
+});
+
+describe("the settings a Template diff of the same process is about to apply", () => {
+  it("an endpoint already running them shows no re-apply; unknown ones (preview) show one", async () => {
+    const { t, e } = await deployed();
+    // Outside Pulumi: the template moves to :2 and the endpoint re-applies it; the template's state still says :1.
+    await client.v2.updateTemplate(t.id, { image: "me/worker:2" });
+    await client.v2.updateEndpoint(e.id, { templateId: t.id });
+    const p = newProcess();
+    expect((await p.templates.diff(t.id, t.outs, { ...t.inputs, imageName: "me/worker:2" })).changes).toBe(true);
+    expect((await p.endpoints.diff(e.id, e.outs, e.inputs)).changes).toBe(false);
+
+    const unknown = newProcess();
+    await unknown.templates.diff(t.id, t.outs, { ...t.inputs, imageName: UNKNOWN });
+    expect(await unknown.endpoints.diff(e.id, e.outs, e.inputs)).toMatchObject({ changes: true, changed: ["templateId"] });
+  });
+});
+
+describe("on GraphQL (endpoints follow their template)", () => {
+  it("shows no re-apply and keeps templateCurrent true", async () => {
+    const { t, e } = await deployed("graphql");
+    expect(e.outs.templateCurrent).toBe(true);
+    await newProcess("graphql").templates.update(t.id, t.outs, { ...t.inputs, imageName: "me/worker:2" });
+    const next = newProcess("graphql");
+    expect((await next.endpoints.diff(e.id, e.outs, e.inputs)).changes).toBe(false);
+    expect((await next.endpoints.read(e.id, e.outs)).props).toMatchObject({ templateCurrent: true });
+  });
+});
