@@ -14,7 +14,8 @@ import { checkFields, isComplete, type InputFailure } from "./model/check";
 import { diffModel } from "./model/compare";
 import { inputNames, secretNames, type ResourceModel } from "./model/fields";
 import { withAutoName } from "./naming";
-import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY } from "./reserved";
+import { inputsWithKeys, isStringArray } from "./model/state";
+import { AUTONAMED_PROPERTY, INPUT_KEYS_PROPERTY, LOOKUP_PROPERTY, PROVIDER_PROPERTY } from "./reserved";
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
 import { pathFailures } from "./pathSupport";
 import type { Port, PortFactory } from "./port";
@@ -129,11 +130,18 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   /** Inputs equivalent to outputs (refresh, import, `get`). */
   protected abstract inputsOf(outs: O): Props;
 
+  /** The outputs a create or update stores: `outs` and the keys of the checked inputs `news` ({@link INPUT_KEYS_PROPERTY}, for refresh). */
+  protected stored(outs: O, news: Props): O {
+    const keys = Object.keys(news).filter((k) => k !== PROVIDER_PROPERTY && news[k] !== undefined);
+    return { ...outs, [INPUT_KEYS_PROPERTY]: keys.sort() };
+  }
+
   /**
-   * Reads the live record from the shared listing: refresh (drift shows on the next preview), `get`,
-   * import. One deleted outside Pulumi returns no id and leaves the stack — except for `get` (props
-   * hold {@link LOOKUP_PROPERTY}), where that is an error. Inputs are returned too, so `preview --diff`
-   * after a refresh shows the drift.
+   * Reads the live record from the shared listing: refresh (drift shows in it and on the next
+   * preview), `get`, import. One deleted outside Pulumi returns no id and leaves the stack — except for
+   * `get` (props hold {@link LOOKUP_PROPERTY}), where that is an error. Inputs are returned too, valued
+   * from the record: on refresh with the keys the checked inputs had (stored outputs hold them,
+   * {@link INPUT_KEYS_PROPERTY}), else (import, `get`, state from before) rebuilt from the outputs.
    */
   async read(id: string, props?: Props): Promise<dynamic.ReadResult<O | Props>> {
     const record = await withoutSecrets(this.secretsOf(props), () => this.find(id));
@@ -145,7 +153,12 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
       return {};
     }
     const outs = this.readOutputs(record, props);
-    return { id: record.id, props: outs, inputs: this.inputsOf(outs) };
+    const keys = props?.[INPUT_KEYS_PROPERTY];
+    if (!isStringArray(keys)) return { id: record.id, props: outs, inputs: this.inputsOf(outs) };
+    const inputs = inputsWithKeys(keys, this.inputsOf(outs), outs);
+    // A flag check only ever sets to true; no output holds it.
+    if (keys.includes(AUTONAMED_PROPERTY)) inputs[AUTONAMED_PROPERTY] = true;
+    return { id: record.id, props: { ...outs, [INPUT_KEYS_PROPERTY]: keys }, inputs };
   }
 
   /** Outputs of a read; by default {@link outputs} carrying from the stored outputs. */

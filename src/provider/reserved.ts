@@ -25,5 +25,13 @@ export const NAME_PREFIX_PROPERTY = "__namePrefix";
  */
 export const AUTONAMED_PROPERTY = "__autonamed";
 
+/**
+ * Set in the outputs by create and update: the keys of the checked inputs they were given. Pulumi's
+ * dynamic provider host gives `read` the stored outputs only, and a refresh shows the stored inputs
+ * against the inputs `read` returns; with these keys `read` returns the program's inputs, neither
+ * losing a field the program declared nor adding one it left to the platform.
+ */
+export const INPUT_KEYS_PROPERTY = "__inputKeys";
+
 /** Every reserved name. */
-export const RESERVED_PROPERTIES = [PROVIDER_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, AUTONAMED_PROPERTY] as const;
+export const RESERVED_PROPERTIES = [PROVIDER_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, AUTONAMED_PROPERTY, INPUT_KEYS_PROPERTY] as const;

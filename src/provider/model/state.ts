@@ -102,3 +102,19 @@ export function inputsFromOutputs(model: ResourceModel, outs: object): Record<st
   }
   return inputs;
 }
+
+/**
+ * The inputs of a refresh that knows the checked inputs' `keys`: exactly those, each valued from
+ * `rebuilt` ({@link inputsFromOutputs} and the kind's adjustments), else from the refreshed outputs
+ * (a declared field whose unset means the platform's default, an estimate `check` writes into the
+ * inputs). A key neither holds is left to the caller.
+ */
+export function inputsWithKeys(keys: readonly string[], rebuilt: Record<string, unknown>, outs: object): Record<string, unknown> {
+  const o = outs as Record<string, unknown>;
+  const inputs: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = key in rebuilt ? rebuilt[key] : o[key];
+    if (value !== undefined) inputs[key] = value;
+  }
+  return inputs;
+}
