@@ -19,7 +19,9 @@ import {
   catalogReads,
   clientInputFromConfig,
   configure,
+  INPUT_KEYS_PROPERTY,
   NAME_PREFIX_PROPERTY,
+  PROVIDER_PROPERTY,
   RESOURCE_KINDS,
   resources,
   secretNames,
@@ -249,7 +251,11 @@ export class ResourceProviderServer {
    */
   private async read(req: proto.ReadRequest): Promise<proto.ReadResponse> {
     const urn = req.getUrn();
-    const result = await this.operations(urn).read(req.getId(), fromStruct(req.getProperties()));
+    const props = fromStruct(req.getProperties());
+    // State written before outputs held the checked inputs' keys: the engine's stored inputs give them.
+    const stored = req.getInputs() ? Object.keys(fromStruct(req.getInputs())).filter((k) => k !== PROVIDER_PROPERTY) : [];
+    if (Object.keys(props).length > 0 && props[INPUT_KEYS_PROPERTY] === undefined && stored.length > 0) props[INPUT_KEYS_PROPERTY] = stored.sort();
+    const result = await this.operations(urn).read(req.getId(), props);
     const res = new proto.ReadResponse();
     if (!result.id) return res;
     res.setId(result.id).setProperties(this.answer(urn, result.props));
