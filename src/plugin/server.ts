@@ -18,10 +18,10 @@ import type { PlatformClient } from "../api";
 import {
   catalogReads,
   clientInputFromConfig,
+  CHECKED_PROPERTY,
+  checkedInputs,
   configure,
-  INPUT_KEYS_PROPERTY,
   NAME_PREFIX_PROPERTY,
-  PROVIDER_PROPERTY,
   RESOURCE_KINDS,
   resources,
   secretNames,
@@ -252,9 +252,11 @@ export class ResourceProviderServer {
   private async read(req: proto.ReadRequest): Promise<proto.ReadResponse> {
     const urn = req.getUrn();
     const props = fromStruct(req.getProperties());
-    // State written before outputs held the checked inputs' keys: the engine's stored inputs give them.
-    const stored = req.getInputs() ? Object.keys(fromStruct(req.getInputs())).filter((k) => k !== PROVIDER_PROPERTY) : [];
-    if (Object.keys(props).length > 0 && props[INPUT_KEYS_PROPERTY] === undefined && stored.length > 0) props[INPUT_KEYS_PROPERTY] = stored.sort();
+    // State written before outputs held what refresh needs of the checked inputs: the engine's stored inputs give it.
+    const stored = req.getInputs() ? fromStruct(req.getInputs()) : {};
+    if (Object.keys(props).length > 0 && props[CHECKED_PROPERTY] === undefined && Object.keys(stored).length > 0) {
+      props[CHECKED_PROPERTY] = checkedInputs(RESOURCE_KINDS[this.kind(urn)].model, stored);
+    }
     const result = await this.operations(urn).read(req.getId(), props);
     const res = new proto.ReadResponse();
     if (!result.id) return res;

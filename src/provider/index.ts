@@ -83,7 +83,7 @@ export { RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "./kinds";
 /** @internal */
 export { providerStub, endpointProviderStub, templateProviderStub, registryAuthProviderStub, PROVIDER_MODULE } from "./serializable";
 /** @internal */
-export { AUTONAMED_PROPERTY, INPUT_KEYS_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
+export { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
 /** @internal */
 export { clientInputFromConfig, PULUMI_HINTS } from "./providerConfig";
 /** @internal */
@@ -92,6 +92,8 @@ export { UNKNOWN } from "./unknown";
 export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, secretNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
 /** @internal */
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
+/** @internal */
+export { checkedInputs } from "./model/state";
 /** @internal */
 export {
   ENDPOINT_MODEL,

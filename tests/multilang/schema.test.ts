@@ -274,7 +274,7 @@ describe("the plugin over gRPC, configured for the emulator", () => {
     expect(checkedInputs).toMatchObject({ executionTimeoutMs: 120000, maxHourlyCost: expect.any(Number), __autonamed: true });
     expect(fromStruct(read.getInputs())).toEqual(checkedInputs);
     // … also for state whose outputs predate the recorded keys: the engine's stored inputs give them.
-    const { __inputKeys: _keys, ...older } = fromStruct(made.getProperties());
+    const { __checked: _checked, ...older } = fromStruct(made.getProperties());
     const readOlder = await call<proto.ReadResponse>(
       "read",
       new proto.ReadRequest().setUrn(urn).setId(id).setProperties(toStruct(older)).setInputs(checked.getInputs()),

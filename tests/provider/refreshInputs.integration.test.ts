@@ -12,7 +12,7 @@ import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
 import { PodProvider } from "../../src/provider/pod/provider";
 import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
-import { AUTONAMED_PROPERTY, INPUT_KEYS_PROPERTY, NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
+import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
@@ -104,16 +104,23 @@ describe.each(["v2", "graphql"] as const)("refresh on runpod:api %s returns the 
       }),
       ["imageName", "ports", "env", "volumeInGb", "volumeMountPath", "dockerArgs", "containerDiskInGb", "costPerHour"],
     ],
+    [
+      // Stopped: the platform's cost is 0, check's estimate (the budget's figure) the list price; the estimate stays.
+      "Pod (stopped)",
+      () => new PodProvider(session()),
+      () => ({ name: uniqueName("ri-stopped"), imageName: "runpod/pytorch:2.4.0", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], desiredStatus: "EXITED" }),
+      ["imageName", "costPerHour"],
+    ],
   ])("%s: a clean refresh returns exactly the checked inputs; an import rebuilds them from the record", async (_kind, make, args, declared) => {
     const provider = make();
     const { id, inputs, outs, refreshed, again } = await deployAndRefresh(provider, args());
     // The declared fields this is about are in the checked inputs (so the assertions below cover them).
     expect(Object.keys(inputs)).toEqual(expect.arrayContaining(declared));
-    expect(outs[INPUT_KEYS_PROPERTY]).toEqual(Object.keys(inputs).sort());
+    expect(outs[CHECKED_PROPERTY]).toMatchObject({ keys: Object.keys(inputs).sort() });
 
     expect(refreshed.id).toBe(id);
     expect(refreshed.inputs).toEqual(inputs);
-    expect(refreshed.props?.[INPUT_KEYS_PROPERTY]).toEqual(Object.keys(inputs).sort());
+    expect(refreshed.props?.[CHECKED_PROPERTY]).toEqual(outs[CHECKED_PROPERTY]);
     // The refreshed state refreshes the same way (the keys ride along), and shows no diff.
     expect(again.inputs).toEqual(inputs);
     expect((await provider.diff(id, again.props as Props, inputs)).changes).toBe(false);
@@ -122,7 +129,7 @@ describe.each(["v2", "graphql"] as const)("refresh on runpod:api %s returns the 
 
     // Import: no stored outputs, so no keys; the inputs are those of the record alone, as before.
     const imported = await make().read(id, {});
-    expect(imported.props).not.toHaveProperty(INPUT_KEYS_PROPERTY);
+    expect(imported.props).not.toHaveProperty(CHECKED_PROPERTY);
     expect(imported.inputs).not.toHaveProperty(AUTONAMED_PROPERTY);
     expect(imported.inputs?.name).toBe(inputs.name);
 
@@ -150,7 +157,10 @@ describe.each(["v2", "graphql"] as const)("refresh on runpod:api %s returns the 
     const volume = await deployAndRefresh(volumes, { name: uniqueName("ri-grown"), size: 20, dataCenterId: "EU-RO-1", type: "STANDARD" });
     await client.v2.updateNetworkVolume(volume.id, { size: 40 });
     const volumeRead = await new NetworkVolumeProvider(session()).read(volume.id, volume.again.props);
-    expect(volumeRead.inputs).toEqual({ ...volume.inputs, size: 40, monthlyCost: expect.closeTo(2 * (volume.inputs.monthlyCost as number), 6) });
+    // The estimate is the preview's own figure; the next preview recomputes it, here refusing the shrink back to 20 GB.
+    expect(volumeRead.inputs).toEqual({ ...volume.inputs, size: 40 });
+    const next = await volumes.check(volumeRead.inputs, { name: volume.inputs.name, size: 20, dataCenterId: "EU-RO-1", type: "STANDARD" });
+    expect(next.failures).toEqual([{ property: "size", reason: expect.stringMatching(/^size cannot shrink: the volume has 40 GB/) }]);
     await volumes.delete(volume.id, volumeRead.props as Props);
   });
 });
