@@ -2,9 +2,10 @@
  * Refresh of every kind as Pulumi's dynamic provider host does it, against the emulator over real HTTP:
  * `read` gets the stored outputs only, and a refresh shows the stored inputs against the inputs `read`
  * returns. A resource unchanged since its deployment reads back with exactly its checked inputs — declared
- * fields whose unset means the platform's default and the estimates `check` writes included, none the
- * program left unset added; a change outside Pulumi shows as a changed input and in the next diff; an
- * import (no stored outputs) rebuilds the inputs from the record alone.
+ * fields whose unset means the platform's default included, none the program left unset added, and the
+ * estimates `check` writes as it wrote them (a stopped pod's stays its list price); a change outside Pulumi
+ * shows as a changed input and in the next diff or check; an import (no stored outputs) rebuilds the inputs
+ * from the record alone.
  */
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
