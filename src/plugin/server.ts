@@ -18,6 +18,8 @@ import type { PlatformClient } from "../api";
 import {
   catalogReads,
   clientInputFromConfig,
+  CHECKED_PROPERTY,
+  checkedInputs,
   configure,
   NAME_PREFIX_PROPERTY,
   RESOURCE_KINDS,
@@ -249,7 +251,13 @@ export class ResourceProviderServer {
    */
   private async read(req: proto.ReadRequest): Promise<proto.ReadResponse> {
     const urn = req.getUrn();
-    const result = await this.operations(urn).read(req.getId(), fromStruct(req.getProperties()));
+    const props = fromStruct(req.getProperties());
+    // State written before outputs held what refresh needs of the checked inputs: the engine's stored inputs give it.
+    const stored = req.getInputs() ? fromStruct(req.getInputs()) : {};
+    if (Object.keys(props).length > 0 && props[CHECKED_PROPERTY] === undefined && Object.keys(stored).length > 0) {
+      props[CHECKED_PROPERTY] = checkedInputs(RESOURCE_KINDS[this.kind(urn)].model, stored);
+    }
+    const result = await this.operations(urn).read(req.getId(), props);
     const res = new proto.ReadResponse();
     if (!result.id) return res;
     res.setId(result.id).setProperties(this.answer(urn, result.props));

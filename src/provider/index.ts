@@ -83,7 +83,7 @@ export { RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "./kinds";
 /** @internal */
 export { providerStub, endpointProviderStub, templateProviderStub, registryAuthProviderStub, PROVIDER_MODULE } from "./serializable";
 /** @internal */
-export { AUTONAMED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
+export { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "./reserved";
 /** @internal */
 export { clientInputFromConfig, PULUMI_HINTS } from "./providerConfig";
 /** @internal */
@@ -92,6 +92,8 @@ export { UNKNOWN } from "./unknown";
 export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, secretNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
 /** @internal */
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
+/** @internal */
+export { checkedInputs } from "./model/state";
 /** @internal */
 export {
   ENDPOINT_MODEL,
@@ -143,19 +145,10 @@ export {
   NETWORK_VOLUME_INPUT_FIELDS,
   NETWORK_VOLUME_OUTPUT_FIELDS,
   VOLUME_TYPES,
-  type VolumeTypeName,
   type NetworkVolumeInputField,
 } from "./networkVolume/model";
 /** @internal */
-export {
-  POD_MODEL,
-  POD_ARG_FIELDS,
-  POD_DEFAULTS,
-  POD_INPUT_FIELDS,
-  POD_OUTPUT_FIELDS,
-  POD_SECRET_FIELDS,
-  type PodInputField,
-  type PodStatus,
-  type CloudType,
-  type DesiredStatus,
-} from "./pod/model";
+export { POD_MODEL, POD_ARG_FIELDS, POD_DEFAULTS, POD_INPUT_FIELDS, POD_OUTPUT_FIELDS, POD_SECRET_FIELDS, type PodInputField } from "./pod/model";
+// Public: the resource classes' Args and outputs name these.
+export type { VolumeTypeName } from "./networkVolume/model";
+export type { PodStatus, CloudType, DesiredStatus } from "./pod/model";

@@ -53,7 +53,7 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
         port.create(inputs),
       ),
     );
-    return { id: record.id, outs: this.outputs(record, news) };
+    return { id: record.id, outs: this.stored(this.outputs(record, news), news) };
   }
 
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<O>> {
@@ -65,7 +65,7 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
       () => port.update(id, inputs, olds),
       (changed) => this.listing.changed(changed),
     );
-    return { outs: this.outputs(record, news) };
+    return { outs: this.stored(this.outputs(record, news), news) };
   }
 
   /** Deletes through the path's port, retrying the platform's in-use refusal within the deadline (inUse.ts). */

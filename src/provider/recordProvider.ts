@@ -14,7 +14,8 @@ import { checkFields, isComplete, type InputFailure } from "./model/check";
 import { diffModel } from "./model/compare";
 import { inputNames, secretNames, type ResourceModel } from "./model/fields";
 import { withAutoName } from "./naming";
-import { AUTONAMED_PROPERTY, LOOKUP_PROPERTY } from "./reserved";
+import { checkedInputs, isCheckedInputs, refreshedInputs } from "./model/state";
+import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY } from "./reserved";
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
 import { pathFailures } from "./pathSupport";
 import type { Port, PortFactory } from "./port";
@@ -129,11 +130,17 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   /** Inputs equivalent to outputs (refresh, import, `get`). */
   protected abstract inputsOf(outs: O): Props;
 
+  /** The outputs a create or update stores: `outs`, and what a refresh needs of the checked inputs `news` ({@link CHECKED_PROPERTY}). */
+  protected stored(outs: O, news: Props): O {
+    return { ...outs, [CHECKED_PROPERTY]: checkedInputs(this.model, news) };
+  }
+
   /**
-   * Reads the live record from the shared listing: refresh (drift shows on the next preview), `get`,
-   * import. One deleted outside Pulumi returns no id and leaves the stack — except for `get` (props
-   * hold {@link LOOKUP_PROPERTY}), where that is an error. Inputs are returned too, so `preview --diff`
-   * after a refresh shows the drift.
+   * Reads the live record from the shared listing: refresh (drift shows in it and on the next
+   * preview), `get`, import. One deleted outside Pulumi returns no id and leaves the stack — except for
+   * `get` (props hold {@link LOOKUP_PROPERTY}), where that is an error. Inputs are returned too, valued
+   * from the record: on refresh with the keys the checked inputs had and check's estimates (stored
+   * outputs hold them, {@link CHECKED_PROPERTY}), else (import, `get`, older state) rebuilt from the outputs.
    */
   async read(id: string, props?: Props): Promise<dynamic.ReadResult<O | Props>> {
     const record = await withoutSecrets(this.secretsOf(props), () => this.find(id));
@@ -145,7 +152,9 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
       return {};
     }
     const outs = this.readOutputs(record, props);
-    return { id: record.id, props: outs, inputs: this.inputsOf(outs) };
+    const checked = props?.[CHECKED_PROPERTY];
+    if (!isCheckedInputs(checked)) return { id: record.id, props: outs, inputs: this.inputsOf(outs) };
+    return { id: record.id, props: { ...outs, [CHECKED_PROPERTY]: checked }, inputs: refreshedInputs(checked, this.inputsOf(outs), outs) };
   }
 
   /** Outputs of a read; by default {@link outputs} carrying from the stored outputs. */

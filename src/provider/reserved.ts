@@ -25,5 +25,15 @@ export const NAME_PREFIX_PROPERTY = "__namePrefix";
  */
 export const AUTONAMED_PROPERTY = "__autonamed";
 
+/**
+ * Set in the outputs by create and update: what a refresh needs of the checked inputs they were given
+ * (model/state.ts `CheckedInputs`): their keys, and the values no refreshed output gives back (the
+ * estimates `check` writes, these reserved flags). Pulumi's dynamic provider host gives `read` the
+ * stored outputs only, and a refresh shows the stored inputs against the inputs `read` returns; with
+ * this `read` returns the program's inputs, neither losing a field the program declared nor adding one
+ * it left to the platform.
+ */
+export const CHECKED_PROPERTY = "__checked";
+
 /** Every reserved name. */
-export const RESERVED_PROPERTIES = [PROVIDER_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, AUTONAMED_PROPERTY] as const;
+export const RESERVED_PROPERTIES = [PROVIDER_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, AUTONAMED_PROPERTY, CHECKED_PROPERTY] as const;

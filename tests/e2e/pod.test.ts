@@ -93,8 +93,17 @@ test("create, cost and logs, stop through desiredStatus, an in-place change, orp
   const change = await stack.run(["up", "--yes"]);
   expect(change.stdout).toMatch(/~ 1 updated/);
   expect(await client.v2.getPod(created.id)).toMatchObject({ image: "runpod/pytorch:2.5.0", status: "EXITED" });
+  const [stored] = await stack.resources(POD_TYPE);
   const refresh = await stack.run(["refresh", "--yes"]);
   expect(refresh.stdout).not.toMatch(/~ 1 updated|- 1 deleted/);
+  expect(refresh.stdout).not.toMatch(/\[diff:/);
+  // The stored inputs keep every declared field (those the platform defaults when unset, the estimate
+  // check writes) and no other; the env stays a secret.
+  const [refreshed] = await stack.resources(POD_TYPE);
+  expect(Object.keys(refreshed.inputs ?? {}).sort()).toEqual(Object.keys(stored.inputs ?? {}).sort());
+  const { env: _env, ...plain } = stored.inputs ?? {};
+  expect(refreshed.inputs).toMatchObject({ ...plain, imageName: "runpod/pytorch:2.5.0", ports: POD.ports, volumeInGb: 20 });
+  expect(await stack.exportText()).not.toContain(ENV_SECRET);
   const again = await stack.run(["preview"]);
   expect(again.stdout).toMatch(/\b2 unchanged/);
   expect(again.stdout).not.toMatch(/to update|to replace|to create|to delete/);

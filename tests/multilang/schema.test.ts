@@ -257,7 +257,7 @@ describe("the plugin over gRPC, configured for the emulator", () => {
       new proto.CheckRequest()
         .setUrn(urn)
         .setName("v2api")
-        .setNews(toStruct({ templateId: "tpl_vllm", gpuIds: ["ADA_24"], dataCenterIds: ["EU-RO-1"] })),
+        .setNews(toStruct({ templateId: "tpl_vllm", gpuIds: ["ADA_24"], dataCenterIds: ["EU-RO-1"], executionTimeoutMs: 120000 })),
     );
     expect(checked.getFailuresList()).toEqual([]);
     emu.resetStats();
@@ -269,6 +269,17 @@ describe("the plugin over gRPC, configured for the emulator", () => {
     const read = await call<proto.ReadResponse>("read", new proto.ReadRequest().setUrn(urn).setId(id).setProperties(made.getProperties()));
     expect(read.getId()).toBe(id);
     expect(fromStruct(read.getInputs())).toMatchObject({ dataCenterIds: ["EU-RO-1"], gpuIds: ["ADA_24"] });
+    // A refresh returns exactly the checked inputs (a field the platform defaults when unset, the estimates, the auto-name flag) …
+    const checkedInputs = fromStruct(checked.getInputs());
+    expect(checkedInputs).toMatchObject({ executionTimeoutMs: 120000, maxHourlyCost: expect.any(Number), __autonamed: true });
+    expect(fromStruct(read.getInputs())).toEqual(checkedInputs);
+    // … also for state whose outputs predate the recorded keys: the engine's stored inputs give them.
+    const { __checked: _checked, ...older } = fromStruct(made.getProperties());
+    const readOlder = await call<proto.ReadResponse>(
+      "read",
+      new proto.ReadRequest().setUrn(urn).setId(id).setProperties(toStruct(older)).setInputs(checked.getInputs()),
+    );
+    expect(fromStruct(readOlder.getInputs())).toEqual(checkedInputs);
     await call("delete", new proto.DeleteRequest().setUrn(urn).setId(id).setProperties(made.getProperties()));
     expect(emu.endpoints(emu.apiKey).map((e) => e.id)).not.toContain(id);
   }, 60_000);

@@ -51,7 +51,7 @@ test("plugin tokens name the same kinds as the dynamic ones", () => {
   expect(kindOf("runpod:index:Template")).toBe(templateKind);
   expect(kindOf("runpod:index:ContainerRegistryAuth")).toBe(registryAuthKind);
   expect(kindOf(endpointKind.type)).toBe(endpointKind);
-  expect(kindOf("runpod:index:Pod")).toBeUndefined();
+  expect(kindOf("runpod:index:Cluster")).toBeUndefined();
   expect(canonicalType("runpod:index:Endpoint")).toBe(endpointKind.type);
   expect(isPluginType("runpod:index:Endpoint")).toBe(true);
   expect(isPluginType(endpointKind.type)).toBe(false);

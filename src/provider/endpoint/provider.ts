@@ -206,9 +206,9 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
       if (port.finishCreate) record = await port.finishCreate(record, inputs);
     } catch (err) {
       if (!(err instanceof IncompleteCreateError)) throw err;
-      throw new EndpointInitError(err.message, record.id, this.outputs(err.record as EndpointState, news), [err.message]);
+      throw new EndpointInitError(err.message, record.id, this.stored(this.outputs(err.record as EndpointState, news), news), [err.message]);
     }
-    const outs = this.outputs(record, news);
+    const outs = this.stored(this.outputs(record, news), news);
     await this.awaitWorkersOfNew(outs, inputs);
     return { id: record.id, outs };
   }
@@ -305,7 +305,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
       () => port.update(id, inputs, olds, { reapplyTemplate: reapply }),
       (changed) => this.directory.changed(changed),
     );
-    const outs = this.outputs(record, news);
+    const outs = this.stored(this.outputs(record, news), news);
     try {
       await awaitWorkers(this.client, id, inputs, this.options.readinessPollMs);
     } catch (err) {

@@ -3,6 +3,7 @@
  * back to inputs (refresh, adoption, `get`). How a path writes a record is its own (`<kind>/paths/`).
  */
 import { compiled } from "./compiled";
+import { PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "../reserved";
 import type { Fields, ResourceModel } from "./fields";
 
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
@@ -99,6 +100,44 @@ export function inputsFromOutputs(model: ResourceModel, outs: object): Record<st
   for (const [name, field] of Object.entries(model.fields as Fields)) {
     if (field.kind === "output" || (field.kind === "input" && (field.alias || field.unset === "platform")) || o[name] === undefined) continue;
     inputs[name] = o[name];
+  }
+  return inputs;
+}
+
+/** What a refresh needs of checked inputs (reserved.ts `CHECKED_PROPERTY`). */
+export interface CheckedInputs {
+  /** Every key of the checked inputs, sorted. */
+  keys: string[];
+  /** Their values that no refreshed output gives back: the model's outputs `check` estimated, the package's reserved flags. */
+  kept: Record<string, unknown>;
+}
+
+/** {@link CheckedInputs} of `checked` (the serialized provider aside: the host adds it). */
+export function checkedInputs(model: ResourceModel, checked: Record<string, unknown>): CheckedInputs {
+  const keys = Object.keys(checked)
+    .filter((k) => k !== PROVIDER_PROPERTY && checked[k] !== undefined)
+    .sort();
+  const kept = (k: string) => (model.fields as Fields)[k]?.kind === "output" || (RESERVED_PROPERTIES as readonly string[]).includes(k);
+  return { keys, kept: Object.fromEntries(keys.filter(kept).map((k) => [k, checked[k]])) };
+}
+
+/** True for a {@link CheckedInputs} as stored in the outputs. */
+export function isCheckedInputs(value: unknown): value is CheckedInputs {
+  const v = value as Partial<CheckedInputs> | null;
+  return typeof v === "object" && v !== null && isStringArray(v.keys) && typeof v.kept === "object" && v.kept !== null;
+}
+
+/**
+ * The inputs of a refresh that knows the checked inputs ({@link CheckedInputs}): exactly their keys,
+ * each with its kept value, else from `rebuilt` ({@link inputsFromOutputs} and the kind's adjustments),
+ * else from the refreshed outputs (a declared field whose unset means the platform's default).
+ */
+export function refreshedInputs(checked: CheckedInputs, rebuilt: Record<string, unknown>, outs: object): Record<string, unknown> {
+  const o = outs as Record<string, unknown>;
+  const inputs: Record<string, unknown> = {};
+  for (const key of checked.keys) {
+    const value = key in checked.kept ? checked.kept[key] : key in rebuilt ? rebuilt[key] : o[key];
+    if (value !== undefined) inputs[key] = value;
   }
   return inputs;
 }
