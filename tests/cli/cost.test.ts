@@ -43,20 +43,22 @@ const RECORDS = [
 test("estimates, totals and the idle-billed flag; the budget verdict", () => {
   const report = buildReport("preview", ESTIMATES, undefined, 10);
   expect(report.totals).toEqual({ maxHourlyCost: 11.72, idleHourlyCost: 4.18 });
+  // By resource name, whatever order the stack holds them in.
   expect(report.endpoints.map((e) => [e.resource, e.idleBilled])).toEqual([
-    ["llm", true],
-    ["embed", false],
     ["batch", false],
+    ["embed", false],
+    ["llm", true],
   ]);
+  expect(buildReport("preview", [...ESTIMATES].reverse()).endpoints.map((e) => e.resource)).toEqual(["batch", "embed", "llm"]);
   expect(report.budget).toEqual({ maxHourly: 10, over: true });
   expect(buildReport("state", ESTIMATES, undefined, 12).budget).toEqual({ maxHourly: 12, over: false });
 
   const text = renderText(report, plain);
   expect(text.split("\n").slice(0, 5)).toEqual([
     "RESOURCE  ENDPOINT  MAX $/H  IDLE $/H",
-    "llm       ep_llm    $8.36    $4.18 !",
-    "embed     ep_embed  $1.16    $0.00",
     "batch     (new)     $2.20    $0.00",
+    "embed     ep_embed  $1.16    $0.00",
+    "llm       ep_llm    $8.36    $4.18 !",
     "total               $11.72   $4.18",
   ]);
   expect(text).toContain("! llm costs money while idle: workersMin 1, standby 0 = $4.18/h, $3009.60 per 30 days with no traffic");
@@ -65,9 +67,10 @@ test("estimates, totals and the idle-billed flag; the budget verdict", () => {
 
 test("spend per bucket beside the estimate, with a sparkline; only the stack's endpoints count", () => {
   const report = buildReport("preview", ESTIMATES, { window, records: RECORDS });
-  expect(report.endpoints[0].spend).toMatchObject({ totalAmount: 270.82, perBucket: [100.32, 50, 0, 120.5] });
+  expect(report.endpoints.map((e) => e.resource)).toEqual(["batch", "embed", "llm"]);
+  expect(report.endpoints[2].spend).toMatchObject({ totalAmount: 270.82, perBucket: [100.32, 50, 0, 120.5] });
   expect(report.endpoints[1].spend).toMatchObject({ totalAmount: 2.5, perBucket: [0, 0, 2.5, 0] });
-  expect(report.endpoints[2].spend).toMatchObject({ totalAmount: 0, perBucket: [0, 0, 0, 0] });
+  expect(report.endpoints[0].spend).toMatchObject({ totalAmount: 0, perBucket: [0, 0, 0, 0] });
   expect(report.totals.spend).toBe(273.32);
   expect(sparkline([100.32, 50, 0, 120.5])).toBe("▇▄ █");
   // An amount that prints as $0.00 draws no bar, even as the window's largest.
@@ -75,7 +78,7 @@ test("spend per bucket beside the estimate, with a sparkline; only the stack's e
   expect(sparkline([0.004, 0.01])).toBe(" █");
   const text = renderText(report, plain);
   expect(text.split("\n")[0]).toBe("RESOURCE  ENDPOINT  MAX $/H  IDLE $/H  SPENT    PER DAY");
-  expect(text.split("\n")[1]).toBe("llm       ep_llm    $8.36    $4.18 !   $270.82  ▇▄ █");
+  expect(text.split("\n")[3]).toBe("llm       ep_llm    $8.36    $4.18 !   $270.82  ▇▄ █");
   expect(text).toContain("spent: 2026-06-01T00:00:00.000Z to 2026-06-05T00:00:00.000Z, per day (listServerlessBilling)");
 });
 
@@ -84,7 +87,8 @@ test("--json gives the same data; --csv the records per endpoint per bucket", ()
   expect(JSON.parse(renderJson(report))).toEqual(JSON.parse(JSON.stringify(report)));
   const rows = parse(renderCsv(report), { columns: true }) as Record<string, string>[];
   expect(rows).toHaveLength(3 * 4);
-  expect(rows[0]).toEqual({
+  expect(rows.map((r) => r.resource)).toEqual([..."bbbbeeeellll"].map((c) => ({ b: "batch", e: "embed", l: "llm" })[c]));
+  expect(rows[8]).toEqual({
     resource: "llm",
     endpointId: "ep_llm",
     startTime: "2026-06-01T00:00:00.000Z",
@@ -99,9 +103,9 @@ test("--json gives the same data; --csv the records per endpoint per bucket", ()
   });
   const estimates = parse(renderCsv(buildReport("state", ESTIMATES)), { columns: true }) as Record<string, string>[];
   expect(estimates.map((r) => [r.resource, r.maxHourlyCost, r.idleBilled])).toEqual([
-    ["llm", "8.36", "true"],
-    ["embed", "1.16", "false"],
     ["batch", "2.2", "false"],
+    ["embed", "1.16", "false"],
+    ["llm", "8.36", "true"],
   ]);
 });
 

@@ -116,6 +116,35 @@ test("refresh catches a change made outside Pulumi, and the next preview shows i
   expect(emu.endpoints().find((e) => e.id === id)?.idleTimeout).toBe(5);
 });
 
+test("a template image whose workers fail to start is saved back, the endpoint's workers run the old image, and the up fails saying why (issue 30)", async () => {
+  const { endpointId: id, templateId } = (await stack.outputs()) as Record<string, string>;
+  const good = "registry.example.com/team/llm:1.0";
+  const bad = "registry.example.com/team/llm:2.0";
+  await stack.setConfig("workersMin", "1");
+  await pulumi(["up", "--yes", "--skip-preview"]);
+  emu.setFaults({ failingImages: [bad] });
+  try {
+    await stack.setConfig("templateImage", bad);
+    const r = await stack.run(["up", "--yes", "--skip-preview"], { expectFailure: true });
+    transcript.push(r.stdout, r.stderr);
+    const out = r.stdout + r.stderr;
+    expect(out).toMatch(new RegExp(`Template \\S+ \\(${templateId}\\): a rollout of its new settings failed`));
+    expect(out).toMatch(new RegExp(`Endpoint \\S+ \\(${id}\\): the rollout of .* failed: 1 worker failed to start \\(UNHEALTHY\\)`));
+    expect(out).toContain("container exited with code 1 during startup");
+    expect(out).toContain(`Rolled back: the template's previous settings were saved back (image ${good})`);
+    expect(emu.templates().find((t) => t.id === templateId)?.imageName).toBe(good);
+    const { workers } = await platform.v2.listEndpointWorkers(id);
+    expect(workers.length).toBeGreaterThan(0);
+    expect(new Set(workers.map((w) => w.image))).toEqual(new Set([good]));
+    // The stack kept the previous inputs: the next preview shows the image change again.
+    const steps = changingSteps((await pulumi(["preview", "--json"])).stdout);
+    expect(steps.map((s) => [s.op, resourceName(s.urn), Object.keys(s.detailedDiff ?? {})])).toEqual([["update", "llm", ["imageName"]]]);
+  } finally {
+    emu.setFaults({ failingImages: [] });
+    await stack.setConfig("templateImage", good);
+  }
+});
+
 test("the fn::secret env value is a secret: not in the plain stack export nor the CLI's output", async () => {
   const exported = await stack.exportText();
   expect(exported).toContain('"env"');

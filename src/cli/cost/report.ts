@@ -74,6 +74,10 @@ export function bucketStarts(startTime: string, endTime: string, size: BucketSiz
   return out;
 }
 
+/** `rows` ordered by Pulumi resource name. */
+const byResource = <T extends { resource: string }>(rows: readonly T[]): T[] =>
+  [...rows].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+
 /** Builds the report. `records`: the window's billing records of every endpoint (others are ignored). */
 export function buildReport(
   source: CostReport["source"],
@@ -81,7 +85,8 @@ export function buildReport(
   spend?: { window: SpendWindow; records: readonly BillingRecord[] },
   maxHourly?: number,
 ): CostReport {
-  const endpoints: EndpointCost[] = estimates.map((e) => {
+  // By resource name: the stack's order follows which create finished first, and a report should not.
+  const endpoints: EndpointCost[] = byResource(estimates).map((e) => {
     const row: EndpointCost = { ...e, idleBilled: e.workersMin > 0 || e.workersStandby > 0 };
     if (spend) {
       const records = e.endpointId ? spend.records.filter((r) => r.serverlessId === e.endpointId) : [];
@@ -110,7 +115,7 @@ export function buildReport(
 export function withVolumes(report: CostReport, volumes: VolumeCost[]): CostReport {
   if (volumes.length === 0) return report;
   const totals = volumeTotals(volumes);
-  report.volumes = volumes;
+  report.volumes = byResource(volumes);
   report.totals.monthlyStorageCost = totals.monthlyCost;
   if (totals.spend !== undefined) report.totals.storageSpend = totals.spend;
   return report;
@@ -123,7 +128,7 @@ export function withVolumes(report: CostReport, volumes: VolumeCost[]): CostRepo
 export function withPods(report: CostReport, pods: PodCost[]): CostReport {
   if (pods.length === 0) return report;
   const totals = podTotals(pods);
-  report.pods = pods;
+  report.pods = byResource(pods);
   report.totals.podHourlyCost = totals.hourlyCost;
   report.totals.maxHourlyCost = round(report.totals.maxHourlyCost + totals.hourlyCost);
   report.totals.idleHourlyCost = round(report.totals.idleHourlyCost + totals.hourlyCost);
