@@ -5,6 +5,7 @@
  * not, so it counts toward both the busy and the idle totals.
  */
 import type { V2 } from "../../api";
+import { money, round, spendIn, tableLines } from "./amounts";
 
 /** The part of the report's spend window the pods use (report.ts `SpendWindow`). */
 interface Window {
@@ -32,17 +33,12 @@ export interface PodCost extends PodEstimate {
   spend?: { totalAmount: number; records: PodBillingRecord[]; perBucket: number[] };
 }
 
-const round = (n: number) => Math.round(n * 1e4) / 1e4;
-
 /** The pods with their spend in `spend`'s window (records of other pods are ignored). */
 export function podCosts(estimates: readonly PodEstimate[], spend?: { window: Window; records: readonly PodBillingRecord[] }): PodCost[] {
   return estimates.map((p) => {
     if (!spend) return { ...p };
     const records = p.podId ? spend.records.filter((r) => r.podId === p.podId) : [];
-    const perBucket = spend.window.buckets.map((start) =>
-      round(records.filter((r) => Date.parse(r.startTime) === Date.parse(start)).reduce((s, r) => s + r.totalAmount, 0)),
-    );
-    return { ...p, spend: { totalAmount: round(records.reduce((s, r) => s + r.totalAmount, 0)), records, perBucket } };
+    return { ...p, spend: spendIn(records, spend.window.buckets) };
   });
 }
 
@@ -52,8 +48,6 @@ export function podTotals(pods: readonly PodCost[]): { hourlyCost: number; spend
   const billed = pods.some((p) => p.spend) ? round(pods.reduce((s, p) => s + (p.spend?.totalAmount ?? 0), 0)) : undefined;
   return billed === undefined ? { hourlyCost } : { hourlyCost, spend: billed };
 }
-
-const money = (n: number | null | undefined) => (n === null || n === undefined ? "-" : `$${n.toFixed(2)}`);
 
 /** The pods' table for the terminal: resource, id, status, USD per hour, and the spend with its sparkline. */
 export function renderPodsText(
@@ -73,13 +67,7 @@ export function renderPodsText(
   ]);
   const totals = podTotals(pods);
   rows.push(["total", "", "", money(totals.hourlyCost), ...(window ? [money(totals.spend), ""] : [])]);
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd();
-  const out = ["", bold(line(headers)), ...rows.map(line), "pods, USD per hour while running, busy or idle (docs/pod.md)"];
+  const out = ["", ...tableLines(headers, rows, bold), "pods, USD per hour while running, busy or idle (docs/pod.md)"];
   if (window) out.push(`spent: per ${window.bucketSize} (listPodBilling)`);
   return out;
 }

@@ -6,6 +6,7 @@
  */
 import { stringify } from "csv-stringify/sync";
 import type { V2 } from "../../api";
+import { money, round, spendIn, tableLines } from "./amounts";
 import { podTotals, renderPodsText, type PodCost } from "./pods";
 import { renderVolumesText, volumeTotals, type VolumeCost } from "./volumes";
 
@@ -61,8 +62,6 @@ export interface CostReport {
   budget?: { maxHourly: number; over: boolean };
 }
 
-const round = (n: number, digits = 4) => Math.round(n * 10 ** digits) / 10 ** digits;
-
 const BUCKET_MS: Record<BucketSize, number> = { hour: 3_600_000, day: 86_400_000 };
 
 /** The bucket starts from `startTime` (inclusive) to `endTime` (exclusive), as the platform aligns them. */
@@ -88,13 +87,7 @@ export function buildReport(
   // By resource name: the stack's order follows which create finished first, and a report should not.
   const endpoints: EndpointCost[] = byResource(estimates).map((e) => {
     const row: EndpointCost = { ...e, idleBilled: e.workersMin > 0 || e.workersStandby > 0 };
-    if (spend) {
-      const records = e.endpointId ? spend.records.filter((r) => r.serverlessId === e.endpointId) : [];
-      const perBucket = spend.window.buckets.map((start) =>
-        round(records.filter((r) => Date.parse(r.startTime) === Date.parse(start)).reduce((sum, r) => sum + r.totalAmount, 0)),
-      );
-      row.spend = { totalAmount: round(records.reduce((sum, r) => sum + r.totalAmount, 0)), records, perBucket };
-    }
+    if (spend) row.spend = spendIn(e.endpointId ? spend.records.filter((r) => r.serverlessId === e.endpointId) : [], spend.window.buckets);
     return row;
   });
   const sum = (f: (e: EndpointCost) => number | null | undefined) => round(endpoints.reduce((s, e) => s + (f(e) ?? 0), 0));
@@ -148,8 +141,6 @@ export function sparkline(values: readonly number[]): string {
   return values.map((v) => (v < SHOWN_AS_ZERO ? " " : BARS[Math.min(BARS.length - 1, Math.floor((v / max) * (BARS.length - 1) + 0.5))])).join("");
 }
 
-const money = (n: number | null | undefined) => (n === null || n === undefined ? "-" : `$${n.toFixed(2)}`);
-
 /** The terminal table, the totals, the idle-billed notes and the budget verdict. */
 export function renderText(report: CostReport, styles: { bold: (s: string) => string; yellow: (s: string) => string; red: (s: string) => string }): string {
   const spend = report.window !== undefined;
@@ -162,13 +153,7 @@ export function renderText(report: CostReport, styles: { bold: (s: string) => st
     ...(spend ? [money(e.spend?.totalAmount), sparkline(e.spend?.perBucket ?? [])] : []),
   ]);
   rows.push(["total", "", money(report.totals.maxHourlyCost), money(report.totals.idleHourlyCost), ...(spend ? [money(report.totals.spend), ""] : [])]);
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd();
-  const out = [styles.bold(line(headers)), ...rows.map(line)];
+  const out = tableLines(headers, rows, styles.bold);
   out.push(
     `estimates from the ${report.source === "preview" ? "preview of the program (after the change)" : "stack's state (as deployed)"}, USD per hour at catalog list prices`,
   );

@@ -4,6 +4,7 @@
  * billed per bucket (REST v2 `listNetworkVolumeBilling`).
  */
 import type { V2 } from "../../api";
+import { money, round, spendIn, tableLines } from "./amounts";
 
 /** The part of the report's spend window the volumes use (report.ts `SpendWindow`). */
 interface Window {
@@ -32,17 +33,12 @@ export interface VolumeCost extends VolumeEstimate {
   spend?: { totalAmount: number; records: VolumeBillingRecord[]; perBucket: number[] };
 }
 
-const round = (n: number) => Math.round(n * 1e4) / 1e4;
-
 /** The volumes with their spend in `spend`'s window (records of other volumes are ignored). */
 export function volumeCosts(estimates: readonly VolumeEstimate[], spend?: { window: Window; records: readonly VolumeBillingRecord[] }): VolumeCost[] {
   return estimates.map((v) => {
     if (!spend) return { ...v };
     const records = v.networkVolumeId ? spend.records.filter((r) => r.networkVolumeId === v.networkVolumeId) : [];
-    const perBucket = spend.window.buckets.map((start) =>
-      round(records.filter((r) => Date.parse(r.startTime) === Date.parse(start)).reduce((s, r) => s + r.totalAmount, 0)),
-    );
-    return { ...v, spend: { totalAmount: round(records.reduce((s, r) => s + r.totalAmount, 0)), records, perBucket } };
+    return { ...v, spend: spendIn(records, spend.window.buckets) };
   });
 }
 
@@ -52,8 +48,6 @@ export function volumeTotals(volumes: readonly VolumeCost[]): { monthlyCost: num
   const billed = volumes.some((v) => v.spend) ? round(volumes.reduce((s, v) => s + (v.spend?.totalAmount ?? 0), 0)) : undefined;
   return billed === undefined ? { monthlyCost } : { monthlyCost, spend: billed };
 }
-
-const money = (n: number | null | undefined) => (n === null || n === undefined ? "-" : `$${n.toFixed(2)}`);
 
 /** The volumes' table for the terminal: resource, id, size and tier, USD per month, and the spend with its sparkline. */
 export function renderVolumesText(
@@ -73,13 +67,7 @@ export function renderVolumesText(
   ]);
   const totals = volumeTotals(volumes);
   rows.push(["total", "", "", money(totals.monthlyCost), ...(window ? [money(totals.spend), ""] : [])]);
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd();
-  const out = ["", bold(line(headers)), ...rows.map(line), "network volume storage, USD per month at list prices (docs/networkVolume.md)"];
+  const out = ["", ...tableLines(headers, rows, bold), "network volume storage, USD per month at list prices (docs/networkVolume.md)"];
   if (window) out.push(`spent: per ${window.bucketSize} (listNetworkVolumeBilling)`);
   return out;
 }
