@@ -73,7 +73,8 @@ export interface PulumiEnvOptions {
  *
  * Sets PATH (`.pulumi/bin` first, so the engine finds the language host and the dynamic-provider
  * launcher), PULUMI_HOME (`.pulumi/home`, keeps ~/.pulumi untouched), PULUMI_BACKEND_URL
- * (`file://<stateDir>`), PULUMI_CONFIG_PASSPHRASE, and switches off update checks and automatic
+ * (`file://<stateDir>?metadata=skip`: no `.attrs` sidecars, the one state file the file backend writes
+ * in place, which a run the tests kill can leave empty; src/cli/stack/stateSidecars.ts), PULUMI_CONFIG_PASSPHRASE, and switches off update checks and automatic
  * plugin acquisition. Removes variables that would point the CLI elsewhere (access token, a
  * passphrase file, another backend).
  */
@@ -85,7 +86,7 @@ export function pulumiEnv(opts: PulumiEnvOptions): NodeJS.ProcessEnv {
   for (const k of ["PULUMI_ACCESS_TOKEN", "PULUMI_CONFIG_PASSPHRASE_FILE", "PULUMI_API"]) delete env[k];
   env.PATH = [path.join(root, "bin"), env.PATH].filter(Boolean).join(path.delimiter);
   env.PULUMI_HOME = path.join(root, "home");
-  env.PULUMI_BACKEND_URL = `file://${stateDir}`;
+  env.PULUMI_BACKEND_URL = `file://${stateDir}?metadata=skip`;
   env.PULUMI_CONFIG_PASSPHRASE = opts.passphrase ?? DEFAULT_PASSPHRASE;
   env.PULUMI_SKIP_UPDATE_CHECK = "true";
   env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION = "true";

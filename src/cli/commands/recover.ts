@@ -17,7 +17,7 @@ import { STACK_TYPE, pendingOf, resourceNameOf, resourcesOf, type Checkpoint } f
 import { applyRecovery, kindsToList, planRecovery, type RecoveryAction } from "../stack/recoveryPlan";
 import { kindOf } from "../stack/registry";
 import { stackSession, type StackOptions, type StackSession } from "../stack/session";
-import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
+import { exportCheckpoint, exportMendingSidecars, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { renderTable } from "../table";
 import type { PlatformObject } from "../stack/stackKind";
 
@@ -50,7 +50,8 @@ export function defaultSettleMs(timeoutMs: number = DEFAULT_TIMEOUT_MS): number 
  */
 export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions): Promise<ExitCode> {
   const session = stackSession(ctx, opts);
-  const checkpoint = await exportCheckpoint(session.pulumi);
+  const notice = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  const checkpoint = await exportMendingSidecars(session.pulumi, opts.yes === true, notice);
   if (pendingOf(checkpoint).length === 0) {
     ctx.io.stdout.write("no pending operations: nothing to recover\n");
     if (opts.yes) await releaseStaleLock(ctx, session, checkpoint);
@@ -74,7 +75,6 @@ export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions):
     return EXIT.OK;
   }
 
-  const notice = (line: string) => ctx.io.stderr.write(`${line}\n`);
   const edits = actions.filter((a) => a.action === "adopt" || a.action === "drop");
   if (edits.length > 0) {
     const edited = applyRecovery(checkpoint, actions);

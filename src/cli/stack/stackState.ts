@@ -7,10 +7,37 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseCheckpoint, type Checkpoint } from "./checkpoint";
 import { isStaleLock, lockHolderOf, type PulumiRunner } from "./pulumiCommand";
+import { emptySidecarAdvice, emptySidecars, isEmptySidecarError, removeSidecars } from "./stateSidecars";
 
-/** The stack's state (`pulumi stack export`). */
+/**
+ * The stack's state (`pulumi stack export`).
+ * @throws Error naming the empty metadata sidecar when a killed `pulumi` left the state unreadable
+ *   (stateSidecars.ts); PulumiCommandError otherwise.
+ */
 export async function exportCheckpoint(pulumi: PulumiRunner): Promise<Checkpoint> {
-  return parseCheckpoint(await pulumi(["stack", "export"]));
+  try {
+    return parseCheckpoint(await pulumi(["stack", "export"]));
+  } catch (err) {
+    if (!isEmptySidecarError(err)) throw err;
+    throw new Error(emptySidecarAdvice(await emptySidecars(pulumi).catch(() => [])));
+  }
+}
+
+/**
+ * {@link exportCheckpoint} for `recover`: with `mend`, the empty metadata sidecars a killed `pulumi`
+ * left are removed (`notice` is told which) and the state is read again.
+ */
+export async function exportMendingSidecars(pulumi: PulumiRunner, mend: boolean, notice: (line: string) => void): Promise<Checkpoint> {
+  try {
+    return parseCheckpoint(await pulumi(["stack", "export"]));
+  } catch (err) {
+    if (!isEmptySidecarError(err)) throw err;
+    const files = await emptySidecars(pulumi);
+    if (!mend || files.length === 0) throw new Error(emptySidecarAdvice(files));
+    removeSidecars(files);
+    notice(`removed the empty metadata sidecar${files.length === 1 ? "" : "s"} a killed \`pulumi\` left: ${files.join(", ")}`);
+    return exportCheckpoint(pulumi);
+  }
 }
 
 /** Replaces the stack's state with `checkpoint` (`pulumi stack import`, which checks its integrity). */
