@@ -171,3 +171,49 @@ describe("a template save on GraphQL (endpoints follow their template)", () => {
     }
   });
 });
+
+describe("an endpoint switched to another template on GraphQL", () => {
+  it("is followed to health; a template whose image fails puts the previous templateId back, and its workers run the old image again", async () => {
+    const session = new PlatformSession(() => client, { api: "graphql" });
+    const templates = new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 });
+    const endpoints = new EndpointProvider(session);
+    const good = await templates.create(await checked(templates, { name: uniqueName("switch-good"), imageName: "me/switch:1", env: { HF_TOKEN: SECRET } }));
+    const bad = await templates.create(await checked(templates, { name: uniqueName("switch-bad"), imageName: "me/switch-bad:2", env: { HF_TOKEN: SECRET } }));
+    const fine = await templates.create(await checked(templates, { name: uniqueName("switch-fine"), imageName: "me/switch:3" }));
+    const eIn = await checked(endpoints, {
+      name: uniqueName("switch-ep"),
+      templateId: good.id,
+      gpuIds: ["ADA_24"],
+      workersMin: 1,
+      workersMax: 2,
+      waitForWorkers: true,
+    });
+    const e = await endpoints.create(eIn);
+    emu.setFaults({ failingImages: ["me/switch-bad:2"] });
+
+    const next = new EndpointProvider(new PlatformSession(() => client, { api: "graphql" }));
+    const err = await next.update(e.id, e.outs as Props, await checked(next, { ...eIn, templateId: bad.id })).then(
+      () => undefined,
+      (x: Error) => x,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toMatch(
+      new RegExp(`^Endpoint ${eIn.name} \\(${e.id}\\): the rollout of release \\S+ .*failed: 1 worker failed to start \\(UNHEALTHY\\)`),
+    );
+    expect(err!.message).toContain("Last log lines of worker");
+    expect(err!.message).toContain(`Rolled back: every worker runs the previous template again (${good.id}, image me/switch:1)`);
+    expect(err!.message).not.toContain(SECRET);
+    expect((await client.findEndpoint(e.id))?.templateId).toBe(good.id);
+    const back = await workers(e.id);
+    expect(back.length).toBeGreaterThan(0);
+    expect(back.every((w) => w.image === "me/switch:1" && !w.isStale)).toBe(true);
+
+    // A healthy switch is followed to its end: when the update returns, every worker runs the new image.
+    emu.setFaults({});
+    const done = await next.update(e.id, e.outs as Props, await checked(next, { ...eIn, templateId: fine.id }));
+    expect(done.outs).toMatchObject({ templateId: fine.id });
+    const after = await workers(e.id);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((w) => w.image === "me/switch:3" && !w.isStale)).toBe(true);
+  });
+});

@@ -10,7 +10,7 @@ import type { PlatformClient, V2 } from "../../api";
 import { poll } from "../../api/poll";
 import type { JobStatus } from "../../api/types";
 import { messageOf } from "../errorKinds";
-import { redactSecrets } from "../secrets";
+import { redactSecrets, withoutSecrets } from "../secrets";
 import { SMOKE_STATUSES } from "./rolloutFields";
 
 /** Pause between two listings while a rollout runs, in milliseconds. */
@@ -132,6 +132,50 @@ export async function followRollout(
   if (tooMany()) return { kind: "unhealthy", ...base, smoke: ended };
   if (!smoke.met) return { kind: "timeout", ...base, smoke: ended };
   return status.status === policy.smoke.status ? undefined : { kind: "smoke", ...base, smoke: ended };
+}
+
+/** How a path puts an endpoint's previous container back after a failed rollout. */
+export interface Rollback {
+  /** What is put back, for the message: "the previous container settings" + `detail` "(image acme/llm:1)". */
+  what: string;
+  detail: string;
+  put(): Promise<void>;
+}
+
+/**
+ * Follows endpoint `id`'s rollout (the resource's rollout settings); when it fails: with `rollback` (the
+ * default) puts the previous container back and waits until the workers run it again, then throws the
+ * failure message (`secrets` redacted), so the update fails and the engine keeps the previous state.
+ */
+export async function guardRollout(
+  client: PlatformClient,
+  endpoint: { id: string; label: string },
+  settings: Parameters<typeof rolloutPolicy>[0] & { rollback: boolean },
+  secrets: string[],
+  rollback: Rollback,
+): Promise<void> {
+  const { id } = endpoint;
+  await withoutSecrets(secrets, async () => {
+    const failure = await followRollout(client, id, rolloutPolicy(settings));
+    if (!failure) return;
+    const worker = failure.failedWorkers[0];
+    const logLines = worker ? await lastLogLines(client, id, worker) : undefined;
+    let outcome = "Not rolled back (rollback: false): the failed release stays in place. The stack keeps the previous inputs.";
+    if (settings.rollback) {
+      try {
+        await rollback.put();
+        // The way back is followed to its end too; only its own deadline can fail it.
+        const back = await followRollout(client, id, { timeoutMs: settings.rolloutTimeout * 1000, failedStarts: Number.POSITIVE_INFINITY });
+        outcome = back
+          ? `Rolling back to ${rollback.what} ${rollback.detail} was sent, but only ${back.onLatest} of ${back.total} workers ran them after ${settings.rolloutTimeout} s; the next \`pulumi up\` re-applies what the stack holds.`
+          : `Rolled back: every worker runs ${rollback.what} again ${rollback.detail}. The stack keeps the previous inputs, so the next preview shows the change again.`;
+      } catch (err) {
+        // The failure itself still has to reach the user, with the rollback's own error.
+        outcome = `Rolling back to ${rollback.what} ${rollback.detail} failed: ${messageOf(err)}. The failed release may still be in place.`;
+      }
+    }
+    throw new Error(rolloutFailure({ endpoint: endpoint.label, id, failure, timeoutS: settings.rolloutTimeout, logLines, outcome }, secrets));
+  });
 }
 
 /** The last {@link FAILED_WORKER_LINES} log lines of worker `workerId` (a snapshot of its stream), or a note why there are none. */

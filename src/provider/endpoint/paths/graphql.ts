@@ -9,12 +9,13 @@
  */
 import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../../api";
 import { isFailedPrecondition, isNotFound, messageOf } from "../../errorKinds";
-import { isStringArray, joinList, outputsFromRecord, splitList } from "../../model/state";
+import { isStringArray, joinList, outputsFromRecord, settingsFrom, splitList } from "../../model/state";
 import type { EndpointState } from "../../paths/records";
 import { IncompleteCreateError, type Port, type PortContext } from "../../port";
 import { diffEndpoint } from "../diff";
 import { drain, drainLimitMs, runningJobs } from "../drain";
-import { ENDPOINT_MODEL, type EndpointInputs } from "../model";
+import { ENDPOINT_MODEL, type EndpointInputs, type EndpointSettings } from "../model";
+import { guardRollout } from "../rollout";
 
 /** An endpoint as GraphQL reports it → the model's record. GraphQL's `fastBootType` has no priority mode: FASTBOOT is FLASHBOOT. */
 export function endpointStateFromGraphql(e: EndpointRecord): EndpointState {
@@ -140,10 +141,30 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
 
     read: (id) => context.endpoints.findEndpoint(id),
 
-    /** Fields left unset whose unset means the platform's default, and the unmanaged `workersStandby`, carry their value from `olds`. */
+    /**
+     * Fields left unset whose unset means the platform's default, and the unmanaged `workersStandby`, carry
+     * their value from `olds`. A switch to another template is a release of the endpoint: followed to
+     * health, and a failed one saves the previous `templateId` back (rollout.ts).
+     */
     async update(id, inputs, olds) {
       const tiers = inputs.gpuIds ?? splitList(olds.gpuIds as string[] | string | null);
-      return endpointStateFromGraphql(await client().saveEndpoint(saveInputFrom(inputs, tiers, id, olds)));
+      const saved = endpointStateFromGraphql(await client().saveEndpoint(saveInputFrom(inputs, tiers, id, olds)));
+      const previous = olds.templateId;
+      if (typeof previous === "string" && previous !== inputs.templateId) {
+        const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
+        const templates = await Promise.all([previous, inputs.templateId].map((t) => context.templates.find(t)));
+        const secrets = templates.flatMap((t) => Object.values(t?.env ?? {})).filter((v) => v.length > 0);
+        const image = templates[0]?.imageName;
+        await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {
+          what: "the previous template",
+          detail: `(${previous}${image ? `, image ${image}` : ""})`,
+          put: async () => {
+            context.endpoints.changed(id);
+            await client().saveEndpoint(saveInputFrom({ ...inputs, templateId: previous }, tiers, id, olds));
+          },
+        });
+      }
+      return saved;
     },
 
     /**

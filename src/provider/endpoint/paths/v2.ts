@@ -9,15 +9,14 @@
  * first (PATCH `workers { min: 0, max: 0 }`), lets running jobs finish, then `deleteEndpoint`.
  */
 import type { V2 } from "../../../api";
-import { isNotFound, messageOf } from "../../errorKinds";
+import { isNotFound } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { EndpointState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
 import { settingsFrom } from "../../model/state";
-import { withoutSecrets } from "../../secrets";
 import { drain, drainLimitMs } from "../drain";
 import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs, type EndpointSettings } from "../model";
-import { followRollout, lastLogLines, rolloutFailure, rolloutPolicy } from "../rollout";
+import { guardRollout } from "../rollout";
 
 const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
 const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
@@ -147,35 +146,19 @@ function containerBody(e: V2.Endpoint): V2.UpdateEndpointRequest {
 }
 
 /**
- * Follows the release a container PATCH made to health (rollout.ts). When it fails: with `rollback`
- * (the default) PATCHes the endpoint's previous container settings `before` back and waits until the
- * workers run them again; then throws the failure message (env values redacted), so the update fails and
- * the engine keeps the previous state.
+ * Follows the release a container PATCH made to health (rollout.ts); a failed one is rolled back by
+ * PATCHing the endpoint's previous container settings `before` (v2 keeps them on the endpoint itself).
  */
 async function rollOut(context: PortContext, id: string, inputs: EndpointInputs, before: V2.Endpoint, after: V2.Endpoint): Promise<void> {
   const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
   const secrets = [...Object.values(before.env ?? {}), ...Object.values(after.env ?? {})].filter((v) => v.length > 0);
-  await withoutSecrets(secrets, async () => {
-    const failure = await followRollout(context.client, id, rolloutPolicy(settings));
-    if (!failure) return;
-    const worker = failure.failedWorkers[0];
-    const logLines = worker ? await lastLogLines(context.client, id, worker) : undefined;
-    let outcome = "Not rolled back (rollback: false): the failed release stays in place. The stack keeps the previous inputs.";
-    if (settings.rollback) {
+  await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {
+    what: "the previous container settings",
+    detail: `(image ${before.image})`,
+    put: async () => {
       context.endpoints.changed(id);
-      try {
-        await context.client.v2.updateEndpoint(id, containerBody(before));
-        // The way back is followed to its end too; only its own deadline can fail it.
-        const back = await followRollout(context.client, id, { timeoutMs: settings.rolloutTimeout * 1000, failedStarts: Number.POSITIVE_INFINITY });
-        outcome = back
-          ? `Rolling back to the previous container settings (image ${before.image}) was sent, but only ${back.onLatest} of ${back.total} workers ran them after ${settings.rolloutTimeout} s; the next \`pulumi up\` re-applies what the stack holds.`
-          : `Rolled back: every worker runs the previous container settings again (image ${before.image}). The stack keeps the previous inputs, so the next preview shows the change again.`;
-      } catch (err) {
-        // The failure itself still has to reach the user, with the rollback's own error.
-        outcome = `Rolling back to the previous container settings (image ${before.image}) failed: ${messageOf(err)}. The failed release may still be in place.`;
-      }
-    }
-    throw new Error(rolloutFailure({ endpoint: `${inputs.name} (${id})`, id, failure, timeoutS: settings.rolloutTimeout, logLines, outcome }, secrets));
+      await context.client.v2.updateEndpoint(id, containerBody(before));
+    },
   });
 }
 
