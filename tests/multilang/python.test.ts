@@ -68,7 +68,7 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test("up creates the registry credentials, the template with its secret env, the endpoint on the looked-up volume, a volume with an endpoint mounting it, and a pod", async () => {
+test("up creates the registry credentials, the template with its secret env, the endpoint on the looked-up volume, and a volume that an endpoint and a GPU pod both mount", async () => {
   const r = await pulumi(["up", "--yes"]);
   expect(r.stdout).toMatch(/\+ 7 created/); // the stack and six resources
   const out = await outputs();
@@ -96,10 +96,19 @@ test("up creates the registry credentials, the template with its secret env, the
   expect(out.scratch.monthlyCost).toBeCloseTo(20 * 0.14, 6); // the HIGH_PERFORMANCE list price per GB and month (docs/networkVolume.md)
   expect(onEmulator(out.batchId)).toMatchObject({ networkVolumeId: out.scratch.id, gpuIds: "ADA_24", workersMax: 1 });
 
-  // The pod: placed on the GPU type in the data center asked for, its env set on the platform and a secret in the state.
+  // The pod: placed on the GPU type in the volume's data center, mounting the volume (and no volume of its own),
+  // its env set on the platform and a secret in the state.
   const pod = await client.v2.getPod(out.pod.id);
   expect(pod).toMatchObject({ gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 }, dataCenterId: "EU-RO-1", env: { HF_TOKEN: POD_TOKEN } });
-  expect(out.pod).toMatchObject({ gpuTypeId: "NVIDIA GeForce RTX 4090", dataCenterId: "EU-RO-1", costPerHour: pod.cost });
+  expect(pod.mounts.network?.map((m) => m.volumeId)).toEqual([out.scratch.id]);
+  expect(pod.mounts.persistent).toBeUndefined();
+  expect(out.pod).toMatchObject({
+    gpuTypeId: "NVIDIA GeForce RTX 4090",
+    dataCenterId: "EU-RO-1",
+    costPerHour: pod.cost,
+    networkVolumeId: out.scratch.id,
+    desiredStatus: "RUNNING",
+  });
   expect(pod.cost).toBeGreaterThan(0);
   expect(["PROVISIONING", "RUNNING"]).toContain(out.pod.status);
   const podState = (await stack.resources("runpod:index:Pod"))[0];
@@ -133,6 +142,39 @@ test("a one-field change previews as an update with only that property in detail
   expect(out.scratch).toMatchObject({ id: before, size: 30 });
   expect(out.scratch.monthlyCost).toBeCloseTo(30 * 0.14, 6);
   expect(await client.v2.getNetworkVolume(before)).toMatchObject({ size: 30 });
+});
+
+test("the pod stops and starts in place through desiredStatus, the same pod on the same volume; a refresh of the whole stack then finds nothing to change", async () => {
+  const { id } = (await outputs()).pod;
+  const volumeId = (await outputs()).scratch.id;
+  for (const desired of ["EXITED", "RUNNING"] as const) {
+    await stack.setConfig("podStatus", desired);
+    const steps = await previewSteps();
+    expect(steps.map((s) => resourceName(s.urn))).toEqual(["dev"]);
+    expect(steps[0]).toMatchObject({ op: "update", diffReasons: ["desiredStatus"], detailedDiff: { desiredStatus: { kind: "update" } } });
+    expect(Object.keys(steps[0].detailedDiff ?? {})).toEqual(["desiredStatus"]);
+    const up = await pulumi(["up", "--yes"]);
+    expect(up.stdout).toMatch(/~ 1 updated/);
+    const pod = await client.v2.getPod(id);
+    expect(pod.status).toBe(desired);
+    expect(pod.mounts.network?.map((m) => m.volumeId)).toEqual([volumeId]);
+    const out = (await outputs()).pod;
+    expect(out).toMatchObject({ id, desiredStatus: desired, networkVolumeId: volumeId });
+    if (desired === "EXITED") expect(out).toMatchObject({ status: "EXITED", costPerHour: 0 });
+    else {
+      expect(["STARTING", "RUNNING"]).toContain(out.status); // the start's answer; the platform boots it after
+      expect(out.costPerHour).toBe(pod.cost);
+      expect(pod.cost).toBeGreaterThan(0);
+    }
+  }
+
+  // Refresh reads every resource back (the pod as booted) and finds each as the program declares it.
+  const refresh = await pulumi(["refresh", "--yes", "--expect-no-changes"]);
+  expect(refresh.stdout).not.toMatch(/\[diff:/);
+  expect(refresh.stdout).not.toMatch(/\bupdated\b|\bdeleted\b/);
+  const dev = (await stack.resources("runpod:index:Pod")).find((r) => resourceName(r.urn) === "dev");
+  expect(dev).toMatchObject({ id, outputs: { status: "RUNNING", desiredStatus: "RUNNING", networkVolumeId: volumeId } });
+  await pulumi(["preview", "--expect-no-changes"]);
 });
 
 test("a bad value fails the preview, naming the field and the allowed values, and changes nothing", async () => {

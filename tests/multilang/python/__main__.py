@@ -1,9 +1,10 @@
 """A Python program on the generated SDK (pulumi_runpod), declared by stack config so each test step is
 a config change: registry credentials, a template with a secret env value, an endpoint on a network
-volume looked up by name, a network volume of its own (config `volumeSize`) with a second endpoint
-mounting it, a GPU pod with a secret env value, the catalog functions (serverless availability and a
-data-center filter), (config `adopted`, `adoptedPod`) an endpoint and a CPU pod adopted with `pulumi import`, and (config `extra`)
-an auto-named endpoint whose create the CLI tests interrupt."""
+volume looked up by name, a network volume of its own (config `volumeSize`) that a second endpoint and a
+GPU pod with a secret env value both mount (the pod stopped and started by config `podStatus`), the
+catalog functions (serverless availability and a data-center filter), (config `adopted`, `adoptedPod`)
+an endpoint and a CPU pod adopted with `pulumi import`, and (config `extra`) an auto-named endpoint
+whose create the CLI tests interrupt."""
 import json
 
 import pulumi
@@ -39,6 +40,8 @@ dev = runpod.Pod(
     data_center_ids=["EU-RO-1"],
     ports=["8888/http"],
     env={"HF_TOKEN": cfg.require_secret("podToken")},
+    network_volume_id=scratch.id,
+    desired_status=cfg.get("podStatus") or "RUNNING",
 )
 
 adopted = cfg.get("adopted")
@@ -64,7 +67,15 @@ pulumi.export("scratch", {"id": scratch.id, "size": scratch.size, "monthlyCost":
 pulumi.export("batchId", batch.id)
 pulumi.export(
     "pod",
-    {"id": dev.id, "status": dev.status, "costPerHour": dev.cost_per_hour, "gpuTypeId": dev.gpu_type_id, "dataCenterId": dev.data_center_id},
+    {
+        "id": dev.id,
+        "status": dev.status,
+        "desiredStatus": dev.desired_status,
+        "costPerHour": dev.cost_per_hour,
+        "gpuTypeId": dev.gpu_type_id,
+        "dataCenterId": dev.data_center_id,
+        "networkVolumeId": dev.network_volume_id,
+    },
 )
 
 # The catalog functions: one GPU type's serverless price and availability, and a filtered data-center list.
