@@ -1,9 +1,11 @@
 /**
  * The provider plugin from Go, through the real Pulumi CLI and engine against the emulator: a program on
  * the generated SDK (tests/multilang/go/main.go, its go.mod pointing at sdk/go/runpod; declared by stack
- * config) goes through its life in order — create (a network volume among the rest), a one-field change
- * with its detailedDiff, `pulumi import` of an endpoint and a volume, destroy. The engine runs it with the minimal Go host of scripts/build-pulumi-tools.sh, which
- * compiles it on each run (`npm run tools` warms the Go build cache, so a run only links).
+ * config) goes through its life in order — create (a network volume, an endpoint and a GPU pod both
+ * mounting it), a one-field change with its detailedDiff and the volume grown in place, the pod stopped
+ * and started in place, a clean refresh, `pulumi import` of an endpoint and a volume, destroy. The engine
+ * runs it with the minimal Go host of scripts/build-pulumi-tools.sh, which compiles it on each run
+ * (`npm run tools` warms the Go build cache, so a run only links).
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -23,6 +25,8 @@ let emu: RunningEmulator;
 let client: PlatformClient;
 let work: string;
 let stack: LocalStack;
+/** The emulator's volumes before the stack made any (its seeded ones): what destroy must leave. */
+let seededVolumeIds: string[];
 
 const pulumi = (args: string[], options: { expectFailure?: boolean } = {}): Promise<RunPulumiResult> => stack.run(args, options);
 const onEmulator = (id: string): EndpointRecord | undefined => emu.endpoints().find((e) => e.id === id);
@@ -36,6 +40,7 @@ beforeAll(async () => {
     { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
     {},
   );
+  seededVolumeIds = (await client.v2.listNetworkVolumes()).map((v) => v.id).sort();
   work = tempDir("pulumi-runpod-go-");
   const programDir = path.join(work, "program");
   fs.mkdirSync(programDir, { recursive: true });
@@ -56,17 +61,30 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test("up creates the template, the endpoint and a network volume; the catalog functions answer as the emulator's catalog states; a second preview changes nothing", async () => {
+test("up creates the template, a network volume, an endpoint and a GPU pod both mounting it; the catalog functions answer as the emulator's catalog states; a second preview changes nothing", async () => {
   const r = await pulumi(["up", "--yes"]);
-  expect(r.stdout).toMatch(/\+ 4 created/); // the stack, the template, the endpoint and the volume
+  expect(r.stdout).toMatch(/\+ 5 created/); // the stack, the template, the volume, the endpoint and the pod
   const out = await outputs();
   const ep = onEmulator(out.endpointId);
-  expect(ep).toMatchObject({ templateId: out.templateId, gpuIds: "ADA_24,AMPERE_24", workersMax: 3 });
+  expect(ep).toMatchObject({ templateId: out.templateId, gpuIds: "ADA_24,AMPERE_24", workersMax: 3, networkVolumeId: out.volumeId });
   expect(ep?.name).toMatch(/^api-[0-9a-f]{7}$/);
   expect(out.endpointName).toBe(ep?.name);
   expect(await client.v2.getNetworkVolume(out.volumeId)).toMatchObject({ size: 10, dataCenter: "EU-RO-1", type: "STANDARD" });
   expect(out.volumeSize).toBe(10);
   expect(out.volumeMonthlyCost).toBeCloseTo(10 * 0.07, 6); // the STANDARD list price per GB and month (docs/networkVolume.md)
+  // The GPU pod: on the GPU type asked for, in the volume's data center, mounting the volume.
+  const pod = await client.v2.getPod(out.pod.id);
+  expect(pod).toMatchObject({ gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 }, dataCenterId: "EU-RO-1", image: "runpod/pytorch:2.4.0" });
+  expect(pod.mounts.network?.map((m) => m.volumeId)).toEqual([out.volumeId]);
+  expect(out.pod).toMatchObject({
+    networkVolumeId: out.volumeId,
+    gpuTypeId: "NVIDIA GeForce RTX 4090",
+    dataCenterId: "EU-RO-1",
+    desiredStatus: "RUNNING",
+    costPerHour: pod.cost,
+  });
+  expect(pod.cost).toBeGreaterThan(0);
+  expect(["PROVISIONING", "RUNNING"]).toContain(out.pod.status);
   expect(out.rtx4090).toEqual({ pool: "ADA_24", serverlessPrice: POOLS.find((p) => p.id === "ADA_24")!.serverlessPricePerGpuHour, availability: "HIGH" });
   expect(out.europeHighPerformance).toEqual(
     DATA_CENTERS.filter((dc) => dc.region === "EUROPE" && dc.networkVolumeTypes.includes("HIGH_PERFORMANCE"))
@@ -76,18 +94,53 @@ test("up creates the template, the endpoint and a network volume; the catalog fu
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
-test("a one-field change previews as an update with only that property in detailedDiff, and up applies it", async () => {
+test("a one-field change previews as an update with only that property in detailedDiff; the volume grows in place; up applies both", async () => {
   await stack.setConfig("workersMax", "5");
+  await stack.setConfig("volumeSize", "20");
+  const before = await outputs();
   const steps = changingSteps((await pulumi(["preview", "--json"])).stdout);
-  expect(steps).toHaveLength(1);
-  expect(steps[0]).toMatchObject({ op: "update", diffReasons: ["workersMax"], detailedDiff: { workersMax: { kind: "update" } } });
-  expect(Object.keys(steps[0].detailedDiff ?? {})).toEqual(["workersMax"]);
-  expect(resourceName(steps[0].urn)).toBe("api");
+  expect(steps.map((s) => resourceName(s.urn)).sort()).toEqual(["api", "data"]);
+  const api = steps.find((s) => resourceName(s.urn) === "api")!;
+  expect(api).toMatchObject({ op: "update", diffReasons: ["workersMax"], detailedDiff: { workersMax: { kind: "update" } } });
+  expect(Object.keys(api.detailedDiff ?? {})).toEqual(["workersMax"]);
+  const grow = steps.find((s) => resourceName(s.urn) === "data")!;
+  expect(grow).toMatchObject({ op: "update", diffReasons: ["size"], detailedDiff: { size: { kind: "update" } } });
+  expect(Object.keys(grow.detailedDiff ?? {})).toEqual(["size"]);
   await pulumi(["up", "--yes"]);
   const out = await outputs();
   expect(out.workersMax).toBe(5);
   expect(onEmulator(out.endpointId)?.workersMax).toBe(5);
+  // The same volume, grown; still mounted by the endpoint and the pod.
+  expect(out).toMatchObject({ volumeId: before.volumeId, volumeSize: 20 });
+  expect(out.volumeMonthlyCost).toBeCloseTo(20 * 0.07, 6);
+  expect(await client.v2.getNetworkVolume(before.volumeId)).toMatchObject({ id: before.volumeId, size: 20 });
+  expect(onEmulator(out.endpointId)?.networkVolumeId).toBe(before.volumeId);
+  expect((await client.v2.getPod(before.pod.id)).mounts.network?.map((m) => m.volumeId)).toEqual([before.volumeId]);
 });
+
+test("the pod stops (desiredStatus EXITED, previewed as that one in-place change) and starts again, the same pod throughout; a refresh then finds nothing changed", async () => {
+  const { pod: before } = await outputs();
+  await stack.setConfig("podStatus", "EXITED");
+  const steps = changingSteps((await pulumi(["preview", "--json"])).stdout);
+  expect(steps.map((s) => [s.op, resourceName(s.urn), Object.keys(s.detailedDiff ?? {})])).toEqual([["update", "dev", ["desiredStatus"]]]);
+  expect(steps[0]).toMatchObject({ diffReasons: ["desiredStatus"], detailedDiff: { desiredStatus: { kind: "update" } } });
+  await pulumi(["up", "--yes"]);
+  expect((await client.v2.getPod(before.id)).status).toBe("EXITED");
+  expect((await outputs()).pod).toMatchObject({ id: before.id, status: "EXITED", desiredStatus: "EXITED", costPerHour: 0 });
+
+  await stack.setConfig("podStatus", "RUNNING");
+  const start = await pulumi(["up", "--yes"]);
+  expect(start.stdout).toMatch(/~ 1 updated/);
+  expect(start.stdout).toMatch(/runpod:index:Pod dev updated .*\[diff: ~desiredStatus\]/);
+  const pod = await client.v2.getPod(before.id);
+  expect(pod.status).toBe("RUNNING");
+  expect(pod.mounts.network?.map((m) => m.volumeId)).toEqual([before.networkVolumeId]);
+  expect((await outputs()).pod).toMatchObject({ id: before.id, status: "RUNNING", desiredStatus: "RUNNING", costPerHour: pod.cost });
+  expect((await client.v2.listPods()).map((p) => p.id)).toEqual([before.id]);
+
+  // Every resource's state is what the platform now reads: refresh changes nothing.
+  await pulumi(["refresh", "--yes", "--expect-no-changes"]);
+}, 1_200_000);
 
 test("`pulumi import` adopts an endpoint and a network volume created outside Pulumi; declared in the program, the next preview shows no changes", async () => {
   const outside = await client.saveEndpoint({ name: "made-outside", templateId: "tpl_vllm", gpuIds: "AMPERE_80", workersMax: 2 });
@@ -117,8 +170,8 @@ test("destroy leaves nothing on the emulator", async () => {
   await pulumi(["destroy", "--yes"]);
   expect(emu.endpoints()).toEqual([]);
   expect(emu.templates().filter((t) => t.id === out.templateId)).toEqual([]);
-  // The program's volume and the adopted one are deleted with the rest.
-  const volumes = await client.v2.listNetworkVolumes();
-  expect(volumes.filter((v) => v.id === out.volumeId || v.name === "vol-made-outside")).toEqual([]);
+  // The program's volume and the adopted one are deleted with the rest: the emulator's own seeded ones remain.
+  expect((await client.v2.listNetworkVolumes()).map((v) => v.id).sort()).toEqual(seededVolumeIds);
+  expect(await client.v2.listPods()).toEqual([]);
   expect(await stack.resources()).toEqual([]);
 });

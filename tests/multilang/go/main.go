@@ -1,5 +1,6 @@
 // A Go program on the generated SDK (sdk/go/runpod), declared by stack config so each test step is a
-// config change: a template, an endpoint on it, a network volume, the catalog functions, and (config
+// config change: a template, a network volume (config `volumeSize`), an endpoint on the template mounting
+// it, a GPU pod mounting it in its data center (config `podStatus`), the catalog functions, and (config
 // `adopted`, `adoptedVolume`) an endpoint and a volume adopted with `pulumi import`.
 // tests/multilang/go.test.ts runs it through the real CLI.
 package main
@@ -42,19 +43,40 @@ func main() {
 		if err != nil {
 			return err
 		}
-		api, err := runpod.NewEndpoint(ctx, "api", &runpod.EndpointArgs{
-			TemplateId: template.ID().ToStringOutput(),
-			GpuIds:     pulumi.StringArray{pulumi.String("ADA_24"), pulumi.String("AMPERE_24")},
-			WorkersMax: pulumi.Int(workersMax),
+		volumeSize := cfg.GetInt("volumeSize")
+		if volumeSize == 0 {
+			volumeSize = 10
+		}
+		podStatus := cfg.Get("podStatus")
+		if podStatus == "" {
+			podStatus = "RUNNING"
+		}
+
+		volume, err := runpod.NewNetworkVolume(ctx, "data", &runpod.NetworkVolumeArgs{
+			Size:         pulumi.Int(volumeSize),
+			DataCenterId: pulumi.String("EU-RO-1"),
+			Type:         pulumi.String("STANDARD"),
 		})
 		if err != nil {
 			return err
 		}
-
-		volume, err := runpod.NewNetworkVolume(ctx, "data", &runpod.NetworkVolumeArgs{
-			Size:         pulumi.Int(10),
-			DataCenterId: pulumi.String("EU-RO-1"),
-			Type:         pulumi.String("STANDARD"),
+		api, err := runpod.NewEndpoint(ctx, "api", &runpod.EndpointArgs{
+			TemplateId:      template.ID().ToStringOutput(),
+			GpuIds:          pulumi.StringArray{pulumi.String("ADA_24"), pulumi.String("AMPERE_24")},
+			WorkersMax:      pulumi.Int(workersMax),
+			NetworkVolumeId: volume.ID().ToStringOutput(),
+		})
+		if err != nil {
+			return err
+		}
+		// The pod is placed where the volume is: its data center is the volume's own output.
+		dev, err := runpod.NewPod(ctx, "dev", &runpod.PodArgs{
+			ImageName:       pulumi.String("runpod/pytorch:2.4.0"),
+			GpuTypeIds:      pulumi.StringArray{pulumi.String("NVIDIA GeForce RTX 4090")},
+			DataCenterIds:   pulumi.StringArray{volume.DataCenterId.Elem()},
+			NetworkVolumeId: volume.ID().ToStringOutput(),
+			Ports:           pulumi.StringArray{pulumi.String("8888/http")},
+			DesiredStatus:   pulumi.String(podStatus),
 		})
 		if err != nil {
 			return err
@@ -125,6 +147,15 @@ func main() {
 		ctx.Export("volumeId", volume.ID())
 		ctx.Export("volumeSize", volume.Size)
 		ctx.Export("volumeMonthlyCost", volume.MonthlyCost)
+		ctx.Export("pod", pulumi.Map{
+			"id":              dev.ID(),
+			"status":          dev.Status,
+			"desiredStatus":   dev.DesiredStatus,
+			"costPerHour":     dev.CostPerHour,
+			"gpuTypeId":       dev.GpuTypeId,
+			"dataCenterId":    dev.DataCenterId,
+			"networkVolumeId": dev.NetworkVolumeId,
+		})
 		return nil
 	})
 }
