@@ -1,7 +1,7 @@
 /**
  * A NetworkVolume end to end through the real Pulumi CLI against the emulator, as one stack's life: preview shows
  * the monthly storage cost, `up` creates the volume, a larger size grows it in place and a new name renames it (same
- * id), a smaller size fails the preview naming the current size, `pulumi-runpod cost` shows its monthly cost and the
+ * id), a smaller size fails the preview naming the current size (also after a refresh saw it grown outside Pulumi), `pulumi-runpod cost` shows its monthly cost and the
  * storage the emulator billed, and `destroy` deletes it. Program: tests/e2e/networkVolumeFixture. Needs `npm run
  * setup` and a build.
  */
@@ -101,6 +101,25 @@ test("preview shows the cost; up creates; grow and rename in place; a shrink fai
   } finally {
     emu.resumeClock();
   }
+
+  // Grown outside Pulumi (the console): refresh records it, and the program's smaller size then fails the preview.
+  const patched = await fetch(`${emu.urls.restV2}/v2/network-volumes/${created.id}`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ size: 100 }),
+  });
+  expect(patched.status).toBe(200);
+  const refresh = await stack.run(["refresh", "--yes"]);
+  expect(refresh.stdout).toMatch(/NetworkVolume data updated .*\[diff: ~size\]/);
+  const [refreshed] = await stack.resources("pulumi-nodejs:dynamic/runpod:NetworkVolume");
+  expect(refreshed).toMatchObject({ id: created.id, outputs: { size: 100 }, inputs: { size: 100 } });
+  const behind = await stack.run(["preview"], { expectFailure: true });
+  expect(behind.stdout + behind.stderr).toMatch(/size cannot shrink: the volume has 100 GB .*got 80/);
+  await declare({ name: "e2e-data-2", size: 100, dataCenterId: "EU-RO-1", type: "HIGH_PERFORMANCE" });
+  const caughtUp = await stack.run(["preview", "--diff"]);
+  expect(caughtUp.stdout).toMatch(
+    new RegExp(`monthlyCost\\s*: ${usd(80 * VOLUME_PRICE_PER_GB_MONTH.HIGH_PERFORMANCE)} => ${usd(100 * VOLUME_PRICE_PER_GB_MONTH.HIGH_PERFORMANCE)}`),
+  );
 
   await stack.run(["destroy", "--yes"]);
   expect(await onPlatform(created.id)).toBeUndefined();

@@ -64,7 +64,7 @@ describe.each(["v2", "graphql"] as const)("NetworkVolume on runpod:api %s (REST 
   });
 });
 
-it("a shrink fails at check and at diff, naming the current size; the platform is not asked", async () => {
+it("a shrink fails at check and at update, naming the current size; the platform is not asked; diff only reports it (a refresh must record a volume grown outside Pulumi)", async () => {
   const provider = volumeProvider();
   const inputs = await checked(provider, { name: uniqueName("shrink"), size: 50, dataCenterId: "US-TX-3", type: "HIGH_PERFORMANCE" });
   expect(inputs.monthlyCost).toBeCloseTo(50 * VOLUME_PRICE_PER_GB_MONTH.HIGH_PERFORMANCE, 6);
@@ -76,7 +76,8 @@ it("a shrink fails at check and at diff, naming the current size; the platform i
   const refreshed = (await volumeProvider().read(id, outs as Props)).props as Props;
   expect(refreshed.size).toBe(80);
   emu.resetStats();
-  await expect(provider.diff(id, refreshed, { ...inputs, size: 60 })).rejects.toThrow(/the volume has 80 GB .*got 60/);
+  expect(await provider.diff(id, refreshed, { ...inputs, size: 60 })).toMatchObject({ changes: true, changed: ["size"], replaces: [] });
+  await expect(provider.update(id, refreshed, { ...inputs, size: 60 })).rejects.toThrow(/the volume has 80 GB .*got 60/);
   expect(emu.stats().byOperation.updateNetworkVolume).toBeUndefined();
   expect((await client.v2.getNetworkVolume(id)).size).toBe(80);
   await provider.delete(id, refreshed);

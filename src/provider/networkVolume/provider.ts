@@ -56,13 +56,6 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
     return { inputs, failures };
   }
 
-  /** A smaller `size` than the stored one (a refresh may have seen it grow) fails the preview here too. */
-  override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
-    const shrink = shrinkFailure(olds?.size, news?.size);
-    if (shrink) throw new Error(`NetworkVolume ${String(olds?.name ?? id)} (${id}): ${shrink}`);
-    return super.diff(id, olds, news);
-  }
-
   /** Endpoint checks in this process look the new volume up (session.ts `networkVolumes`). */
   override async create(news: Props): Promise<dynamic.CreateResult<NetworkVolumeOutputs>> {
     try {
@@ -72,7 +65,13 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
     }
   }
 
+  /**
+   * A shrink is refused before any request. Check refuses it at preview; diff must not, since the engine
+   * diffs a refresh's outputs against the stored inputs, and a volume grown outside Pulumi would fail the refresh.
+   */
   override async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<NetworkVolumeOutputs>> {
+    const shrink = shrinkFailure(olds?.size, news?.size);
+    if (shrink) throw new Error(`NetworkVolume ${String(olds?.name ?? id)} (${id}): ${shrink}`);
     try {
       return await super.update(id, olds, news);
     } finally {
