@@ -17,6 +17,26 @@ export const BENCH_TEMPLATE = { imageRepository: "ghcr.io/acme/llm-worker", imag
 /** The image tag after the benchmark's update (an image rollout, the most frequent template change). */
 export const UPDATED_IMAGE_TAG = "1.4.3";
 
+/** The network volume the benchmark stacks declare (bench/programs/networkVolumes): the tier left to the data center. */
+export const BENCH_VOLUME = { size: 10, dataCenterId: "EU-RO-1" } as const;
+/** `size` after the benchmark's update (a volume grows in place). */
+export const UPDATED_VOLUME_SIZE = 20;
+
+/** The pod the benchmark stacks declare (bench/programs/pods): a CPU pod, an image tag, a disk size, one env variable. */
+export const BENCH_POD = {
+  imageRepository: "ghcr.io/acme/dev-box",
+  imageTag: "1.4.2",
+  cpuFlavorId: "cpu3c",
+  vcpuCount: 2,
+  containerDiskInGb: 20,
+  env: { MODEL: "llama-3-8b" },
+} as const;
+
+/** `imageName` of the benchmark's pods with `tag` (the update rolls them onto {@link UPDATED_IMAGE_TAG}). */
+export function benchPodImage(tag: string): string {
+  return `${BENCH_POD.imageRepository}:${tag}`;
+}
+
 /** `imageName` of the benchmark's templates with `tag`. */
 export function benchImageName(tag: string): string {
   return `${BENCH_TEMPLATE.imageRepository}:${tag}`;
@@ -43,8 +63,87 @@ export function runApiFloor(
   opts: ApiFloorOptions,
   api: BenchApi = "graphql",
 ): Promise<Record<BenchOperation, Measurement>> {
+  // Network volumes and pods speak REST v2 on both paths.
+  if (kind === "networkVolumes") return networkVolumeFloor(client, counter, opts);
+  if (kind === "pods") return podFloor(client, counter, opts);
   if (api === "v2") return kind === "endpoints" ? endpointFloorV2(client, counter, opts) : templateFloorV2(client, counter, opts);
   return kind === "endpoints" ? endpointFloor(client, counter, opts) : templateFloor(client, counter, opts);
+}
+
+/**
+ * Network volumes (either path): a preview reads the data centers (the tier and the data center check); a
+ * create reads them and creates each; one listing; an update reads them again (the grown size's cost) and
+ * PATCHes `size`; a delete by id each.
+ */
+async function networkVolumeFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+  const indexes = Array.from({ length: opts.n }, (_, i) => i);
+  const ids: string[] = [];
+  const v2 = client.v2;
+
+  const preview = await measure(counter, () => v2.listDataCenters());
+  const create = await measure(counter, async () => {
+    await v2.listDataCenters();
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
+      ids[i] = (await v2.createNetworkVolume({ name: `${opts.prefix}-${i}`, size: BENCH_VOLUME.size, dataCenter: BENCH_VOLUME.dataCenterId })).id;
+    });
+  });
+  const refresh = await measure(counter, () => v2.listNetworkVolumes());
+  const update = await measure(counter, async () => {
+    await v2.listDataCenters();
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.updateNetworkVolume(ids[i], { size: UPDATED_VOLUME_SIZE });
+    });
+  });
+  const destroy = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.deleteNetworkVolume(ids[i]);
+    }),
+  );
+  return { preview, create, refresh, update, destroy };
+}
+
+/**
+ * CPU pods (either path): a preview reads the CPU flavors with their pod stock; a create reads them and
+ * creates each; one listing; a PATCH of `image` each; a delete each.
+ */
+async function podFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
+  const indexes = Array.from({ length: opts.n }, (_, i) => i);
+  const ids: string[] = [];
+  const v2 = client.v2;
+  const flavors = () => v2.listCpuTypes({ include: ["AVAILABILITY"], product: ["POD"] });
+
+  const preview = await measure(counter, flavors);
+  const create = await measure(counter, async () => {
+    await flavors();
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
+      const created = await v2.createPod({
+        name: `${opts.prefix}-${i}`,
+        cloud: "SECURE",
+        dataCenterIds: [],
+        globalNetworking: false,
+        startJupyter: false,
+        startSsh: false,
+        cpu: { id: BENCH_POD.cpuFlavorId, vcpuCount: BENCH_POD.vcpuCount },
+        image: benchPodImage(BENCH_POD.imageTag),
+        disk: BENCH_POD.containerDiskInGb,
+        env: { ...BENCH_POD.env },
+        registry: null,
+      });
+      ids[i] = created.id;
+    });
+  });
+  const refresh = await measure(counter, () => v2.listPods());
+  const update = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.updatePod(ids[i], { image: benchPodImage(UPDATED_IMAGE_TAG) });
+    }),
+  );
+  const destroy = await measure(counter, () =>
+    forEachLimited(indexes, opts.parallelism, async (i) => {
+      await v2.deletePod(ids[i]);
+    }),
+  );
+  return { preview, create, refresh, update, destroy };
 }
 
 /** One read of the serverless catalog (three REST v2 requests in parallel), as an endpoint check needs it. */

@@ -1,5 +1,5 @@
 /**
- * The benchmark: for each N, each API path (`runpod:api`) and each kind (Endpoint, Template), the stack's preview,
+ * The benchmark: for each N, each API path (`runpod:api`) and each kind (Endpoint, Template, NetworkVolume, Pod), the stack's preview,
  * create, refresh, one-field update and destroy against the emulator with a fixed added latency, next
  * to the engine's floor (the same stack with a no-op dynamic resource) and the API's floor (the minimum
  * requests, issued directly with the api client at the same parallelism). Plus the provider's start-up
@@ -10,10 +10,20 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { createClient, resolveClientConfig, type PlatformClient } from "../src/api";
 import { randomSuffix, type PlatformAddresses } from "../scripts/exampleStack";
 import { pulumiVersion } from "./cliInfo";
-import { BENCH_ENDPOINT, BENCH_TEMPLATE, benchImageName, runApiFloor, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
+import {
+  BENCH_ENDPOINT,
+  BENCH_POD,
+  BENCH_TEMPLATE,
+  BENCH_VOLUME,
+  benchImageName,
+  benchPodImage,
+  runApiFloor,
+  UPDATED_IDLE_TIMEOUT,
+  UPDATED_IMAGE_TAG,
+  UPDATED_VOLUME_SIZE,
+} from "./apiFloor";
 import { resultRow, type BenchResults, type ResultRow } from "./report";
 import {
-  BENCH_KINDS,
   OPERATIONS,
   callsNeeded,
   catalogNeeded,
@@ -33,6 +43,8 @@ export interface BenchOptions {
   ns: number[];
   /** The provider's API paths to run every kind on (`runpod:api`), e.g. ["v2", "graphql"]. */
   apis: BenchApi[];
+  /** The kinds to run, e.g. ["endpoints", "templates", "networkVolumes", "pods"]. */
+  kinds: BenchKind[];
   /** Also run the endpoints through the provider plugin (a YAML program; rows with `provider: "plugin"`). */
   plugin: boolean;
   /** Added to every emulator request, ms. */
@@ -63,22 +75,51 @@ function addressesOf(emu: RunningEmulator): PlatformAddresses {
   return { graphql: emu.urls.graphql, restV1: emu.urls.restV1, restV2: emu.urls.restV2, inference: emu.urls.inference };
 }
 
+/** Each of `kind`'s records on the platform, by name, with the one field the update changes (endpoints' idleTimeout, templates' and pods' image, volumes' size). */
+async function changedFieldOnPlatform(
+  emu: RunningEmulator,
+  client: PlatformClient,
+  kind: BenchKind,
+  op: BenchOperation,
+): Promise<{ field: string; expected: unknown; records: { name: string; value: unknown }[] }> {
+  const updated = op === "update";
+  switch (kind) {
+    case "endpoints":
+      return {
+        field: "idleTimeout",
+        expected: updated ? UPDATED_IDLE_TIMEOUT : BENCH_ENDPOINT.idleTimeout,
+        records: emu.endpoints(emu.apiKey).map((e) => ({ name: e.name, value: e.idleTimeout })),
+      };
+    case "templates":
+      return {
+        field: "imageName",
+        expected: benchImageName(updated ? UPDATED_IMAGE_TAG : BENCH_TEMPLATE.imageTag),
+        records: emu.templates(emu.apiKey).map((t) => ({ name: t.name, value: t.imageName })),
+      };
+    // The running emulator has no accessors for these: read through the API (outside the measured runs).
+    case "networkVolumes":
+      return {
+        field: "size",
+        expected: updated ? UPDATED_VOLUME_SIZE : BENCH_VOLUME.size,
+        records: (await client.v2.listNetworkVolumes()).map((v) => ({ name: v.name, value: v.size })),
+      };
+    case "pods":
+      return {
+        field: "image",
+        expected: benchPodImage(updated ? UPDATED_IMAGE_TAG : BENCH_POD.imageTag),
+        records: (await client.v2.listPods()).map((p) => ({ name: p.name, value: p.image })),
+      };
+  }
+}
+
 /** Stops the benchmark when the platform does not hold what an operation should have left (a preview: nothing). */
-function expectOnPlatform(emu: RunningEmulator, kind: BenchKind, prefix: string, op: BenchOperation, n: number): void {
+async function expectOnPlatform(emu: RunningEmulator, client: PlatformClient, kind: BenchKind, prefix: string, op: BenchOperation, n: number): Promise<void> {
   const want = op === "destroy" || op === "preview" ? 0 : n;
-  // The one field the update changes: endpoints' idleTimeout, templates' image.
-  const [field, expected] =
-    kind === "endpoints"
-      ? ["idleTimeout", op === "update" ? UPDATED_IDLE_TIMEOUT : BENCH_ENDPOINT.idleTimeout]
-      : ["imageName", benchImageName(op === "update" ? UPDATED_IMAGE_TAG : BENCH_TEMPLATE.imageTag)];
-  const records =
-    kind === "endpoints"
-      ? emu.endpoints(emu.apiKey).map((e) => ({ name: e.name, value: e.idleTimeout }))
-      : emu.templates(emu.apiKey).map((t) => ({ name: t.name, value: t.imageName }));
+  const { field, expected, records } = await changedFieldOnPlatform(emu, client, kind, op);
   const mine = records.filter((r) => r.name.startsWith(`${prefix}-`));
   if (mine.length !== want) throw new Error(`after ${op} of N=${n}: ${mine.length} ${kind} named ${prefix}-* on the emulator, expected ${want}`);
   const off = mine.filter((r) => r.value !== expected);
-  if (off.length > 0) throw new Error(`after ${op} of N=${n}: ${off.length} ${kind} have ${field} != ${expected}`);
+  if (off.length > 0) throw new Error(`after ${op} of N=${n}: ${off.length} ${kind} have ${field} != ${String(expected)}`);
 }
 
 /** Runs every operation on a fresh stack of `program` (shaped like `kind`); the stack is removed afterwards. */
@@ -86,6 +127,7 @@ async function runStack(
   program: BenchProgram,
   kind: BenchKind,
   emu: RunningEmulator,
+  client: PlatformClient,
   n: number,
   api: BenchApi,
   opts: BenchOptions,
@@ -116,7 +158,7 @@ async function runStack(
       opts.log(
         `  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(m.ms / 1000).toFixed(2)} s, ${m.requests} requests ${JSON.stringify(m.byOperation)}, CPU: emulator ${m.localCpuMs.toFixed(0)} ms, pulumi+plugins ${m.childCpuMs?.toFixed(0) ?? "?"} ms; peak RSS program ${peak.program ?? "?"} MB, provider host ${peak.providerHost ?? "?"} MB; load ${m.load1}`,
       );
-      if (program !== "noop") expectOnPlatform(emu, kind, prefix, op, n);
+      if (program !== "noop") await expectOnPlatform(emu, client, kind, prefix, op, n);
       if (op === "create" && onCreated) await onCreated(stack);
     }
     return out;
@@ -145,14 +187,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     );
     for (const n of opts.ns) {
       for (const api of opts.apis)
-        for (const kind of BENCH_KINDS) {
+        for (const kind of opts.kinds) {
           opts.log(`N=${n} ${kind} (runpod:api ${api})`);
           const runs: Runs = { ours: [], plugin: [], engine: [], api: [] };
           // Interleaved, so a slow spell of the machine hits all three alike.
           for (let rep = 1; rep <= opts.repeat; rep++) {
             if (opts.repeat > 1) opts.log(` run ${rep}/${opts.repeat}`);
             runs.ours.push(
-              await runStack(kind, kind, emu, n, api, opts, async (stack) => {
+              await runStack(kind, kind, emu, client, n, api, opts, async (stack) => {
                 if (kind !== "endpoints" || startup || opts.startupRuns <= 0) return;
                 const a = addressesOf(emu);
                 startup = await measureStartup(
@@ -168,8 +210,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
                 );
               }),
             );
-            if (kind === "endpoints" && opts.plugin) runs.plugin.push(await runStack("plugin", kind, emu, n, api, opts));
-            runs.engine.push(await runStack("noop", kind, emu, n, api, opts));
+            if (kind === "endpoints" && opts.plugin) runs.plugin.push(await runStack("plugin", kind, emu, client, n, api, opts));
+            runs.engine.push(await runStack("noop", kind, emu, client, n, api, opts));
             const floor = await runApiFloor(
               kind,
               client,
@@ -205,6 +247,7 @@ export async function benchHeader(opts: Omit<BenchOptions, "log">): Promise<Omit
     settings: {
       ns: opts.ns,
       apis: opts.apis,
+      kinds: opts.kinds,
       plugin: opts.plugin,
       repeat: opts.repeat,
       latencyMs: opts.latencyMs,

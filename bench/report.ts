@@ -20,7 +20,7 @@ export interface ResultRow {
   provider?: "dynamic" | "plugin";
   operation: BenchOperation;
   n: number;
-  /** Wall time of the operation on the Endpoint or Template stack, ms. */
+  /** Wall time of the operation on the stack of `kind`, ms. */
   oursMs: number;
   /** The same operation on the no-op dynamic resource stack, ms. */
   engineFloorMs: number;
@@ -64,6 +64,8 @@ export interface BenchResults {
     ns: number[];
     /** The provider's API paths benchmarked (absent in results from before both paths: GraphQL only). */
     apis?: BenchApi[];
+    /** The kinds benchmarked (absent in results from before network volumes and pods: endpoints and templates). */
+    kinds?: BenchKind[];
     /** Whether the provider plugin's endpoint rows ran. */
     plugin?: boolean;
     /** Runs per N; rows hold the medians. */

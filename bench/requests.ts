@@ -12,9 +12,12 @@ import type { PeakRss } from "./rss";
 export const OPERATIONS = ["preview", "create", "refresh", "update", "destroy"] as const;
 export type BenchOperation = (typeof OPERATIONS)[number];
 
-/** Resource kinds benchmarked: N `Endpoint` or N `Template` resources per stack. */
-export const BENCH_KINDS = ["endpoints", "templates"] as const;
+/** Resource kinds benchmarked: N `Endpoint`, `Template`, `NetworkVolume` or `Pod` resources per stack. */
+export const BENCH_KINDS = ["endpoints", "templates", "networkVolumes", "pods"] as const;
 export type BenchKind = (typeof BENCH_KINDS)[number];
+
+/** The kinds that speak REST v2 whatever `runpod:api` says (the contract has no GraphQL operations for them): the same needed counts on both paths. */
+export const V2_ONLY_KINDS: readonly BenchKind[] = ["networkVolumes", "pods"];
 
 /** The provider's API paths (`runpod:api`, docs/api-paths.md): every kind and operation is benchmarked on each. */
 export const BENCH_APIS = ["v2", "graphql"] as const;
@@ -24,13 +27,39 @@ export type BenchApi = (typeof BENCH_APIS)[number];
 export const CATALOG_OPERATIONS = ["listGpuTypes", "listCpuTypes", "listDataCenters"] as const;
 
 /**
- * Catalog requests `op` needs: an endpoint check reviews new or changed GPU selections against the
- * catalog, read once per provider session whatever N (rest-v2-openapi.json › Catalog), on both paths.
- * A preview or create of new endpoints reads it once; the update changes `idleTimeout` only, which the
- * review does not look at, so it reads nothing; refresh and destroy run no check. Templates: never.
+ * Catalog requests `op` needs, on both paths, once per provider session whatever N (rest-v2-openapi.json ›
+ * Catalog): {@link catalogOperationsNeeded}, counted.
  */
 export function catalogNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
-  return kind === "endpoints" && n > 0 && (op === "preview" || op === "create") ? CATALOG_OPERATIONS.length : 0;
+  return catalogOperationsNeeded(kind, op, n).length;
+}
+
+/**
+ * The catalog operations `op` needs. An endpoint check reviews new or changed GPU selections against the
+ * catalog: a preview or create of new endpoints reads it once (all three); the update changes `idleTimeout`
+ * only, which the review does not look at; refresh and destroy run no check. Templates: never.
+ *
+ * Network volumes (bench/programs/networkVolumes: `dataCenterId`, the tier left unset): check validates the
+ * data center and prices the storage of its tier, the data center's primary one (`networkVolumeTypes[0]`),
+ * so a preview or create needs `listDataCenters` alone (DataCenter carries `networkVolumeTypes`; GPU types
+ * and CPU flavors play no part); the update grows `size`, which changes the monthly cost, so the tier is
+ * needed again: `listDataCenters` once more. Pods (bench/programs/pods: a CPU flavor, no `dataCenterIds`, no
+ * network volume): the review checks the flavor, its vCPU range and its stock and prices it per vCPU, all in
+ * `listCpuTypes` (product=POD); GPU types are not looked at and no data center id is there to check, so
+ * `listDataCenters` is not needed; the update changes the image, which the review does not look at.
+ */
+export function catalogOperationsNeeded(kind: BenchKind, op: BenchOperation, n: number): readonly (typeof CATALOG_OPERATIONS)[number][] {
+  if (n === 0) return [];
+  switch (kind) {
+    case "endpoints":
+      return op === "preview" || op === "create" ? CATALOG_OPERATIONS : [];
+    case "templates":
+      return [];
+    case "networkVolumes":
+      return op === "preview" || op === "create" || op === "update" ? ["listDataCenters"] : [];
+    case "pods":
+      return op === "preview" || op === "create" ? ["listCpuTypes"] : [];
+  }
 }
 
 /** Catalog requests among the calls counted by operation name. */
@@ -56,7 +85,40 @@ export function catalogMade(byOperation: Record<string, number>): number {
  * no request without `containerRegistryAuthId`, so a preview needs none.
  */
 export function callsNeeded(kind: BenchKind, op: BenchOperation, n: number, api: BenchApi = "graphql"): number {
+  if (V2_ONLY_KINDS.includes(kind)) return v2OnlyCallsNeeded(op, n) + catalogNeeded(kind, op, n);
   return (api === "v2" ? v2CallsNeeded(kind, op, n) : graphqlCallsNeeded(kind, op, n)) + catalogNeeded(kind, op, n);
+}
+
+/**
+ * Network volumes and pods (rest-v2-openapi.json, tags Network Volumes and Pods), the same on both paths,
+ * one request per operation, the catalog besides ({@link catalogOperationsNeeded}). Names are auto-named,
+ * so a create needs no listing to settle an unanswered create by name (no record could carry the generated
+ * name).
+ *
+ * Network volumes: nothing but the catalog for a preview; one `createNetworkVolume` per create; one
+ * `listNetworkVolumes` for a refresh (ListNetworkVolumesResponse holds every NetworkVolume, as
+ * `getNetworkVolume` returns it); one `updateNetworkVolume` per update (a PATCH of `size`, growing in place);
+ * one `deleteNetworkVolume` per delete (by id; nothing mounts them, and a refused delete is the platform's
+ * answer to read, not a question to ask first).
+ *
+ * Pods: nothing but the catalog for a preview; one `createPod` per create (the flavor has stock, so the
+ * first try places it; `desiredStatus` is RUNNING, what a new pod is, so no `podAction`; no `templateId`,
+ * so no env to settle); one `listPods` for a refresh (ListPodsResponse holds every Pod, as `getPod` returns
+ * it); one `updatePod` per update (a PATCH of `image`: the running pod restarts its container and stays
+ * running-like, so no `podAction`); one `deletePod` per delete.
+ */
+function v2OnlyCallsNeeded(op: BenchOperation, n: number): number {
+  const listing = n > 0 ? 1 : 0;
+  switch (op) {
+    case "preview":
+      return 0;
+    case "create":
+    case "update":
+    case "destroy":
+      return n;
+    case "refresh":
+      return listing;
+  }
 }
 
 function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {

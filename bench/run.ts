@@ -2,7 +2,8 @@
  * `npm run bench` (node dist/bench/run.js): runs the benchmark, prints the table and writes
  * bench/results.json. Build first (`npx tsc -p tsconfig.json`) and install the CLI (`npm run setup`).
  *
- *   npm run bench                      N = 10, 50, 200 endpoints and templates, three runs each (medians reported)
+ *   npm run bench                      N = 10, 50, 200 endpoints, templates, network volumes and pods, three runs each (medians reported)
+ *   npm run bench -- --kinds networkVolumes,pods --n 10,50
  *   npm run bench -- --quick           N = 10, one run
  *   npm run bench -- --api v2 --n 10,50 --repeat 1 --latency 20 --parallel 8 --startup-runs 5 --out bench/results.json
  */
@@ -13,8 +14,8 @@ import { pulumiBinary, pulumiInstalled, repoRoot } from "../scripts/pulumiCli";
 import { benchHeader, runBench } from "./bench";
 import { defaultParallelism } from "./cliInfo";
 import { formatPerResource, formatStartup, formatTable } from "./report";
-import { apiList } from "./options";
-import { BENCH_APIS, type BenchApi } from "./requests";
+import { apiList, kindList } from "./options";
+import { BENCH_APIS, BENCH_KINDS, type BenchApi, type BenchKind } from "./requests";
 
 const DEFAULT_NS = [10, 50, 200];
 const QUICK_NS = [10];
@@ -38,10 +39,11 @@ function countList(value: string): number[] {
 async function main(): Promise<void> {
   const program = new Command("bench")
     .description(
-      "Time and count the API requests of pulumi preview / up / refresh / update / destroy of N endpoints and of N templates against the engine's and the API's floors",
+      "Time and count the API requests of pulumi preview / up / refresh / update / destroy of N endpoints, templates, network volumes and pods against the engine's and the API's floors",
     )
     .option("--n <list>", `resource counts, comma-separated (default ${DEFAULT_NS.join(",")})`, countList)
     .option("--api <list>", `runpod:api paths to run, comma-separated (default ${BENCH_APIS.join(",")})`, apiList, [...BENCH_APIS])
+    .option("--kinds <list>", `resource kinds to run, comma-separated (default ${BENCH_KINDS.join(",")})`, kindList, [...BENCH_KINDS])
     .option("--no-plugin", "skip the provider plugin's endpoints (a YAML program; needs the YAML host of `npm run setup`)")
     .option("--quick", `only N = ${QUICK_NS.join(",")}`)
     .option("--repeat <k>", "runs per N (rows report the medians; default 3, 1 with --quick)", positiveInt)
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
     .parse();
   const o = program.opts<{
     api: BenchApi[];
+    kinds: BenchKind[];
     plugin: boolean;
     n?: number[];
     quick?: boolean;
@@ -67,10 +70,12 @@ async function main(): Promise<void> {
   const repeat = o.repeat ?? (o.quick ? 1 : 3);
   const parallelism = o.parallel ?? (await defaultParallelism());
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  log(`bench: N = ${ns.join(", ")}, runpod:api ${o.api.join(" and ")}, ${repeat} run(s) each, emulator latency ${o.latency} ms, --parallel ${parallelism}`);
+  log(
+    `bench: N = ${ns.join(", ")}, ${o.kinds.join(", ")}, runpod:api ${o.api.join(" and ")}, ${repeat} run(s) each, emulator latency ${o.latency} ms, --parallel ${parallelism}`,
+  );
 
   const started = Date.now();
-  const settings = { ns, apis: o.api, plugin: o.plugin, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns };
+  const settings = { ns, apis: o.api, kinds: o.kinds, plugin: o.plugin, repeat, latencyMs: o.latency, parallelism, startupRuns: o.startupRuns };
   const header = await benchHeader(settings);
   // Partial results after each N and kind; the full file (with the start-up) at the end.
   const onRows = (rows: readonly unknown[]) => fs.writeFileSync(o.out, `${JSON.stringify({ ...header, partial: true, rows }, null, 2)}\n`);

@@ -1,5 +1,5 @@
 /**
- * The benchmark's Pulumi stacks: a copy of one of bench/programs/ (Endpoint, Template or no-op) in a
+ * The benchmark's Pulumi stacks: a copy of one of bench/programs/ (Endpoint, Template, NetworkVolume, Pod or no-op) in a
  * temporary directory with its own file backend, run by the project-local CLI through
  * scripts/exampleStack.ts. `preview` runs `pulumi preview`; every other operation runs with
  * `--skip-preview` (one engine pass, not a preview plus an update). An explicit `--parallel`, the same
@@ -9,11 +9,11 @@ import * as fs from "fs";
 import * as path from "path";
 import { LocalStack, copyProgram, randomSuffix, tempDir, type PlatformAddresses } from "../scripts/exampleStack";
 import { repoRoot } from "../scripts/pulumiCli";
-import { UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "./apiFloor";
+import { UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG, UPDATED_VOLUME_SIZE } from "./apiFloor";
 import type { BenchApi, BenchKind, BenchOperation } from "./requests";
 
 /**
- * `endpoints`, `templates`: N resources of that kind (dynamic provider, Node.js); `noop`: N no-op
+ * `endpoints`, `templates`, `networkVolumes`, `pods`: N resources of that kind (dynamic provider, Node.js); `noop`: N no-op
  * dynamic resources shaped like one kind (engine floor); `plugin`: N endpoints declared in a YAML
  * program, served by the provider plugin `pulumi-resource-runpod` (docs/plugin.md).
  */
@@ -122,10 +122,11 @@ export class BenchStack {
     return this.stack.programDir;
   }
 
-  /** Untimed preparation of `op`: the update changes endpoints' `idleTimeout`, templates' image tag, in the stack config. */
+  /** Untimed preparation of `op`: the update changes endpoints' `idleTimeout`, templates' and pods' image tag, network volumes' `size`, in the stack config. */
   async prepare(op: BenchOperation): Promise<void> {
     if (op !== "update") return;
     if (this.kind === "endpoints") await this.stack.setConfig("idleTimeout", String(UPDATED_IDLE_TIMEOUT));
+    else if (this.kind === "networkVolumes") await this.stack.setConfig("size", String(UPDATED_VOLUME_SIZE));
     else await this.stack.setConfig("imageTag", UPDATED_IMAGE_TAG);
   }
 

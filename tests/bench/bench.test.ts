@@ -14,8 +14,19 @@ import { parseDefaultParallelism } from "../../bench/cliInfo";
 import { forEachLimited } from "../../bench/pool";
 import { cpuRatio, formatTable, median, resultRow } from "../../bench/report";
 import { RssProbe } from "../../bench/rss";
-import { apiList } from "../../bench/options";
-import { CATALOG_OPERATIONS, OPERATIONS, callsNeeded, catalogMade, catalogNeeded, measure, requestsNeeded, type Measurement } from "../../bench/requests";
+import { apiList, kindList } from "../../bench/options";
+import {
+  BENCH_APIS,
+  CATALOG_OPERATIONS,
+  OPERATIONS,
+  callsNeeded,
+  catalogMade,
+  catalogNeeded,
+  catalogOperationsNeeded,
+  measure,
+  requestsNeeded,
+  type Measurement,
+} from "../../bench/requests";
 
 /** One catalog read, by operation name. */
 const CATALOG = Object.fromEntries(CATALOG_OPERATIONS.map((op) => [op, 1]));
@@ -125,6 +136,55 @@ describe("API floor", () => {
     // Before the destroy, both templates are on the new image.
     expect(images[4]).toBe(`${benchImageName(UPDATED_IMAGE_TAG)},${benchImageName(UPDATED_IMAGE_TAG)}`);
     expect(emu.templates(emu.apiKey).filter((t) => t.name.startsWith(prefix))).toEqual([]);
+  });
+
+  // Network volumes and pods speak REST v2 whatever runpod:api says: the same floor on both paths.
+  it.each(BENCH_APIS)(
+    "network volumes on runpod:api %s, N = 2: each operation makes exactly the requests needed, REST v2 only, and leaves nothing behind",
+    async (api) => {
+      const prefix = `floor-vol-${api}-${Date.now().toString(36)}`;
+      const floor = await runApiFloor("networkVolumes", client, emu, { n: 2, parallelism: 8, prefix }, api);
+      for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("networkVolumes", op, 2, api) });
+      expect(floor.preview.byOperation).toEqual({ listDataCenters: 1 });
+      expect(floor.create.byOperation).toEqual({ listDataCenters: 1, createNetworkVolume: 2 });
+      expect(floor.refresh.byOperation).toEqual({ listNetworkVolumes: 1 });
+      expect(floor.update.byOperation).toEqual({ listDataCenters: 1, updateNetworkVolume: 2 });
+      expect(floor.destroy.byOperation).toEqual({ deleteNetworkVolume: 2 });
+      expect((await client.v2.listNetworkVolumes()).filter((v) => v.name.startsWith(prefix))).toEqual([]);
+    },
+  );
+
+  it.each(BENCH_APIS)(
+    "CPU pods on runpod:api %s, N = 2: each operation makes exactly the requests needed, REST v2 only, and leaves nothing behind",
+    async (api) => {
+      const prefix = `floor-pod-${api}-${Date.now().toString(36)}`;
+      const floor = await runApiFloor("pods", client, emu, { n: 2, parallelism: 8, prefix }, api);
+      for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("pods", op, 2, api) });
+      expect(floor.preview.byOperation).toEqual({ listCpuTypes: 1 });
+      expect(floor.create.byOperation).toEqual({ listCpuTypes: 1, createPod: 2 });
+      expect(floor.refresh.byOperation).toEqual({ listPods: 1 });
+      expect(floor.update.byOperation).toEqual({ updatePod: 2 });
+      expect(floor.destroy.byOperation).toEqual({ deletePod: 2 });
+      expect((await client.v2.listPods()).filter((p) => p.name.startsWith(prefix))).toEqual([]);
+    },
+  );
+
+  it("network volumes and pods need the same on both paths: the catalog's data centers (volumes: preview, create and the size's update) or CPU flavors (CPU pods: preview, create), one call per create, update and delete, one listing per refresh", () => {
+    for (const api of BENCH_APIS) {
+      expect(OPERATIONS.map((op) => callsNeeded("networkVolumes", op, 7, api))).toEqual([1, 8, 1, 8, 7]);
+      expect(OPERATIONS.map((op) => requestsNeeded("networkVolumes", op, 7, api))).toEqual([1, 8, 1, 8, 7]);
+      expect(OPERATIONS.map((op) => requestsNeeded("pods", op, 7, api))).toEqual([1, 8, 1, 7, 7]);
+    }
+    expect(OPERATIONS.map((op) => catalogOperationsNeeded("networkVolumes", op, 7))).toEqual([
+      ["listDataCenters"],
+      ["listDataCenters"],
+      [],
+      ["listDataCenters"],
+      [],
+    ]);
+    expect(OPERATIONS.map((op) => catalogOperationsNeeded("pods", op, 7))).toEqual([["listCpuTypes"], ["listCpuTypes"], [], [], []]);
+    expect(OPERATIONS.map((op) => requestsNeeded("pods", op, 0))).toEqual([0, 0, 0, 0, 0]);
+    expect(OPERATIONS.map((op) => requestsNeeded("networkVolumes", op, 0))).toEqual([0, 0, 0, 0, 0]);
   });
 
   it("the catalog is needed once per preview and create of endpoints, whatever N, on both paths; never for templates or other operations", () => {
@@ -358,6 +418,13 @@ describe("plugin program", () => {
 });
 
 describe("options", () => {
+  it("--kinds takes benchmarked kinds, run in the benchmark's order, without repeats, and names the allowed values otherwise", () => {
+    expect(kindList("pods,networkVolumes")).toEqual(["networkVolumes", "pods"]);
+    expect(kindList(" endpoints , endpoints")).toEqual(["endpoints"]);
+    expect(kindList("templates,endpoints,pods,networkVolumes")).toEqual(["endpoints", "templates", "networkVolumes", "pods"]);
+    expect(() => kindList("volumes")).toThrow('expected one or more of endpoints, templates, networkVolumes, pods, comma-separated; got "volumes"');
+  });
+
   it("--api takes v2 and/or graphql, in order, without repeats, and names the allowed values otherwise", () => {
     expect(apiList("v2,graphql")).toEqual(["v2", "graphql"]);
     expect(apiList("graphql")).toEqual(["graphql"]);

@@ -1,6 +1,6 @@
 "use strict";
 /**
- * The engine's floor: the benchmark's Endpoint or Template stack (config `kind`; same count, same
+ * The engine's floor: the benchmark's Endpoint, Template, NetworkVolume or Pod stack (config `kind`; same count, same
  * inputs, same config) with a dynamic resource whose provider does nothing — no API calls. Its shape
  * comes from that resource's model (`pulumi-runpod/provider`, which loads as light as the package's
  * index the real program loads): the same output properties, outputs of the same size (every default
@@ -9,8 +9,9 @@
  * (provider.js) at call time, so neither side pays for serializing a closure the other does not.
  * What is left between the two stacks is the provider's own cost (its process, its requests).
  *
- * Config: count (number, required), kind (`endpoints`, default, or `templates`), namePrefix (default:
- * the stack name); endpoints: idleTimeout (seconds, default 30); templates: imageTag (default 1.4.2).
+ * Config: count (number, required), kind (`endpoints`, default, `templates`, `networkVolumes` or `pods`),
+ * namePrefix (default: the stack name); endpoints: idleTimeout (seconds, default 30); templates and pods:
+ * imageTag (default 1.4.2); network volumes: size (GB, default 10).
  */
 const pulumi = require("@pulumi/pulumi");
 const model = require("pulumi-runpod/provider");
@@ -29,6 +30,22 @@ const KINDS = {
     type: "NoopTemplate",
     model: model.TEMPLATE_MODEL,
     args: () => ({ imageName: `ghcr.io/acme/llm-worker:${config.get("imageTag") ?? "1.4.2"}`, containerDiskInGb: 20, env: { MODEL: "llama-3-8b" } }),
+  },
+  networkVolumes: {
+    type: "NoopNetworkVolume",
+    model: model.NETWORK_VOLUME_MODEL,
+    args: () => ({ size: config.getNumber("size") ?? 10, dataCenterId: "EU-RO-1" }),
+  },
+  pods: {
+    type: "NoopPod",
+    model: model.POD_MODEL,
+    args: () => ({
+      imageName: `ghcr.io/acme/dev-box:${config.get("imageTag") ?? "1.4.2"}`,
+      cpuFlavorId: "cpu3c",
+      vcpuCount: 2,
+      containerDiskInGb: 20,
+      env: { MODEL: "llama-3-8b" },
+    }),
   },
 };
 

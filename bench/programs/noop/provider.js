@@ -63,4 +63,17 @@ module.exports = {
     NAME_PREFIX_PROPERTY,
   ),
   templates: noopProvider(shapeOf(model.TEMPLATE_MODEL), () => ({}), NAME_PREFIX_PROPERTY),
+  networkVolumes: noopProvider(shapeOf(model.NETWORK_VOLUME_MODEL), (id) => ({ networkVolumeId: id, monthlyCost: 0.7 }), NAME_PREFIX_PROPERTY),
+  pods: noopProvider(
+    shapeOf(model.POD_MODEL),
+    (id) => ({
+      status: "RUNNING",
+      costPerHour: 0.07,
+      gpuTypeId: null,
+      dataCenterId: "EU-RO-1",
+      sshCommand: `ssh ${id}-64411b3e@ssh.runpod.io -i ~/.ssh/id_ed25519`,
+      sshDirectCommand: null,
+    }),
+    NAME_PREFIX_PROPERTY,
+  ),
 };
