@@ -6,7 +6,7 @@
 import type { PlatformClient } from "../api";
 import type { EndpointDirectory } from "./endpoint/directory";
 import type { SharedListing } from "./listing";
-import type { NetworkVolumeState, RegistryAuthState, TemplateState } from "./paths/records";
+import type { NetworkVolumeState, PodState, RegistryAuthState, TemplateState } from "./paths/records";
 
 type Props = Record<string, unknown>;
 
@@ -17,6 +17,7 @@ export interface PortContext {
   readonly templates: SharedListing<TemplateState>;
   readonly registryAuths: SharedListing<RegistryAuthState>;
   readonly networkVolumeListing: SharedListing<NetworkVolumeState>;
+  readonly podListing: SharedListing<PodState>;
 }
 
 /** What one path can do for a kind, in the model's terms. */

@@ -15,7 +15,7 @@ import { CoalescedCall } from "./coalesce";
 import { EndpointDirectory, LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS } from "./endpoint/directory";
 import { SharedListing } from "./listing";
 import { LISTINGS, type Listings } from "./paths/listings";
-import type { NetworkVolumeState, RegistryAuthState, TemplateState } from "./paths/records";
+import type { NetworkVolumeState, PodState, RegistryAuthState, TemplateState } from "./paths/records";
 
 export interface SessionOptions {
   /** Largest gap between lookups that share one listing (default {@link LOOKUP_WINDOW_MS}). */
@@ -36,6 +36,7 @@ export class PlatformSession {
   private templateListing?: SharedListing<TemplateState>;
   private registryAuthListing?: SharedListing<RegistryAuthState>;
   private networkVolumeStates?: SharedListing<NetworkVolumeState>;
+  private podStates?: SharedListing<PodState>;
   /** The settings a Template diff of this process found a template's container about to take (in memory only: env values are secrets). */
   private readonly changingTemplates = new Map<string, Readonly<Record<string, unknown>>>();
   private catalogRead?: Promise<Catalog>;
@@ -103,6 +104,13 @@ export class PlatformSession {
     const { networkVolumes } = this.listings;
     this.networkVolumeStates ??= new SharedListing(() => networkVolumes(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
     return this.networkVolumeStates;
+  }
+
+  /** The caller's pods as the Pod kind reads them (REST v2 on every path): a refresh of N pods lists once. */
+  get podListing(): SharedListing<PodState> {
+    const { pods } = this.listings;
+    this.podStates ??= new SharedListing(() => pods(this.client), this.windowMs, LOOKUP_MAX_AGE_MS);
+    return this.podStates;
   }
 
   /**

@@ -2,14 +2,12 @@
  * The requests the provider makes in the benchmark's network-volume and pod stacks (bench/programs/), through
  * the real Pulumi CLI against the in-process emulator, N = 2, on both API paths (both kinds speak REST v2 on
  * each): exactly which requests each operation sends, that the stack reaches what the operation should leave,
- * and requests made = needed (bench/requests.ts). Where the provider is known to send more than needed, that
- * check is `it.failing` and names the excess ({@link KNOWN_EXCESS}): it turns red once the provider is fixed,
- * so the entry is removed with the fix.
+ * and requests made = needed (bench/requests.ts).
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClient, resolveClientConfig, type PlatformClient } from "../../src/api";
 import { BENCH_POD, BENCH_VOLUME, benchPodImage, UPDATED_IMAGE_TAG, UPDATED_VOLUME_SIZE } from "../../bench/apiFloor";
-import { BENCH_APIS, OPERATIONS, measure, requestsNeeded, type BenchApi, type BenchKind, type BenchOperation, type Measurement } from "../../bench/requests";
+import { BENCH_APIS, OPERATIONS, measure, requestsNeeded, type BenchApi, type BenchOperation, type Measurement } from "../../bench/requests";
 import { BenchStack } from "../../bench/stacks";
 import { randomSuffix } from "../../scripts/exampleStack";
 
@@ -17,44 +15,23 @@ const N = 2;
 /** The whole scenario (stack set-up and five CLI runs) of one kind on one path, on a loaded machine. */
 const SCENARIO_MS = 10 * 60_000;
 
-/** The whole catalog read (catalog/fetch.ts, pod/review.ts `podCatalog`): three requests where one is needed. */
-const WHOLE_CATALOG = { listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 };
-
 /**
- * What the provider sends beyond the needed requests (left alone: provider code is not the benchmark's):
- * - network volumes: check reads the whole catalog (`session.catalog()`, three requests) where the data
- *   center and its tier need only `listDataCenters` (NetworkVolumeProvider `review`), at preview, create and
- *   the size's update;
- * - pods: check reads the whole pod catalog where a CPU pod without `dataCenterIds` needs only `listCpuTypes`
- *   (review.ts `podCatalog`), at preview and create; a refresh reads each pod by id (`getPod`, pod port
- *   `read`) where one `listPods` holds them all.
+ * Requests per operation name that each operation of the stack sends (N = 2): a volume's check reads the data
+ * centers alone, a CPU pod's check (no `dataCenterIds`) the pod CPU flavors alone, once per provider process; a
+ * refresh lists once.
  */
-const KNOWN_EXCESS: Partial<Record<BenchKind, Partial<Record<BenchOperation, string>>>> = {
-  networkVolumes: {
-    preview: "listGpuTypes + listCpuTypes (the whole catalog for a data center)",
-    create: "listGpuTypes + listCpuTypes (the whole catalog for a data center)",
-    update: "listGpuTypes + listCpuTypes (the whole catalog for a data center)",
-  },
-  pods: {
-    preview: "listGpuTypes + listDataCenters (the whole pod catalog for a CPU flavor)",
-    create: "listGpuTypes + listDataCenters (the whole pod catalog for a CPU flavor)",
-    refresh: "N getPod where one listPods is needed",
-  },
-};
-
-/** Requests per operation name that each operation of the stack sends today (N = 2). */
 const SENT: Record<"networkVolumes" | "pods", Record<BenchOperation, Record<string, number>>> = {
   networkVolumes: {
-    preview: WHOLE_CATALOG,
-    create: { ...WHOLE_CATALOG, createNetworkVolume: N },
+    preview: { listDataCenters: 1 },
+    create: { listDataCenters: 1, createNetworkVolume: N },
     refresh: { listNetworkVolumes: 1 },
-    update: { ...WHOLE_CATALOG, updateNetworkVolume: N },
+    update: { listDataCenters: 1, updateNetworkVolume: N },
     destroy: { deleteNetworkVolume: N },
   },
   pods: {
-    preview: WHOLE_CATALOG,
-    create: { ...WHOLE_CATALOG, createPod: N },
-    refresh: { getPod: N },
+    preview: { listCpuTypes: 1 },
+    create: { listCpuTypes: 1, createPod: N },
+    refresh: { listPods: 1 },
     update: { updatePod: N },
     destroy: { deletePod: N },
   },
@@ -119,9 +96,7 @@ describe.each(KINDS.flatMap((kind) => BENCH_APIS.map((api) => [kind, api] as [ty
   });
 
   for (const op of OPERATIONS) {
-    const excess = KNOWN_EXCESS[kind]?.[op];
-    const name = `${op}: requests made = needed${excess ? ` (known excess: ${excess})` : ""}`;
-    (excess ? it.failing : it)(name, () => {
+    it(`${op}: requests made = needed`, () => {
       expect(made[op].requests).toBe(requestsNeeded(kind, op, N, api));
     });
   }

@@ -102,6 +102,17 @@ it("a changed data center or tier replaces; a tier the data center does not offe
   await provider.delete(id, outs as Props);
 });
 
+it("check reads the catalog's data centers alone, once per session, and shares the read with the endpoints' catalog", async () => {
+  const session = on("v2");
+  const provider = new NetworkVolumeProvider(session);
+  emu.resetStats();
+  const inputs = await Promise.all(["a", "b", "c"].map((n) => checked(provider, { name: uniqueName(n), size: 10, dataCenterId: "EU-RO-1" })));
+  await checked(provider, { ...inputs[0], size: 30 }, inputs[0]);
+  expect(emu.stats().byOperation).toEqual({ listDataCenters: 1 });
+  await session.catalog();
+  expect(emu.stats().byOperation).toEqual({ listDataCenters: 1, listGpuTypes: 1, listCpuTypes: 1 });
+});
+
 it("a delete refused while an endpoint mounts the volume fails as in-use naming the endpoint; after the endpoint goes it succeeds", async () => {
   const session = on("v2");
   const provider = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });

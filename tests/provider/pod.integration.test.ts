@@ -173,6 +173,50 @@ test("a CPU pod created stopped (desiredStatus EXITED): created, then stopped th
   await provider.delete(id, outs as never);
 });
 
+test("the pod catalog is read by part, each once per session: a CPU pod reads CPU flavors only; GPU types and data centers when a pod needs them", async () => {
+  const provider = providerOn("v2");
+  const cpuPod = (i: number) => ({ name: `cpu-${i}`, imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 2 });
+  emu.resetStats();
+  await Promise.all([1, 2, 3].map((i) => checkedBy(provider, cpuPod(i))));
+  expect(emu.stats().byOperation).toEqual({ listCpuTypes: 1 });
+  await checkedBy(provider, cpuPod(4));
+  await checkedBy(provider, { name: "gpu", imageName: "x:1", gpuTypeIds: [RTX4090] });
+  expect(emu.stats().byOperation).toEqual({ listCpuTypes: 1, listGpuTypes: 1 });
+  const placed = await Promise.all(
+    [1, 2].map((i) => checkedBy(provider, { name: `placed-${i}`, imageName: "x:1", gpuTypeIds: [RTX4090], dataCenterIds: ["US-TX-3"] })),
+  );
+  await checkedBy(provider, { ...cpuPod(5), dataCenterIds: ["EU-RO-1"] });
+  expect(emu.stats().byOperation).toEqual({ listCpuTypes: 1, listGpuTypes: 1, listDataCenters: 1 });
+  expect(placed[0].costPerHour).toBeCloseTo((await client.v2.getGpuType(RTX4090)).price.secure, 6);
+});
+
+test("reads of one session share one listPods (a refresh of N pods lists once); a pod this process changed is read fresh", async () => {
+  const writer = providerOn("v2");
+  const made = await Promise.all(
+    [1, 2, 3].map(async (i) =>
+      writer.create(await checkedBy(writer, { name: uniqueName(`listed-${i}`), imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 2 })),
+    ),
+  );
+  const reader = providerOn("v2");
+  emu.resetStats();
+  const reads = await Promise.all(made.map((m) => reader.read(m.id, m.outs as never)));
+  expect(reads.map((r) => r.id)).toEqual(made.map((m) => m.id));
+  expect(reads.map((r) => r.props?.imageName)).toEqual(["alpine:3", "alpine:3", "alpine:3"]);
+  expect(emu.stats().byOperation).toEqual({ listPods: 1 });
+
+  const [first] = made;
+  const next = await checkedBy(reader, { ...(reads[0].inputs as Record<string, unknown>), imageName: "alpine:3.20" }, reads[0].inputs as never);
+  const updated = await reader.update(first.id, reads[0].props as never, next);
+  emu.resetStats();
+  expect((await reader.read(first.id, updated.outs as never)).props).toMatchObject({ imageName: "alpine:3.20" });
+  expect(emu.stats().byOperation).toEqual({ listPods: 1 });
+
+  await Promise.all(made.map((m) => reader.delete(m.id, m.outs as never)));
+  emu.resetStats();
+  expect(await reader.read(first.id, updated.outs as never)).toEqual({});
+  expect(emu.stats().byOperation).toEqual({ listPods: 1 });
+});
+
 test("a pod mounts a network volume created in the same process; the volume's delete is refused naming the pod", async () => {
   const session = new PlatformSession(() => client, { api: "v2", warn: (m) => warnings.push(m) });
   const volumes = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });

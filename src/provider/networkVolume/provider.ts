@@ -3,11 +3,11 @@
  * skeleton of named kinds (namedRecordProvider.ts) over the REST v2 port, which every `runpod:api` uses
  * (paths/ports.ts). `name` and a larger `size` change in place; a smaller `size` fails at preview naming the
  * current size (the platform cannot shrink storage). Preview checks the data center and tier against the
- * catalog and writes the monthly storage cost (cost.ts) into the checked inputs. A delete refused while an
+ * catalog's data centers and writes the monthly storage cost (cost.ts) into the checked inputs. A delete refused while an
  * endpoint or pod mounts the volume is retried within a deadline, then fails naming them.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { Catalog } from "../catalog/catalog";
+import type { DataCenter } from "../catalog/catalog";
 import { messageOf } from "../errorKinds";
 import type { InUseOptions } from "../inUse";
 import type { InputFailure } from "../model/check";
@@ -88,8 +88,10 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
   }
 
   /**
-   * The data center and tier checked against the catalog (which tiers the data center offers; unset `type`
-   * is its primary tier), and `monthlyCost`. No catalog read when nothing it judges changed.
+   * The data center and tier checked against the catalog's data centers (which tiers each offers; unset `type`
+   * is its primary tier), and `monthlyCost`. No catalog read when nothing it judges changed. `listDataCenters`
+   * alone holds all of it: the session's catalog reads (catalog/queries.ts) read it once per process, shared
+   * with the endpoints' catalog.
    */
   private async review(olds: Props | undefined, inputs: Props, failures: InputFailure[]): Promise<void> {
     if (failures.length > 0) return;
@@ -102,20 +104,20 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
       inputs.monthlyCost = olds.monthlyCost;
       return;
     }
-    let catalog: Catalog;
+    let dataCenters: DataCenter[];
     try {
-      catalog = await this.session.catalog();
+      dataCenters = await this.session.catalogSource.listDataCenters();
     } catch (err) {
       inputs.monthlyCost = isTier(inputs.type) ? monthlyStorageCost(size, inputs.type) : null;
       this.session.warn(`network volume ${String(inputs.name)}: the platform's catalog could not be read (${messageOf(err)}); its data center was not checked`);
       return;
     }
     const dcId = String(inputs.dataCenterId);
-    const dc = catalog.dataCenter(dcId);
+    const dc = dataCenters.find((d) => d.id === dcId);
     if (!dc) {
       failures.push({
         property: "dataCenterId",
-        reason: `dataCenterId "${dcId}" is not a data center of the catalog; known: ${catalog.dataCenterIds.join(", ")}`,
+        reason: `dataCenterId "${dcId}" is not a data center of the catalog; known: ${dataCenters.map((d) => d.id).join(", ")}`,
       });
       return;
     }

@@ -1,12 +1,12 @@
 /**
  * The `Pod` dynamic provider (docs/pod.md) on a {@link PlatformSession}: the shared skeleton of named kinds
- * (namedRecordProvider.ts: create settlement by name over the pod listing, gone counts as deleted) over the pod's
- * port, which speaks REST v2 whatever `runpod:api` says (paths/ports.ts). `check` adds the pod's cross-field rules
- * and the catalog review with its cost estimate (review.ts). Env values are secrets: removed from every error.
+ * (namedRecordProvider.ts: create settlement by name over the session's pod listing, which the reads share; gone
+ * counts as deleted) over the pod's port, which speaks REST v2 whatever `runpod:api` says (paths/ports.ts). `check`
+ * adds the pod's cross-field rules and the catalog review with its cost estimate (review.ts). Env values are
+ * secrets: removed from every error.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { InUseOptions } from "../inUse";
-import { SharedListing } from "../listing";
 import { checkFields, type InputFailure } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { NamedRecordProvider } from "../namedRecordProvider";
@@ -14,26 +14,13 @@ import type { PodState } from "../paths/records";
 import { POD_PORTS } from "../paths/ports";
 import type { SessionSource } from "../recordProvider";
 import { NAME_PREFIX_PROPERTY } from "../reserved";
-import type { PlatformSession } from "../session";
 import { isUnknown } from "../unknown";
 import { INJECTED_SSH_KEY, POD_MODEL, type PodInputs, type PodOutputs } from "./model";
-import { listPodStates } from "./paths/v2";
 import { reviewPod } from "./review";
 
 type Props = Record<string, unknown>;
 
 export type PodProviderOptions = InUseOptions;
-
-/** How long one pod listing answers lookups (create settlement), as the other kinds' listings. */
-const LISTING_WINDOW_MS = 2000;
-const listings = new WeakMap<PlatformSession, SharedListing<PodState>>();
-
-/** The session's pod listing (REST v2 on every path). */
-function podListing(session: PlatformSession): SharedListing<PodState> {
-  let listing = listings.get(session);
-  if (!listing) listings.set(session, (listing = new SharedListing(() => listPodStates(session.client), LISTING_WINDOW_MS)));
-  return listing;
-}
 
 const known = (v: unknown) => v !== undefined && v !== null && !isUnknown(v);
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
@@ -41,7 +28,7 @@ const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)
 export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodState> {
   /** @param source the process's session, or a function returning the client (a session of its own). */
   constructor(source: SessionSource, options: PodProviderOptions = {}) {
-    super(source, POD_MODEL, POD_PORTS, podListing, { noun: "pod" }, options);
+    super(source, POD_MODEL, POD_PORTS, (session) => session.podListing, { noun: "pod" }, options);
   }
 
   /** The shared check, then the catalog review and the cost estimate (review.ts), written into the checked inputs. */

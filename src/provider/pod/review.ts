@@ -7,12 +7,16 @@
  * flavor's per-vCPU price × `vcpuCount`), written into the checked inputs so `pulumi preview` shows it, and
  * recorded in the stack ledger (`runpod:maxHourlyCost`).
  *
- * Pod stock is product-specific, so this reads the catalog with `product=POD`, once per session (rest-v2-openapi.json
- * › listGpuTypes, listCpuTypes), besides the serverless read the endpoints use.
+ * Pod stock is product-specific, so GPU types and CPU flavors are read with `product=POD` (rest-v2-openapi.json
+ * › listGpuTypes, listCpuTypes), besides the serverless read the endpoints use. Each part is read only when the
+ * pod needs it (GPU types for a GPU pod, CPU flavors for a CPU pod, data centers for `dataCenterIds`), once per
+ * session through its catalog reads (catalog/queries.ts: concurrent callers share a read, a failed one is tried
+ * again by the next check).
  */
 import type { V2 } from "../../api";
 import { isScarce, levelIn, overallLevel, type AvailabilityLevel } from "../catalog/catalog";
 import { roundUsd } from "../catalog/cost";
+import type { CatalogReads } from "../catalog/queries";
 import { unknownValue } from "../catalog/review";
 import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
@@ -20,30 +24,6 @@ import { sameValue } from "../model/compare";
 import type { PlatformSession } from "../session";
 import { containsUnknown, UNKNOWN } from "../unknown";
 import { POD_MODEL, type PodInputField } from "./model";
-
-interface PodCatalog {
-  gpus: V2.GpuType[];
-  cpus: V2.CpuType[];
-  dataCenters: V2.DataCenter[];
-}
-
-const POD_AVAILABILITY = { include: ["AVAILABILITY" as const], product: ["POD" as const] };
-const reads = new WeakMap<PlatformSession, Promise<PodCatalog>>();
-
-/** The pod catalog, read once per session; concurrent callers share the read. */
-export function podCatalog(session: PlatformSession): Promise<PodCatalog> {
-  let read = reads.get(session);
-  if (!read) {
-    const v2 = session.client.v2;
-    read = Promise.all([v2.listGpuTypes(POD_AVAILABILITY), v2.listCpuTypes(POD_AVAILABILITY), v2.listDataCenters()]).then(([gpus, cpus, dataCenters]) => ({
-      gpus,
-      cpus,
-      dataCenters,
-    }));
-    reads.set(session, read);
-  }
-  return read;
-}
 
 /** Inputs the review and the estimate read: a change of any of them reads the catalog again. */
 export const POD_CATALOG_INPUTS: readonly PodInputField[] = [
@@ -58,6 +38,26 @@ export const POD_CATALOG_INPUTS: readonly PodInputField[] = [
 
 const STACK_WIDE = "";
 const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
+
+/** The parts of the pod catalog one pod's review reads; those it does not need are empty. */
+interface PodCatalog {
+  gpus: V2.GpuType[];
+  cpus: V2.CpuType[];
+  dataCenters: V2.DataCenter[];
+}
+
+const POD_AVAILABILITY = { include: ["AVAILABILITY" as const], product: ["POD" as const] };
+
+/** The parts of the pod catalog that `inputs` need (the others empty), from the session's catalog reads. */
+async function podCatalog(reads: CatalogReads, inputs: Record<string, unknown>): Promise<PodCatalog> {
+  const gpu = list(inputs.gpuTypeIds).length > 0;
+  const [gpus, cpus, dataCenters] = await Promise.all([
+    gpu ? reads.listGpuTypes(POD_AVAILABILITY) : [],
+    !gpu && typeof inputs.cpuFlavorId === "string" ? reads.listCpuTypes(POD_AVAILABILITY) : [],
+    list(inputs.dataCenterIds).length > 0 ? reads.listDataCenters() : [],
+  ]);
+  return { gpus, cpus, dataCenters };
+}
 
 /** Where the pod may be placed: the wanted data centers narrowed to the network volume's, if any. */
 function placement(inputs: Record<string, unknown>, volumeDc: string | undefined): string[] {
@@ -104,7 +104,7 @@ export async function reviewPod(
   let catalog: PodCatalog;
   let volumeDc: string | undefined;
   try {
-    catalog = await podCatalog(session);
+    catalog = await podCatalog(session.catalogSource, inputs);
     if (typeof inputs.networkVolumeId === "string") volumeDc = (await session.networkVolumes()).find((v) => v.id === inputs.networkVolumeId)?.dataCenter;
   } catch (err) {
     inputs.costPerHour = null;

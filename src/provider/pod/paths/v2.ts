@@ -51,7 +51,7 @@ export function podStateFromV2(p: V2.Pod): PodState {
   };
 }
 
-/** Every pod of the caller, in the model's terms (the pod listing: create settlement, stack commands). */
+/** Every pod of the caller, in the model's terms (the session's pod listing: reads, create settlement; the stack commands). */
 export async function listPodStates(client: PlatformClient): Promise<PodState[]> {
   return (await client.v2.listPods()).map(podStateFromV2);
 }
@@ -162,14 +162,7 @@ export function v2PodPort(context: PortContext): Port<PodInputs, PodState> {
       const pod = await createPod(inputs);
       return podStateFromV2(await settleStatus(inputs.templateId ? await exactEnv(pod, inputs) : pod, inputs.desiredStatus));
     },
-    async read(id) {
-      try {
-        return podStateFromV2(await v2().getPod(id));
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      }
-    },
+    read: (id) => context.podListing.find(id),
     async update(id, inputs, olds) {
       const envChanged = changedFields(POD_MODEL, ["env"], olds, { ...inputs }).length > 0;
       const live = envChanged && inputs.startSsh ? await v2().getPod(id) : undefined;
@@ -178,6 +171,7 @@ export function v2PodPort(context: PortContext): Port<PodInputs, PodState> {
       return podStateFromV2(await settleStatus(body?.templateId ? await exactEnv(pod, inputs) : pod, inputs.desiredStatus));
     },
     async delete(id) {
+      context.podListing.changed(id);
       try {
         await v2().deletePod(id);
       } catch (err) {
