@@ -157,8 +157,10 @@ async function readCatalog(client: PlatformClient): Promise<void> {
 
 /**
  * Endpoints on REST v2: a preview and a create look the template up in one listing and read the
- * catalog once; `createEndpoint` each, one `listEndpoints`, one `updateEndpoint` (PATCH `workers`)
- * each; a delete scales to zero, lists the workers (`listEndpointWorkers`: no job running) and deletes.
+ * catalog once; `createEndpoint` each; a refresh lists the endpoints and the templates (the copy each
+ * endpoint runs against its template's settings); an update lists both again (the diff's comparison)
+ * and PATCHes `workers` each; a delete scales to zero, lists the workers (`listEndpointWorkers`: no job
+ * running) and deletes.
  */
 async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
   const indexes = Array.from({ length: opts.n }, (_, i) => i);
@@ -185,12 +187,14 @@ async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, 
       ids[i] = created.id;
     });
   });
-  const refresh = await measure(counter, () => v2.listEndpoints());
-  const update = await measure(counter, () =>
-    forEachLimited(indexes, opts.parallelism, async (i) => {
+  const copies = () => Promise.all([v2.listEndpoints(), v2.listTemplates()]);
+  const refresh = await measure(counter, copies);
+  const update = await measure(counter, async () => {
+    await copies();
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
       await v2.updateEndpoint(ids[i], { workers: workers(UPDATED_IDLE_TIMEOUT) });
-    }),
-  );
+    });
+  });
   const destroy = await measure(counter, () =>
     forEachLimited(indexes, opts.parallelism, async (i) => {
       await v2.updateEndpoint(ids[i], { workers: { min: 0, max: 0 } });
@@ -279,8 +283,9 @@ async function endpointFloor(client: PlatformClient, counter: RequestCounter, op
 
 /**
  * Templates: a preview sends nothing; creates `n` templates, lists them once, rolls each onto a new
- * image (a modify carrying every field, as the provider sends it), then lists them once for their
- * current names and deletes each by name.
+ * image (a modify carrying every field, as the provider sends it) and lists the endpoints once (those
+ * using a template follow its rollout: none here), then lists the templates once for their current names
+ * and deletes each by name.
  */
 async function templateFloor(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
   const indexes = Array.from({ length: opts.n }, (_, i) => i);
@@ -308,11 +313,12 @@ async function templateFloor(client: PlatformClient, counter: RequestCounter, op
     }),
   );
   const refresh = await measure(counter, () => client.listTemplates());
-  const update = await measure(counter, () =>
-    forEachLimited(indexes, opts.parallelism, async (i) => {
+  const update = await measure(counter, async () => {
+    await forEachLimited(indexes, opts.parallelism, async (i) => {
       await client.saveTemplate(save(i, UPDATED_IMAGE_TAG, ids[i]));
-    }),
-  );
+    });
+    await client.listEndpoints();
+  });
   const destroy = await measure(counter, async () => {
     const names = new Map((await client.listTemplates()).map((t) => [t.id, t.name]));
     await forEachLimited(indexes, opts.parallelism, async (i) => {

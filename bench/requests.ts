@@ -69,7 +69,7 @@ export function catalogMade(byOperation: Record<string, number>): number {
 
 /**
  * Calls the spec needs for `op` on `n` resources of `kind`. The emulator counts calls per GraphQL
- * top-level field (`byOperation`; both listings below count as `myself`).
+ * top-level field (`byOperation`; every `myself { … }` listing below counts as `myself`).
  *
  * Endpoints: one `saveEndpoint` per create and per update; per delete a look at the workers
  * (`listWorkers`: a delete would cancel a job in progress), then a scale-to-zero `saveEndpoint` plus
@@ -78,8 +78,12 @@ export function catalogMade(byOperation: Record<string, number>): number {
  * in one shared `myself { podTemplates }` listing by check, so a bad id fails at preview (issue #14):
  * that listing is all a preview of new endpoints needs, and `up` runs the same check before creating.
  *
- * Templates: one `saveTemplate` per create and per update (a modify carries every field); one
- * `myself { podTemplates }` listing for a refresh (no single-template query exists); a delete needs the
+ * Templates: one `saveTemplate` per create and per update (a modify carries every field); the update
+ * changes the image, a new container version that every endpoint using the template rolls onto (GraphQL
+ * endpoints follow their template), so it also needs one `myself { endpoints }` listing, shared by all,
+ * to find those endpoints and follow their rollouts (docs/template.md › Rollouts and rollback; spec: List
+ * endpoints, whose records carry `templateId`, and no query lists a template's endpoints); none uses the
+ * bench's templates, so nothing more. One `myself { podTemplates }` listing for a refresh (no single-template query exists); a delete needs the
  * template's current name (`deleteTemplate` takes a name, and a name changed outside Pulumi may since
  * belong to another template), so one shared listing plus one `deleteTemplate` each. Their check makes
  * no request without `containerRegistryAuthId`, so a preview needs none.
@@ -129,7 +133,7 @@ function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
     case "create":
       return kind === "endpoints" ? n + listing : n;
     case "update":
-      return n;
+      return kind === "templates" ? n + listing : n;
     case "destroy":
       return kind === "endpoints" ? 3 * n : n + listing;
     case "refresh":
@@ -139,9 +143,16 @@ function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
 
 /**
  * REST v2 (rest-v2-openapi.json), one request per operation. Endpoints: a new `templateId` is looked up
- * in one shared `listTemplates` (preview, create); one `createEndpoint` per create and one
- * `updateEndpoint` (PATCH of `workers`) per update, a scaling field, so no release to follow; one
- * `listEndpoints` for a refresh; a delete scales to zero (`updateEndpoint`), waits for in-progress jobs
+ * in one shared `listTemplates` (preview, create); one `createEndpoint` per create. A v2 endpoint holds
+ * a copy of its template's container settings and keeps no link to it (rest-v2-notes.md › Shapes:
+ * `templateId` on create copies, PATCH with `templateId` re-applies), so the provider compares the copy
+ * each endpoint runs with its template's current settings (docs/endpoint.md › Template changes reach the
+ * endpoint): a refresh sets `templateCurrent` from one `listEndpoints` (the copies) and one
+ * `listTemplates` (the settings, one listing for all); an update's diff compares the same live, so a
+ * template changed outside Pulumi reaches its endpoints at the next `up`: one `listEndpoints` and one
+ * `listTemplates`, then one `updateEndpoint` (PATCH of `workers`) per endpoint — the copies match, so no
+ * re-apply, and `workers` is a scaling field, so no release to follow (docs/endpoint.md › Rollouts and
+ * rollback); a delete scales to zero (`updateEndpoint`), waits for in-progress jobs
  * (`listEndpointWorkers`, which the emulator counts as `listWorkers`: v2's DELETE cancels them) and then `deleteEndpoint`s, three per endpoint.
  * Templates: nothing for a preview; `createTemplate` / `updateTemplate` per create / update; one
  * `listTemplates` for a refresh; a delete goes by id (`deleteTemplate`), so, unlike GraphQL's delete by
@@ -155,11 +166,11 @@ function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
     case "create":
       return kind === "endpoints" ? n + listing : n;
     case "update":
-      return n;
+      return kind === "endpoints" ? n + 2 * listing : n;
     case "destroy":
       return kind === "endpoints" ? 3 * n : n;
     case "refresh":
-      return listing;
+      return kind === "endpoints" ? 2 * listing : listing;
   }
 }
 

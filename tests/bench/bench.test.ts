@@ -68,7 +68,8 @@ describe("API floor", () => {
     expect(floor.preview.byOperation).toEqual({});
     expect(floor.create.byOperation).toEqual({ saveTemplate: 2 });
     expect(floor.refresh.byOperation).toEqual({ myself: 1 });
-    expect(floor.update.byOperation).toEqual({ saveTemplate: 2 });
+    // The update's `myself` is the endpoint listing: the endpoints using a template follow its rollout.
+    expect(floor.update.byOperation).toEqual({ saveTemplate: 2, myself: 1 });
     expect(floor.destroy.byOperation).toEqual({ myself: 1, deleteTemplate: 2 });
     expect(mine()).toEqual([]);
   });
@@ -104,8 +105,9 @@ describe("API floor", () => {
     for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("endpoints", op, 2, "v2") });
     expect(floor.preview.byOperation).toEqual({ listTemplates: 1, ...CATALOG });
     expect(floor.create.byOperation).toEqual({ listTemplates: 1, createEndpoint: 2, ...CATALOG });
-    expect(floor.refresh.byOperation).toEqual({ listEndpoints: 1 });
-    expect(floor.update.byOperation).toEqual({ updateEndpoint: 2 });
+    // The copy each endpoint runs against its template's settings (templateCurrent; the update's diff).
+    expect(floor.refresh.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1 });
+    expect(floor.update.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1, updateEndpoint: 2 });
     expect(floor.destroy.byOperation).toEqual({ updateEndpoint: 2, listWorkers: 2, deleteEndpoint: 2 });
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
   });
@@ -194,11 +196,12 @@ describe("API floor", () => {
     expect(catalogMade({ listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1, listTemplates: 1 })).toBe(3);
   });
 
-  it("REST v2 needed counts: endpoints 1 listing + catalog for a preview, 1 call per create (plus those) and update, 3 per delete (scale, workers, delete), one listing for a refresh; templates delete by id", () => {
-    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 1, 7, 21]);
-    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 1, 7, 21]);
+  it("REST v2 needed counts: endpoints 1 listing + catalog for a preview, 1 call per create (plus those), the endpoint and template listings for a refresh and before the updates (the template re-apply comparison), 3 per delete (scale, workers, delete); templates delete by id", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 2, 9, 21]);
+    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 2, 9, 21]);
     expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7, "v2"))).toEqual([0, 7, 1, 7, 7]);
     expect(requestsNeeded("endpoints", "refresh", 0, "v2")).toBe(0);
+    expect(requestsNeeded("endpoints", "update", 0, "v2")).toBe(0);
   });
 
   it("the needed counts follow the spec: endpoints 1 listing (plus the catalog) for a preview, 1 call per create (plus those) and update, 3 per delete (the worker listing, then 2 in 1 request), one listing for a refresh", () => {
@@ -208,10 +211,11 @@ describe("API floor", () => {
     expect(requestsNeeded("endpoints", "create", 0)).toBe(0);
   });
 
-  it("templates: nothing for a preview, 1 call per create and update, one listing for a refresh, one listing plus 1 call per delete", () => {
-    expect(OPERATIONS.map((op) => callsNeeded("templates", op, 7))).toEqual([0, 7, 1, 7, 8]);
-    expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7))).toEqual([0, 7, 1, 7, 8]);
+  it("templates: nothing for a preview, 1 call per create, 1 per update plus the endpoint listing (the rollout's users), one listing for a refresh, one listing plus 1 call per delete", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("templates", op, 7))).toEqual([0, 7, 1, 8, 8]);
+    expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7))).toEqual([0, 7, 1, 8, 8]);
     expect(requestsNeeded("templates", "destroy", 0)).toBe(0);
+    expect(requestsNeeded("templates", "update", 0)).toBe(0);
   });
 });
 

@@ -1,0 +1,119 @@
+/**
+ * The requests the provider makes in the benchmark's endpoint and template stacks (bench/programs/), through
+ * the real Pulumi CLI against the in-process emulator, N = 2, on both API paths: exactly which requests each
+ * operation sends, that the update reaches the platform, and requests made = needed (bench/requests.ts) —
+ * including the listings of the v2 template re-apply comparison and of the GraphQL template rollout.
+ */
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { benchImageName, BENCH_ENDPOINT, BENCH_TEMPLATE, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "../../bench/apiFloor";
+import { BENCH_APIS, OPERATIONS, measure, requestsNeeded, type BenchApi, type BenchOperation, type Measurement } from "../../bench/requests";
+import { BenchStack } from "../../bench/stacks";
+import { randomSuffix } from "../../scripts/exampleStack";
+
+const N = 2;
+/** The whole scenario (stack set-up and five CLI runs) of one kind on one path, on a loaded machine. */
+const SCENARIO_MS = 10 * 60_000;
+
+const CATALOG = { listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 };
+type Kind = "endpoints" | "templates";
+
+/** Requests per operation name that each operation sends (N = 2). */
+const SENT: Record<Kind, Record<BenchApi, Record<BenchOperation, Record<string, number>>>> = {
+  endpoints: {
+    v2: {
+      preview: { listTemplates: 1, ...CATALOG },
+      create: { listTemplates: 1, ...CATALOG, createEndpoint: N },
+      // The copies the endpoints run against their template's settings: templateCurrent, then the update's diff.
+      refresh: { listEndpoints: 1, listTemplates: 1 },
+      update: { listEndpoints: 1, listTemplates: 1, updateEndpoint: N },
+      destroy: { updateEndpoint: N, listWorkers: N, deleteEndpoint: N },
+    },
+    graphql: {
+      preview: { myself: 1, ...CATALOG },
+      create: { myself: 1, ...CATALOG, saveEndpoint: N },
+      refresh: { myself: 1 },
+      update: { saveEndpoint: N },
+      destroy: { listWorkers: N, saveEndpoint: N, deleteEndpoint: N },
+    },
+  },
+  templates: {
+    v2: {
+      preview: {},
+      create: { createTemplate: N },
+      refresh: { listTemplates: 1 },
+      update: { updateTemplate: N },
+      destroy: { deleteTemplate: N },
+    },
+    graphql: {
+      preview: {},
+      create: { saveTemplate: N },
+      refresh: { myself: 1 },
+      // `myself` is the endpoint listing: the endpoints using a template follow its rollout (none here).
+      update: { saveTemplate: N, myself: 1 },
+      destroy: { myself: 1, deleteTemplate: N },
+    },
+  },
+};
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, saveSemantics: "replace" });
+});
+afterAll(() => emu?.close());
+
+/** The field the update changes, of each benchmark record named `${prefix}-*` on the platform. */
+function onPlatform(kind: Kind, prefix: string): unknown[] {
+  if (kind === "endpoints")
+    return emu
+      .endpoints(emu.apiKey)
+      .filter((e) => e.name.startsWith(`${prefix}-`))
+      .map((e) => e.idleTimeout);
+  return emu
+    .templates(emu.apiKey)
+    .filter((t) => t.name.startsWith(`${prefix}-`))
+    .map((t) => t.imageName);
+}
+
+const KINDS: readonly Kind[] = ["endpoints", "templates"];
+
+describe.each(KINDS.flatMap((kind) => BENCH_APIS.map((api) => [kind, api] as [Kind, BenchApi])))("%s on runpod:api %s, N = 2", (kind, api) => {
+  const made = {} as Record<BenchOperation, Measurement>;
+  const after = {} as Record<BenchOperation, unknown[]>;
+
+  beforeAll(async () => {
+    const prefix = `bench-test-${kind}-${api}-${randomSuffix()}`;
+    const stack = await BenchStack.create({
+      program: kind,
+      kind,
+      n: N,
+      api,
+      parallelism: 8,
+      namePrefix: prefix,
+      platform: {
+        addresses: { graphql: emu.urls.graphql, restV1: emu.urls.restV1, restV2: emu.urls.restV2, inference: emu.urls.inference },
+        apiKey: emu.apiKey,
+      },
+    });
+    try {
+      for (const op of OPERATIONS) {
+        await stack.prepare(op);
+        made[op] = await measure(emu, () => stack.run(op));
+        after[op] = onPlatform(kind, prefix);
+      }
+    } finally {
+      await stack.dispose();
+    }
+  }, SCENARIO_MS);
+
+  it("each operation sends these requests, and the update reaches the platform", () => {
+    expect(Object.fromEntries(OPERATIONS.map((op) => [op, made[op].byOperation]))).toEqual(SENT[kind][api]);
+    const [before, updated] =
+      kind === "endpoints" ? [BENCH_ENDPOINT.idleTimeout, UPDATED_IDLE_TIMEOUT] : [benchImageName(BENCH_TEMPLATE.imageTag), benchImageName(UPDATED_IMAGE_TAG)];
+    expect(after).toEqual({ preview: [], create: [before, before], refresh: [before, before], update: [updated, updated], destroy: [] });
+  });
+
+  it.each(OPERATIONS)("%s: requests made = needed", (op) => {
+    expect(made[op].requests).toBe(requestsNeeded(kind, op, N, api));
+  });
+});
