@@ -7,9 +7,8 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClient, resolveClientConfig, type PlatformClient } from "../../src/api";
 import { BENCH_POD, BENCH_VOLUME, benchPodImage, UPDATED_IMAGE_TAG, UPDATED_VOLUME_SIZE } from "../../bench/apiFloor";
-import { BENCH_APIS, OPERATIONS, measure, requestsNeeded, type BenchApi, type BenchOperation, type Measurement } from "../../bench/requests";
-import { BenchStack } from "../../bench/stacks";
-import { randomSuffix } from "../../scripts/exampleStack";
+import { BENCH_APIS, OPERATIONS, requestsNeeded, type BenchApi, type BenchOperation } from "../../bench/requests";
+import { walkBenchStack, type Walked } from "./benchScenario";
 
 const N = 2;
 /** The whole scenario (stack set-up and five CLI runs) of one kind on one path, on a loaded machine. */
@@ -60,32 +59,11 @@ async function onPlatform(kind: "networkVolumes" | "pods", prefix: string): Prom
 const KINDS = ["networkVolumes", "pods"] as const;
 
 describe.each(KINDS.flatMap((kind) => BENCH_APIS.map((api) => [kind, api] as [typeof kind, BenchApi])))("%s on runpod:api %s, N = 2", (kind, api) => {
-  const made = {} as Record<BenchOperation, Measurement>;
-  const after = {} as Record<BenchOperation, unknown[]>;
+  let made: Walked["made"];
+  let after: Walked["after"];
 
   beforeAll(async () => {
-    const prefix = `bench-test-${kind}-${api}-${randomSuffix()}`;
-    const stack = await BenchStack.create({
-      program: kind,
-      kind,
-      n: N,
-      api,
-      parallelism: 8,
-      namePrefix: prefix,
-      platform: {
-        addresses: { graphql: emu.urls.graphql, restV1: emu.urls.restV1, restV2: emu.urls.restV2, inference: emu.urls.inference },
-        apiKey: emu.apiKey,
-      },
-    });
-    try {
-      for (const op of OPERATIONS) {
-        await stack.prepare(op);
-        made[op] = await measure(emu, () => stack.run(op));
-        after[op] = await onPlatform(kind, prefix);
-      }
-    } finally {
-      await stack.dispose();
-    }
+    ({ made, after } = await walkBenchStack(emu, kind, api, N, (prefix) => onPlatform(kind, prefix)));
   }, SCENARIO_MS);
 
   it("each operation sends these requests, and leaves the platform as it should (the update grows each volume / rolls each pod's image)", () => {
