@@ -278,3 +278,30 @@ test("with templateId, unset fields are the template's and a declared env is the
   expect(await provider.diff(id, updated.outs as never, next)).toMatchObject({ changes: false });
   await provider.delete(id, outs as never);
 });
+
+test("placement preferences: a gpuTypeIds or dataCenterIds list that still allows where the pod runs is no change (an import, a reorder); one that leaves it out replaces", async () => {
+  const provider = providerOn("v2");
+  const args = { name: uniqueName("placed"), imageName: "runpod/pytorch:2.4.0", gpuTypeIds: [RTX4090], dataCenterIds: ["EU-RO-1"] };
+  const inputs = await checkedBy(provider, args);
+  const { id, outs } = await provider.create(inputs);
+  expect(outs).toMatchObject({ gpuTypeId: RTX4090, dataCenterId: "EU-RO-1" });
+
+  const wider = await checkedBy(provider, { ...args, gpuTypeIds: ["NVIDIA RTX A6000", RTX4090], dataCenterIds: ["US-TX-3", "EU-RO-1"] }, inputs);
+  expect(await provider.diff(id, outs as never, wider)).toMatchObject({ changes: false, changed: [], replaces: [] });
+  const anywhere = await checkedBy(provider, { ...args, dataCenterIds: [] }, inputs);
+  expect(await provider.diff(id, outs as never, anywhere)).toMatchObject({ changes: false, replaces: [] });
+
+  // An import reads the record alone (no preferences): the program's wider lists are no change either.
+  const imported = await providerOn("v2").read(id, {} as never);
+  expect(imported.inputs).toMatchObject({ gpuTypeIds: [RTX4090], dataCenterIds: [] });
+  expect(await provider.diff(id, imported.props as never, wider)).toMatchObject({ changes: false, replaces: [] });
+
+  const elsewhere = await checkedBy(provider, { ...args, dataCenterIds: ["US-TX-3"] }, inputs);
+  expect(await provider.diff(id, outs as never, elsewhere)).toMatchObject({ changes: true, changed: ["dataCenterIds"], replaces: ["dataCenterIds"] });
+  const otherGpu = await checkedBy(provider, { ...args, gpuTypeIds: ["NVIDIA RTX A6000"] }, inputs);
+  expect(await provider.diff(id, outs as never, otherGpu)).toMatchObject({ changes: true, changed: ["gpuTypeIds"], replaces: ["gpuTypeIds"] });
+  // With another change beside it, the allowed list is still left out of the diff.
+  const image = await checkedBy(provider, { ...args, imageName: "runpod/pytorch:2.5.0", dataCenterIds: ["US-TX-3", "EU-RO-1"] }, inputs);
+  expect(await provider.diff(id, outs as never, image)).toMatchObject({ changes: true, changed: ["imageName"], replaces: [] });
+  await provider.delete(id, outs as never);
+});

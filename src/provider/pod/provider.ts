@@ -14,7 +14,7 @@ import type { PodState } from "../paths/records";
 import { POD_PORTS } from "../paths/ports";
 import type { SessionSource } from "../recordProvider";
 import { NAME_PREFIX_PROPERTY } from "../reserved";
-import { isUnknown } from "../unknown";
+import { containsUnknown, isUnknown } from "../unknown";
 import { INJECTED_SSH_KEY, POD_MODEL, type PodInputs, type PodOutputs } from "./model";
 import { reviewPod } from "./review";
 
@@ -24,6 +24,15 @@ export type PodProviderOptions = InUseOptions;
 
 const known = (v: unknown) => v !== undefined && v !== null && !isUnknown(v);
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+
+/** Each placement preference and the output that says what it got. */
+const PLACED = { gpuTypeIds: "gpuTypeId", dataCenterIds: "dataCenterId" } as const;
+
+/** Whether the preference list `wanted` (known; empty: anywhere) still allows `placed`. */
+function stillAllows(wanted: unknown, placed: unknown): boolean {
+  if (typeof placed !== "string" || !Array.isArray(wanted) || containsUnknown(wanted)) return false;
+  return wanted.length === 0 || wanted.includes(placed);
+}
 
 export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodState> {
   /** @param source the process's session, or a function returning the client (a session of its own). */
@@ -98,14 +107,24 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
     }
   }
 
-  /** The model's diff; a volume added to or removed from a pod replaces it (the mount kind is fixed at create). */
+  /**
+   * The model's diff, with two pod rules: a volume added to or removed from a pod replaces it (the mount
+   * kind is fixed at create); and the placement preferences (`gpuTypeIds`, `dataCenterIds`) only choose
+   * where a pod starts, so a list that still allows where it runs (outputs `gpuTypeId`, `dataCenterId`)
+   * is no change: a reordered preference, or an import, whose record names only the one it got.
+   */
   override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = await super.diff(id, olds, news);
+    const allowed = Object.entries(PLACED)
+      .filter(([list, placed]) => d.changed.includes(list) && stillAllows(news?.[list], olds?.[placed]))
+      .map(([list]) => list);
+    const changed = d.changed.filter((f) => !allowed.includes(f));
+    let replaces = (d.replaces ?? []).filter((f) => !allowed.includes(f));
     const size = (v: unknown) => (typeof v === "number" ? v : 0);
-    if (d.changed.includes("volumeInGb") && (size(olds?.volumeInGb) === 0) !== (size(news?.volumeInGb) === 0)) {
-      return { ...d, replaces: [...new Set([...(d.replaces ?? []), "volumeInGb"])] };
+    if (changed.includes("volumeInGb") && (size(olds?.volumeInGb) === 0) !== (size(news?.volumeInGb) === 0)) {
+      replaces = [...new Set([...replaces, "volumeInGb"])];
     }
-    return d;
+    return { ...d, changes: allowed.length > 0 ? changed.length > 0 : d.changes, changed, replaces };
   }
 
   /**
