@@ -1,11 +1,11 @@
 /**
- * Inputs the session's API path cannot express (a model field's `paths`): one failure per such field
+ * Inputs (and provider settings) the session's API path cannot express (a model field's `paths`): one failure per such field
  * holding anything but its default, at `check`, so `pulumi preview` stops before a path would drop or
  * refuse the value; then the path's own rules (a field's `onPath`: narrower bounds, required pairings).
  */
 import { API_PATH_CONFIG_KEY, type ApiPath } from "./apiPath";
 import { pathRuleFailures, type InputFailure } from "./model/check";
-import type { Fields, InputField, ResourceModel } from "./model/fields";
+import type { Fields, ResourceModel } from "./model/fields";
 import { containsUnknown } from "./unknown";
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -13,9 +13,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 export function pathFailures(model: ResourceModel, inputs: Record<string, unknown>, path: ApiPath): InputFailure[] {
   const failures: InputFailure[] = [];
   for (const [name, field] of Object.entries(model.fields as Fields)) {
-    if (field.kind !== "input") continue;
+    if (field.kind === "output") continue;
     const value = inputs[name];
-    const valuePaths = typeof value === "string" ? field.valuePaths?.[value] : undefined;
+    const valuePaths = typeof value === "string" && field.kind === "input" ? field.valuePaths?.[value] : undefined;
     if (valuePaths && !valuePaths.includes(path)) {
       failures.push({
         property: name,
@@ -24,7 +24,7 @@ export function pathFailures(model: ResourceModel, inputs: Record<string, unknow
       continue;
     }
     if (!field.paths || field.paths.includes(path)) continue;
-    if (value === undefined || containsUnknown(value) || same(value, (field as InputField).default)) continue;
+    if (value === undefined || containsUnknown(value) || same(value, field.default)) continue;
     failures.push({
       property: name,
       reason: `${model.type}.${name} cannot be expressed on API path ${path} (${API_PATH_CONFIG_KEY}); only on ${field.paths.join(", ")}: unset it, or set ${API_PATH_CONFIG_KEY} to ${field.paths[0]}`,

@@ -85,6 +85,16 @@ export interface TemplateArgs {
    * failed release in place for debugging. Changing it alone is no diff.
    */
   rollback?: pulumi.Input<boolean>;
+  /**
+   * A smoke job's `input`, as JSON object text (what `pulumi-runpod run --input` takes), e.g.
+   * `'{"prompt":"ping"}'`; at most 10000 characters. On `runpod:api graphql`, sent to each endpoint using
+   * the template once its workers run the template's new settings: the rollout counts as healthy only when
+   * each job ends in `smokeStatus`; unset = no smoke job. Refused on `v2` (endpoints hold copies: set it on
+   * each Endpoint). Changing it alone is no diff.
+   */
+  smokeInput?: pulumi.Input<string>;
+  /** The status the smoke job must end in: `COMPLETED` (default), `FAILED`, `CANCELLED` or `TIMED_OUT`; `runpod:api graphql` only. Changing it alone is no diff. */
+  smokeStatus?: pulumi.Input<string>;
 }
 
 /**
@@ -119,6 +129,10 @@ export class Template extends pulumi.dynamic.Resource {
   declare public readonly rolloutFailedStarts: pulumi.Output<number>;
   /** Whether a failed rollout is rolled back, as last applied. */
   declare public readonly rollback: pulumi.Output<boolean>;
+  /** The smoke job's input as last applied (null = none). */
+  declare public readonly smokeInput: pulumi.Output<string | null>;
+  /** The status the smoke job must end in, as last applied. */
+  declare public readonly smokeStatus: pulumi.Output<string>;
 
   /**
    * @param name the Pulumi resource name; the template's name is `args.name`, or this name plus a random suffix.

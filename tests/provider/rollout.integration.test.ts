@@ -217,3 +217,49 @@ describe("an endpoint switched to another template on GraphQL", () => {
     expect(after.every((w) => w.image === "me/switch:3" && !w.isStale)).toBe(true);
   });
 });
+
+describe("a template's smoke job (GraphQL: its endpoints follow it)", () => {
+  it("runs on each endpoint using the template once its workers run the new settings; a job ending otherwise saves the previous settings back", async () => {
+    const session = new PlatformSession(() => client, { api: "graphql" });
+    const templates = new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 });
+    const endpoints = new EndpointProvider(session);
+    const tIn = await checked(templates, { name: uniqueName("smoke-gql"), imageName: "me/smoke:1", smokeInput: '{"fail":true}' });
+    const t = await templates.create(tIn);
+    const eIn = await checked(endpoints, {
+      name: uniqueName("smoke-gql-ep"),
+      templateId: t.id,
+      gpuIds: ["ADA_24"],
+      workersMin: 1,
+      workersMax: 2,
+      waitForWorkers: true,
+    });
+    const e = await endpoints.create(eIn);
+
+    const next = new TemplateProvider(new PlatformSession(() => client, { api: "graphql" }), { deadlineMs: 3000, firstPauseMs: 50 });
+    const err = await next.update(t.id, t.outs as Props, { ...tIn, imageName: "me/smoke:2" }).then(
+      () => undefined,
+      (x: Error) => x,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toMatch(
+      new RegExp(`Endpoint \\S+ \\(${e.id}\\): the rollout of release \\S+ .*failed: its smoke job \\S+ ended FAILED .*not the expected smokeStatus`),
+    );
+    expect(err!.message).toContain("Rolled back: the template's previous settings were saved back (image me/smoke:1)");
+    expect((await client.v2.getTemplate(t.id)).image).toBe("me/smoke:1");
+    const back = await workers(e.id);
+    expect(back.every((w) => w.image === "me/smoke:1" && !w.isStale)).toBe(true);
+
+    // A smoke job ending as expected lets the new settings through.
+    const passing = { ...tIn, smokeInput: '{"prompt":"ping"}' };
+    await next.update(t.id, t.outs as Props, { ...passing, imageName: "me/smoke:3" });
+    const after = await workers(e.id);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((w) => w.image === "me/smoke:3" && !w.isStale)).toBe(true);
+  });
+
+  it("is refused at check on runpod:api v2 (endpoints hold copies there), naming the field and the path", async () => {
+    const templates = new TemplateProvider(new PlatformSession(() => client, { api: "v2" }));
+    const r = await templates.check(undefined, { name: "x", imageName: "me/smoke:1", smokeInput: '{"prompt":"ping"}' });
+    expect(r.failures).toEqual([{ property: "smokeInput", reason: expect.stringMatching(/smokeInput cannot be expressed on API path v2 .*only on graphql/) }]);
+  });
+});

@@ -39,6 +39,8 @@ describe("Template check", () => {
       rolloutTimeout: 600,
       rolloutFailedStarts: 1,
       rollback: true,
+      smokeInput: null,
+      smokeStatus: "COMPLETED",
     });
   });
 

@@ -44,6 +44,10 @@ type Template struct {
 	RolloutFailedStarts pulumi.IntPtrOutput `pulumi:"rolloutFailedStarts"`
 	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
 	RolloutTimeout pulumi.IntPtrOutput `pulumi:"rolloutTimeout"`
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+	SmokeInput pulumi.StringPtrOutput `pulumi:"smokeInput"`
+	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+	SmokeStatus pulumi.StringPtrOutput `pulumi:"smokeStatus"`
 	// Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
 	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
 	// Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
@@ -130,6 +134,10 @@ type templateArgs struct {
 	RolloutFailedStarts *int `pulumi:"rolloutFailedStarts"`
 	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
 	RolloutTimeout *int `pulumi:"rolloutTimeout"`
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+	SmokeInput *string `pulumi:"smokeInput"`
+	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+	SmokeStatus *string `pulumi:"smokeStatus"`
 	// Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
 	StartJupyter *bool `pulumi:"startJupyter"`
 	// Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
@@ -168,6 +176,10 @@ type TemplateArgs struct {
 	RolloutFailedStarts pulumi.IntPtrInput
 	// Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
 	RolloutTimeout pulumi.IntPtrInput
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+	SmokeInput pulumi.StringPtrInput
+	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+	SmokeStatus pulumi.StringPtrInput
 	// Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
 	StartJupyter pulumi.BoolPtrInput
 	// Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
@@ -278,6 +290,16 @@ func (o TemplateOutput) RolloutFailedStarts() pulumi.IntPtrOutput {
 // Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
 func (o TemplateOutput) RolloutTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Template) pulumi.IntPtrOutput { return v.RolloutTimeout }).(pulumi.IntPtrOutput)
+}
+
+// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+func (o TemplateOutput) SmokeInput() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.SmokeInput }).(pulumi.StringPtrOutput)
+}
+
+// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+func (o TemplateOutput) SmokeStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Template) pulumi.StringPtrOutput { return v.SmokeStatus }).(pulumi.StringPtrOutput)
 }
 
 // Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.

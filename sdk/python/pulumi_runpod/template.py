@@ -32,6 +32,8 @@ class TemplateArgs:
                  rollback: pulumi.Input[Optional[_builtins.bool]] = None,
                  rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
                  rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 smoke_input: pulumi.Input[Optional[_builtins.str]] = None,
+                 smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
@@ -52,6 +54,8 @@ class TemplateArgs:
         :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] smoke_input: A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
@@ -82,6 +86,10 @@ class TemplateArgs:
             pulumi.set(__self__, "rollout_failed_starts", rollout_failed_starts)
         if rollout_timeout is not None:
             pulumi.set(__self__, "rollout_timeout", rollout_timeout)
+        if smoke_input is not None:
+            pulumi.set(__self__, "smoke_input", smoke_input)
+        if smoke_status is not None:
+            pulumi.set(__self__, "smoke_status", smoke_status)
         if start_jupyter is not None:
             pulumi.set(__self__, "start_jupyter", start_jupyter)
         if start_ssh is not None:
@@ -248,6 +256,30 @@ class TemplateArgs:
         pulumi.set(self, "rollout_timeout", value)
 
     @_builtins.property
+    @pulumi.getter(name="smokeInput")
+    def smoke_input(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_input")
+
+    @smoke_input.setter
+    def smoke_input(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "smoke_input", value)
+
+    @_builtins.property
+    @pulumi.getter(name="smokeStatus")
+    def smoke_status(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_status")
+
+    @smoke_status.setter
+    def smoke_status(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "smoke_status", value)
+
+    @_builtins.property
     @pulumi.getter(name="startJupyter")
     def start_jupyter(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -315,6 +347,8 @@ class Template(pulumi.CustomResource):
                  rollback: pulumi.Input[Optional[_builtins.bool]] = None,
                  rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
                  rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 smoke_input: pulumi.Input[Optional[_builtins.str]] = None,
+                 smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
@@ -340,6 +374,8 @@ class Template(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] smoke_input: A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.bool] start_jupyter: Start JupyterLab at container start (REST v2 `startJupyter`): the platform injects `JUPYTER_PASSWORD` into the env. Accepted: `true` = the platform injects a generated `JUPYTER_PASSWORD` into the env; the outputs leave it out, so it shows no drift; `env` then must not set `JUPYTER_PASSWORD`; `runpod:api v2` only. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.bool] start_ssh: Provision SSH access at container start (REST v2 and GraphQL `startSsh`): the platform injects `PUBLIC_KEY` into the env. Accepted: `true` = the platform injects `PUBLIC_KEY` (your SSH key) into the env; the outputs leave it out, so it shows no drift; `env` then must not set `PUBLIC_KEY`. Default: `false`. Changed in place.
         :param pulumi.Input[_builtins.int] volume_in_gb: Persistent volume size (kept across restarts); 0 = none. Accepted: GB, ≥ 0; `0` or at least `10` on `runpod:api v2`; at most 4096 on `runpod:api graphql`. Default: `0`. Changed in place.
@@ -384,6 +420,8 @@ class Template(pulumi.CustomResource):
                  rollback: pulumi.Input[Optional[_builtins.bool]] = None,
                  rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
                  rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 smoke_input: pulumi.Input[Optional[_builtins.str]] = None,
+                 smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  start_jupyter: pulumi.Input[Optional[_builtins.bool]] = None,
                  start_ssh: pulumi.Input[Optional[_builtins.bool]] = None,
                  volume_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
@@ -412,6 +450,8 @@ class Template(pulumi.CustomResource):
             __props__.__dict__["rollback"] = rollback
             __props__.__dict__["rollout_failed_starts"] = rollout_failed_starts
             __props__.__dict__["rollout_timeout"] = rollout_timeout
+            __props__.__dict__["smoke_input"] = smoke_input
+            __props__.__dict__["smoke_status"] = smoke_status
             __props__.__dict__["start_jupyter"] = start_jupyter
             __props__.__dict__["start_ssh"] = start_ssh
             __props__.__dict__["volume_in_gb"] = volume_in_gb
@@ -453,6 +493,8 @@ class Template(pulumi.CustomResource):
         __props__.__dict__["rollback"] = None
         __props__.__dict__["rollout_failed_starts"] = None
         __props__.__dict__["rollout_timeout"] = None
+        __props__.__dict__["smoke_input"] = None
+        __props__.__dict__["smoke_status"] = None
         __props__.__dict__["start_jupyter"] = None
         __props__.__dict__["start_ssh"] = None
         __props__.__dict__["volume_in_gb"] = None
@@ -562,6 +604,22 @@ class Template(pulumi.CustomResource):
         Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
         """
         return pulumi.get(self, "rollout_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="smokeInput")
+    def smoke_input(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint). Default: unset. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_input")
+
+    @_builtins.property
+    @pulumi.getter(name="smokeStatus")
+    def smoke_status(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`; `runpod:api graphql` only. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+        """
+        return pulumi.get(self, "smoke_status")
 
     @_builtins.property
     @pulumi.getter(name="startJupyter")

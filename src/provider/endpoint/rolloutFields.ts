@@ -60,7 +60,7 @@ export const ROLLOUT_FIELDS = {
   }),
 };
 
-/** The smoke gate (Endpoint only): a job sent to the new release before the rollout counts as healthy. */
+/** The smoke gate: a job sent to the new release before the rollout counts as healthy (Endpoint; Template on graphql, where endpoints follow it). */
 export const SMOKE_FIELDS = {
   smokeInput: setting({
     doc: "A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`.",

@@ -18,7 +18,7 @@ import {
   type OutputsOf,
 } from "../model/fields";
 import { TEMPLATE_CATEGORIES } from "../../api/spec";
-import { ROLLOUT_FIELDS } from "../endpoint/rolloutFields";
+import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "../endpoint/rolloutFields";
 import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text, zeroOr } from "../model/rules";
 
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";
@@ -153,6 +153,13 @@ export const TEMPLATE_MODEL = defineModel({
     }),
     // Where endpoints follow their template (GraphQL), a template save is a rollout of each of them.
     ...ROLLOUT_FIELDS,
+    smokeInput: {
+      ...SMOKE_FIELDS.smokeInput,
+      doc: "A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`.",
+      note: "; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint)",
+      paths: ["graphql"],
+    },
+    smokeStatus: { ...SMOKE_FIELDS.smokeStatus, paths: ["graphql"], note: "; `runpod:api graphql` only" },
   },
 });
 

@@ -18,11 +18,7 @@ import { TEMPLATE_MODEL, type TemplateInputs } from "./model";
 
 type Props = Record<string, unknown>;
 
-interface RolloutSettings {
-  rolloutTimeout: number;
-  rolloutFailedStarts: number;
-  rollback: boolean;
-}
+type RolloutSettings = Parameters<typeof rolloutPolicy>[0] & { rollback: boolean };
 
 /**
  * Follows the rollout of template `id`'s new container settings on each endpoint using it.
