@@ -257,9 +257,16 @@ describe("a template's smoke job (GraphQL: its endpoints follow it)", () => {
     expect(after.every((w) => w.image === "me/smoke:3" && !w.isStale)).toBe(true);
   });
 
-  it("is refused at check on runpod:api v2 (endpoints hold copies there), naming the field and the path", async () => {
+  it("is refused at check on runpod:api v2 (endpoints hold copies there), naming the field, the path and what to set instead", async () => {
     const templates = new TemplateProvider(new PlatformSession(() => client, { api: "v2" }));
     const r = await templates.check(undefined, { name: "x", imageName: "me/smoke:1", smokeInput: '{"prompt":"ping"}' });
-    expect(r.failures).toEqual([{ property: "smokeInput", reason: expect.stringMatching(/smokeInput cannot be expressed on API path v2 .*only on graphql/) }]);
+    expect(r.failures).toEqual([
+      {
+        property: "smokeInput",
+        reason: expect.stringMatching(
+          /^Template\.smokeInput cannot be expressed on API path v2 \(runpod:api\) \(there endpoints hold copies .*set smokeInput on each Endpoint instead\); only on graphql/,
+        ),
+      },
+    ]);
   });
 });

@@ -100,8 +100,10 @@ export interface InputField<T = unknown> extends Argument<T> {
 
 export interface SettingField<T = unknown> extends Argument<T> {
   kind: "setting";
-  /** The API paths on which the setting means something; unset: every path. Elsewhere a value fails `check` as an input's `paths` do. */
+  /** The API paths on which the setting means something; unset: every path. Elsewhere a value fails `check`, saying `offPath`. */
   paths?: readonly ApiPath[];
+  /** Why the setting means nothing on the other paths, and what to do there (the failure's text). */
+  offPath?: string;
   /** `null`: unset is a value of its own (e.g. no limit). */
   default: Readonly<T> | null;
   /** Why it is a setting of the provider, for the README's change-policy table. */

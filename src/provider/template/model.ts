@@ -27,6 +27,9 @@ const IN_PLACE = "saveTemplate modify carries every field";
 const DISK_MAX_GB = 1024;
 const VOLUME_MAX_GB = 4096;
 
+/** Why a Template's smoke job means nothing on v2. */
+const SMOKE_OFF_PATH = "there endpoints hold copies of the template and no worker runs it: set smokeInput on each Endpoint instead";
+
 export const TEMPLATE_MODEL = defineModel({
   kind: "template",
   module: "runpod",
@@ -158,8 +161,9 @@ export const TEMPLATE_MODEL = defineModel({
       doc: "A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to each endpoint using the template once its workers run the template's new settings; the rollout is healthy only when each job ends in `smokeStatus`.",
       note: "; unset = no smoke job; `runpod:api graphql` only (on v2 endpoints hold copies: set it on each Endpoint)",
       paths: ["graphql"],
+      offPath: SMOKE_OFF_PATH,
     },
-    smokeStatus: { ...SMOKE_FIELDS.smokeStatus, paths: ["graphql"], note: "; `runpod:api graphql` only" },
+    smokeStatus: { ...SMOKE_FIELDS.smokeStatus, paths: ["graphql"], offPath: SMOKE_OFF_PATH, note: "; `runpod:api graphql` only" },
   },
 });
 
