@@ -155,7 +155,7 @@ test("runpod:maxHourlyCost fails the preview when the stack's sum would exceed i
     // The refusal is the endpoint's own problem, not a property the program does not have (`{<nil>}`).
     expect(r.stdout + r.stderr).toMatch(
       new RegExp(
-        `resource '(llm|embed)' has a problem: the stack's endpoints would cost up to \\$${total.toFixed(2)}/h with all workers busy, over runpod:maxHourlyCost \\$3\\.00/h`,
+        `resource '(llm|embed)' has a problem: the stack would cost up to \\$${total.toFixed(2)}/h \\(its endpoints with all workers busy, its pods running\\), over runpod:maxHourlyCost \\$3\\.00/h`,
       ),
     );
     expect(r.stdout + r.stderr).not.toContain("{<nil>}");

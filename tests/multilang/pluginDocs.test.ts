@@ -178,7 +178,9 @@ describe("the Python quick start", () => {
     await stack.run(["config", "set", "runpod:maxHourlyCost", "0.01"], { quiet: true });
     try {
       const r = await stack.run(["preview"], { expectFailure: true });
-      expect(r.stdout + r.stderr).toMatch(/runpod:index:Endpoint resource 'api' has a problem: the stack's endpoints would cost up to \$\d+\.\d\d\/h/);
+      expect(r.stdout + r.stderr).toMatch(
+        /runpod:index:Endpoint resource 'api' has a problem: the stack would cost up to \$\d+\.\d\d\/h \(its endpoints with all workers busy, its pods running\)/,
+      );
       expect(r.stdout + r.stderr).not.toContain("{<nil>}");
     } finally {
       await stack.run(["config", "rm", "runpod:maxHourlyCost"], { quiet: true });

@@ -145,7 +145,7 @@ describe("budget guards", () => {
     ledger.record({ key: "llm", name: "llm-1a2b3c4", maxHourlyCost: 10 });
     expect(ledger.total).toBe(12);
     expect(ledger.overBudget(10)).toBe(
-      "the stack's endpoints would cost up to $12.00/h with all workers busy, over runpod:maxHourlyCost $10.00/h: llm (llm-1a2b3c4) $10.00/h = 83%, embed $2.00/h = 17%",
+      "the stack would cost up to $12.00/h (its endpoints with all workers busy, its pods running), over runpod:maxHourlyCost $10.00/h: llm (llm-1a2b3c4) $10.00/h = 83%, embed $2.00/h = 17%",
     );
   });
 });

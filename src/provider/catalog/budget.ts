@@ -13,10 +13,11 @@
 import { roundUsd } from "./cost";
 
 export interface LedgerEntry {
-  /** The Pulumi resource name (or the endpoint name when the registration carries none). */
+  /** The Pulumi resource name (or the platform name when the registration carries none). */
   key: string;
-  /** The endpoint's name on the platform. */
+  /** The endpoint's or pod's name on the platform. */
   name: string;
+  /** USD per hour: an endpoint with all workers busy, a running pod (a stopped one: 0). */
   maxHourlyCost: number;
 }
 
@@ -28,7 +29,7 @@ export function overLimit(maxHourlyCost: number, limit: number | null | undefine
   return `maxHourlyCost ${usd(maxHourlyCost)} (${source}) exceeds maxHourlyCostLimit ${usd(limit)}; lower workersMax or choose cheaper pools, or raise the limit`;
 }
 
-/** The estimates of one deployment's endpoints, as their checks ran. */
+/** The hourly estimates of one deployment's endpoints and pods, as their checks ran. */
 export class StackLedger {
   private readonly entries = new Map<string, LedgerEntry>();
 
@@ -44,9 +45,15 @@ export class StackLedger {
     return [...this.entries.values()];
   }
 
+  /** Records `entry` (replacing an earlier one of its key): a reason when the stack is then over `budget` ({@link overBudget}). */
+  admit(entry: LedgerEntry, budget: number | undefined): string | undefined {
+    this.record(entry);
+    return this.overBudget(budget);
+  }
+
   /**
    * A reason when the recorded sum exceeds `budget` (`runpod:maxHourlyCost`): the total, then each
-   * endpoint with its estimate and share, largest first.
+   * endpoint or pod with its estimate and share, largest first.
    */
   overBudget(budget: number | undefined): string | undefined {
     if (budget === undefined) return undefined;
@@ -57,6 +64,6 @@ export class StackLedger {
       .map(
         (e) => `${e.key}${e.name !== e.key ? ` (${e.name})` : ""} ${usd(e.maxHourlyCost)} = ${total > 0 ? Math.round((e.maxHourlyCost / total) * 100) : 0}%`,
       );
-    return `the stack's endpoints would cost up to ${usd(total)} with all workers busy, over runpod:maxHourlyCost ${usd(budget)}: ${shares.join(", ")}`;
+    return `the stack would cost up to ${usd(total)} (its endpoints with all workers busy, its pods running), over runpod:maxHourlyCost ${usd(budget)}: ${shares.join(", ")}`;
   }
 }

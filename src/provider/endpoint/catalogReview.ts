@@ -132,8 +132,7 @@ function guardBudget(session: PlatformSession, inputs: Record<string, unknown>, 
   const source = typeof inputs.workerHourlyCost === "number" ? `${inputs.workersMax as number} workers × $${inputs.workerHourlyCost}/h` : "estimate";
   const limit = overLimit(max, inputs.maxHourlyCostLimit as number | null, source);
   if (limit) failures.push({ property: "maxHourlyCostLimit", reason: limit });
-  session.ledger.record({ key, name: String(inputs.name), maxHourlyCost: max });
-  const over = session.ledger.overBudget(budget);
+  const over = session.ledger.admit({ key, name: String(inputs.name), maxHourlyCost: max }, budget);
   if (over) failures.push({ property: STACK_WIDE, reason: over });
 }
 

@@ -201,7 +201,7 @@ export async function reviewPod(
 
 /** Records the pod's hourly cost in the stack ledger (a stopped pod: 0) and fails the preview over `runpod:maxHourlyCost`. */
 function ledger(session: PlatformSession, key: string, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): void {
-  session.ledger.record({ key, name: String(inputs.name), maxHourlyCost: inputs.desiredStatus === "EXITED" ? 0 : cost });
-  const over = session.ledger.overBudget(session.catalogSettings.maxHourlyCost);
+  const entry = { key, name: String(inputs.name), maxHourlyCost: inputs.desiredStatus === "EXITED" ? 0 : cost };
+  const over = session.ledger.admit(entry, session.catalogSettings.maxHourlyCost);
   if (over) failures.push({ property: STACK_WIDE, reason: over });
 }
