@@ -15,7 +15,7 @@ import { diffModel } from "./model/compare";
 import { inputNames, secretNames, type ResourceModel } from "./model/fields";
 import { withAutoName } from "./naming";
 import { checkedInputs, isCheckedInputs, refreshedInputs } from "./model/state";
-import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY } from "./reserved";
+import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY } from "./reserved";
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
 import { pathFailures } from "./pathSupport";
 import type { Port, PortFactory } from "./port";
@@ -75,14 +75,30 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
     void this.client;
     void this.port;
-    const named = withAutoName(olds, news ?? {});
+    // Estimates are check's own results; inputs that carry them back (read's on import, checked inputs checked again) are not the user's.
+    const given = { ...news };
+    for (const f of this.estimates) delete given[f];
+    const named = withAutoName(olds, given);
     const { inputs, failures } = this.validate(named.news);
     failures.push(...pathFailures(this.model, inputs, this.session.api));
     if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
     const secrets = this.secretsOf(news);
-    await withoutSecrets(secrets, () => this.checkReferences(olds, inputs, failures));
+    await withoutSecrets(secrets, async () => {
+      await this.checkReferences(olds, inputs, failures);
+      const prefix = news?.[NAME_PREFIX_PROPERTY];
+      await this.review(olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
+    });
     return { inputs, failures: failures.map((f) => ({ property: f.property, reason: redactSecrets(f.reason, secrets) })) };
   }
+
+  /** Outputs `check` estimates (written into the checked inputs by {@link review}, so preview shows them). */
+  protected readonly estimates: readonly string[] = [];
+
+  /**
+   * After the references: the kind's review of the checked `inputs` (catalog, cost; its failures appended,
+   * its {@link estimates} written in). `key`: the resource's key in the stack ledger (its Pulumi name).
+   */
+  protected async review(_olds: Props | undefined, _inputs: Props, _failures: InputFailure[], _key: string): Promise<void> {}
 
   /** The model's validation and defaults; a kind adds its cross-field rules. Never throws. */
   protected validate(news: Props): { inputs: Props; failures: InputFailure[] } {

@@ -12,7 +12,7 @@ import type { InputFailure } from "../model/check";
 import { isStringArray, joinList } from "../model/state";
 import type { EndpointState, TemplateState } from "../paths/records";
 import { RecordProvider, type SessionSource } from "../recordProvider";
-import { AUTONAMED_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
+import { AUTONAMED_PROPERTY } from "../reserved";
 import { containsUnknown, isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
@@ -64,17 +64,10 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    * (catalogReview.ts; docs/cost.md): one catalog read per session, none when no input it judges
    * changed; the estimate outputs are written into the checked inputs so `pulumi preview` shows them.
    */
-  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
-    // The cost estimates are check's own results (recomputed below); inputs that carry them back —
-    // read's inputs on import, checked inputs checked again — are not a user's unknown properties.
-    const given = { ...news };
-    for (const f of COST_OUTPUTS) delete given[f];
-    const result = await super.check(olds, given);
-    const inputs = result.inputs as Props;
-    const failures = [...(result.failures ?? [])];
-    const prefix = news?.[NAME_PREFIX_PROPERTY];
-    await reviewEndpoint(this.session, olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
-    return { inputs, failures };
+  protected override readonly estimates = COST_OUTPUTS;
+
+  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
+    return reviewEndpoint(this.session, olds, inputs, failures, key);
   }
 
   /** The model's rules plus exactly one GPU selection and `workersMin` ≤ `workersMax` (check.ts). */

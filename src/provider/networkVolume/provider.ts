@@ -42,19 +42,7 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
     super(source, NETWORK_VOLUME_MODEL, NETWORK_VOLUME_PORTS, (session) => session.networkVolumeListing, { noun: "network volume" }, options);
   }
 
-  /** The shared check, then a shrink against the previous inputs and the catalog review with the monthly cost. */
-  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
-    // monthlyCost is check's own result; inputs that carry it back (import, a second check) are not the user's.
-    const given = { ...news };
-    delete given.monthlyCost;
-    const result = await super.check(olds, given);
-    const inputs = result.inputs as Props;
-    const failures = [...(result.failures ?? [])];
-    const shrink = shrinkFailure(olds?.size, inputs.size);
-    if (shrink) failures.push({ property: "size", reason: shrink });
-    await this.review(olds, inputs, failures);
-    return { inputs, failures };
-  }
+  protected override readonly estimates = ["monthlyCost"];
 
   /** Endpoint checks in this process look the new volume up (session.ts `networkVolumes`). */
   override async create(news: Props): Promise<dynamic.CreateResult<NetworkVolumeOutputs>> {
@@ -88,12 +76,14 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
   }
 
   /**
-   * The data center and tier checked against the catalog's data centers (which tiers each offers; unset `type`
-   * is its primary tier), and `monthlyCost`. No catalog read when nothing it judges changed. `listDataCenters`
+   * A shrink against the previous inputs; then the data center and tier checked against the catalog's data
+   * centers (which tiers each offers; unset `type` is its primary tier), and `monthlyCost`. No catalog read when nothing it judges changed. `listDataCenters`
    * alone holds all of it: the session's catalog reads (catalog/queries.ts) read it once per process, shared
    * with the endpoints' catalog.
    */
-  private async review(olds: Props | undefined, inputs: Props, failures: InputFailure[]): Promise<void> {
+  protected override async review(olds: Props | undefined, inputs: Props, failures: InputFailure[]): Promise<void> {
+    const shrink = shrinkFailure(olds?.size, inputs.size);
+    if (shrink) failures.push({ property: "size", reason: shrink });
     if (failures.length > 0) return;
     if (COSTED.some((f) => containsUnknown(inputs[f]))) {
       inputs.monthlyCost = UNKNOWN;

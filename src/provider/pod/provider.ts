@@ -13,7 +13,6 @@ import { NamedRecordProvider } from "../namedRecordProvider";
 import type { PodState } from "../paths/records";
 import { POD_PORTS } from "../paths/ports";
 import type { SessionSource } from "../recordProvider";
-import { NAME_PREFIX_PROPERTY } from "../reserved";
 import { containsUnknown, isUnknown } from "../unknown";
 import { INJECTED_SSH_KEY, POD_MODEL, type PodInputs, type PodOutputs } from "./model";
 import { reviewPod } from "./review";
@@ -40,16 +39,11 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
     super(source, POD_MODEL, POD_PORTS, (session) => session.podListing, { noun: "pod" }, options);
   }
 
-  /** The shared check, then the catalog review and the cost estimate (review.ts), written into the checked inputs. */
-  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
-    const given = { ...news };
-    delete given.costPerHour;
-    const result = await super.check(olds, given);
-    const inputs = result.inputs as Props;
-    const failures = [...(result.failures ?? [])];
-    const prefix = news?.[NAME_PREFIX_PROPERTY];
-    await reviewPod(this.session, olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
-    return { inputs, failures };
+  protected override readonly estimates = ["costPerHour"];
+
+  /** The catalog review and the cost estimate (review.ts), written into the checked inputs. */
+  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
+    return reviewPod(this.session, olds, inputs, failures, key);
   }
 
   /**
