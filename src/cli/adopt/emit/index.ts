@@ -1,0 +1,16 @@
+/** The written program per language. */
+import type { AdoptedObject } from "../plan";
+import type { Language } from "../project";
+import { emitNode } from "./typescript";
+
+/** The program text declaring `objects` in `language`. */
+export function emitProgram(language: Language, objects: readonly AdoptedObject[]): string {
+  switch (language) {
+    case "typescript":
+      return emitNode(objects, true);
+    case "javascript":
+      return emitNode(objects, false);
+    default:
+      throw new Error(`adopt does not write ${language} yet`);
+  }
+}
