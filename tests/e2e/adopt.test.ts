@@ -73,7 +73,7 @@ beforeAll(async () => {
 
   // The account, made through REST v2 alone (as the console or runpodctl would).
   const registry = await client.v2.createRegistry({ name: "ghcr-bot", username: "bot", password: "registry-pass-5678" });
-  const volume = await client.v2.createNetworkVolume({ name: "model-cache", size: 50, dataCenterId: "EU-RO-1" } as never);
+  const volume = await client.v2.createNetworkVolume({ name: "model-cache", size: 50, dataCenter: "EU-RO-1" });
   const template = await client.v2.createTemplate({
     name: "llm-worker",
     image: "ghcr.io/acme/llm:1.2",
@@ -98,10 +98,9 @@ beforeAll(async () => {
   await client.v2.createPod({
     name: "notebook",
     image: "runpod/pytorch:2.4.0",
-    gpuTypeIds: ["NVIDIA GeForce RTX 4090"],
-    networkVolumeId: volume.id,
-    dataCenterIds: ["EU-RO-1"],
-  } as never);
+    gpu: { id: "NVIDIA GeForce RTX 4090" },
+    mounts: { network: [{ volumeId: volume.id, path: "/workspace" }] },
+  });
 });
 
 afterAll(async () => {
@@ -165,7 +164,7 @@ test("a one-value edit of the written program updates in place", async () => {
 });
 
 test("the out file exists: refused without --force, nothing changes", async () => {
-  await client.v2.createNetworkVolume({ name: "late-volume", size: 10, dataCenterId: "EU-RO-1" } as never);
+  await client.v2.createNetworkVolume({ name: "late-volume", size: 10, dataCenter: "EU-RO-1" });
   const stateBefore = await stack.exportText();
   const r = await adopt(["--yes"]);
   expect(r.code).toBe(2);

@@ -21,7 +21,8 @@ const RESERVED = new Set(
 /** `my-model_v2` → `myModelV2`; empty when nothing usable is left. */
 export function camelName(text: string): string {
   const words = text.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0);
-  return words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join("");
+  const first = (w: string) => (w === w.toUpperCase() ? w.toLowerCase() : w.charAt(0).toLowerCase() + w.slice(1));
+  return words.map((w, i) => (i === 0 ? first(w) : w.charAt(0).toUpperCase() + w.slice(1))).join("");
 }
 
 /**

@@ -117,15 +117,34 @@ export const heldKey = (kind: AdoptKind, id: string) => `${kind}:${id}`;
 
 type Record_ = { id: string; name: string };
 
+/** An object `adopt` leaves out although no stack holds it, and why (shown with the plan). */
+export interface LeftOut {
+  kind: AdoptKind;
+  id: string;
+  name: string;
+  why: string;
+}
+
+/**
+ * Objects of the account no resource of this package makes: pod templates (the Template resource makes
+ * serverless ones; a pod's `templateId` may still name them).
+ */
+export function leftOutOf(account: Account): LeftOut[] {
+  return account.template
+    .filter((t) => !t.isServerless)
+    .map((t) => ({ kind: "template", id: t.id, name: t.name, why: "a pod template (the Template resource makes serverless templates)" }));
+}
+
 /**
  * The objects to adopt with their arguments.
  * @throws UsageError naming the object and field when the model cannot express an object (nothing is written then).
  */
 export function planAdoption(account: Account, opts: PlanOptions): AdoptedObject[] {
+  const skipped = new Set(leftOutOf(account).map((l) => heldKey(l.kind, l.id)));
   const chosen = ADOPT_KINDS.flatMap((kind) =>
     opts.kinds.includes(kind)
       ? (account[kind] as Record_[])
-          .filter((r) => !opts.held.has(heldKey(kind, r.id)) && (!opts.name || opts.name.test(r.name)))
+          .filter((r) => !opts.held.has(heldKey(kind, r.id)) && !skipped.has(heldKey(kind, r.id)) && (!opts.name || opts.name.test(r.name)))
           .map((record) => ({ kind, record }))
       : [],
   );
@@ -223,7 +242,6 @@ function extrasOf(kind: AdoptKind, record: object, account: Account, resourceNam
   };
   if (kind === "template") {
     const t = record as TemplateState;
-    if (!t.isServerless) throw cannot("is a pod template; the Template resource makes serverless templates only");
     const injected: string[] = Object.entries(INJECTED_ENV).flatMap(([flag, key]) => (t[flag as keyof typeof INJECTED_ENV] ? [key] : []));
     return { env: Object.fromEntries(Object.entries(t.env).filter(([k]) => !injected.includes(k))) };
   }

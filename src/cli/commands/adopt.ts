@@ -24,7 +24,7 @@ import { renderTable } from "../table";
 import { emitProgram } from "../adopt/emit";
 import { heldByBackend, heldIn } from "../adopt/held";
 import { refusePluginPath } from "../adopt/pluginImport";
-import { ADOPT_KINDS, KIND_WORDS, MODEL_OF, heldKey, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../adopt/plan";
+import { ADOPT_KINDS, KIND_WORDS, MODEL_OF, heldKey, leftOutOf, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../adopt/plan";
 import { EXTENSION, parseLanguage, readProject, type Language } from "../adopt/project";
 import { seededCheckpoint, urnOf } from "../adopt/seedState";
 import { keepConfigFile, pulumiWithInput, setConfig } from "../adopt/stackConfigFile";
@@ -72,7 +72,11 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
     if (key) held.add(key);
   }
   const takenNames = new Set(resourcesOf(original).map((r) => resourceNameOf(r.urn)));
-  const objects = planAdoption(await listAccount(client), { kinds, name, held, takenNames, api });
+  const account = await listAccount(client);
+  const objects = planAdoption(account, { kinds, name, held, takenNames, api });
+  for (const l of leftOutOf(account).filter((x) => kinds.includes(x.kind) && !held.has(heldKey(x.kind, x.id)) && (!name || name.test(x.name)))) {
+    ctx.io.stdout.write(`left out: ${KIND_WORDS[l.kind].noun} ${l.id} (${l.name}), ${l.why}\n`);
+  }
   if (objects.length === 0) {
     ctx.io.stdout.write("nothing to adopt: every object of the chosen kinds is held by a stack of this backend\n");
     return EXIT.OK;
