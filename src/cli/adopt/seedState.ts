@@ -14,7 +14,7 @@ import { MODEL_OF, type AdoptedObject } from "./plan";
 /** How Pulumi marks a secret value in an exported state; `stack import` encrypts a plaintext one. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-const secretOf = (value: unknown) => ({ [SECRET_SIG]: SECRET_VALUE, plaintext: JSON.stringify(value) });
+export const secretOf = (value: unknown) => ({ [SECRET_SIG]: SECRET_VALUE, plaintext: JSON.stringify(value) });
 
 /** The serialized stub of each kind, as a program's `pulumi.dynamic.Resource` writes it. */
 async function serializedProvider(kind: keyof typeof RESOURCE_KINDS): Promise<string> {

@@ -16,17 +16,18 @@ import { API_PATH_CONFIG_KEY } from "../../provider/apiPath";
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
-import { resourceNameOf, resourcesOf } from "../stack/checkpoint";
-import { PulumiCommandError } from "../stack/pulumiCommand";
+import { resourceNameOf, resourcesOf, type Checkpoint } from "../stack/checkpoint";
+import { PulumiCommandError, type PulumiRunner } from "../stack/pulumiCommand";
 import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { renderTable } from "../table";
 import { emitProgram } from "../adopt/emit";
 import { heldByBackend, heldIn } from "../adopt/held";
-import { refusePluginPath } from "../adopt/pluginImport";
+import { importThroughPlugin } from "../adopt/pluginImport";
+import { entryKey } from "../adopt/emit/yaml";
 import { ADOPT_KINDS, KIND_WORDS, MODEL_OF, heldKey, leftOutOf, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../adopt/plan";
 import { EXTENSION, parseLanguage, readProject, type Language } from "../adopt/project";
-import { seededCheckpoint, urnOf } from "../adopt/seedState";
+import { secretOf, seededCheckpoint, urnOf } from "../adopt/seedState";
 import { keepConfigFile, pulumiWithInput, setConfig } from "../adopt/stackConfigFile";
 
 export interface AdoptOptions extends StackOptions {
@@ -52,7 +53,9 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   const project = readProject(opts.cwd ?? ".");
   const language: Language | undefined = opts.language ? parseLanguage(opts.language) : project.language;
   if (!language) throw new UsageError("the project's runtime is none adopt writes (nodejs, python, go, yaml): give --language");
-  if (language !== "typescript" && language !== "javascript") refusePluginPath(language);
+  if (language === "python" || language === "go") {
+    throw new UsageError(`adopt writes TypeScript, JavaScript and YAML programs for now; ${language} comes next`);
+  }
   const out = resolve(project.dir, opts.out ?? `adopted.${EXTENSION[language]}`);
   if (existsSync(out) && !opts.force && !opts.dryRun) throw new UsageError(`${out} exists; give --force to overwrite it, or another --out`);
 
@@ -94,24 +97,20 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   writeFileSync(staged, text, { mode: 0o644 });
   const configFile = keepConfigFile(project.configDir, stack);
   const notice = (line: string) => ctx.io.stderr.write(`${line}\n`);
-  const configValues = objects.flatMap((o) => o.config);
+  // YAML reads no map-valued secret: each env entry is a config secret of its own (emit/yaml.ts).
+  const configValues = objects
+    .flatMap((o) => o.config)
+    .flatMap((c) =>
+      language === "yaml" && typeof c.value !== "string"
+        ? Object.entries(c.value).map(([k, v]) => ({ key: entryKey(c.key, k), value: v, secret: c.secret }))
+        : [c],
+    );
   let stateTouched = false;
   try {
     await setConfig(pulumiWithInput({ stack: opts.stack, cwd: opts.cwd, env: ctx.io.env }), configValues);
-    const settings = JSON.parse(await pulumi(["config", "--json", "--show-secrets"])) as Record<string, { value?: unknown; secret?: boolean }>;
-    const seeded = await seededCheckpoint(original, objects, {
-      stack: stackShortName(stack),
-      project: project.name,
-      providerInputs: providerInputsOf(settings),
-    });
     stateTouched = true;
-    await withStaleLockReleased(pulumi, notice, () => importCheckpoint(pulumi, seeded));
-    const urns = objects.map((o) => urnOf({ stack: stackShortName(stack), project: project.name, providerInputs: {} }, o));
-    await pulumi(["refresh", "--yes", ...urns.flatMap((u) => ["--target", u])]);
-    const after = await exportCheckpoint(pulumi);
-    const missing = objects.filter((o) => !resourcesOf(after).some((r) => r.id === o.id && r.urn.endsWith(`::${o.resourceName}`)));
-    if (missing.length > 0)
-      throw new UsageError(`no longer on the platform: ${missing.map((o) => `${KIND_WORDS[o.kind].noun} ${o.id}`).join(", ")}; nothing was adopted`);
+    if (language === "yaml") await importThroughPlugin(pulumi, objects, notice);
+    else await adoptThroughState(pulumi, original, objects, { stack: stackShortName(stack), project: project.name }, notice);
     renameSync(staged, out);
   } catch (err) {
     rmSync(staged, { force: true });
@@ -124,6 +123,26 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   ctx.io.stdout.write(`adopted ${objects.length} object${objects.length === 1 ? "" : "s"} into stack ${stack}; the program is in ${out}\n`);
   for (const next of nextSteps(language, out, objects)) ctx.io.stdout.write(`${next}\n`);
   return EXIT.OK;
+}
+
+/** The dynamic path: the seeded state (seedState.ts), then a targeted refresh reads each object in. */
+async function adoptThroughState(
+  pulumi: PulumiRunner,
+  original: Checkpoint,
+  objects: readonly AdoptedObject[],
+  where: { stack: string; project: string },
+  notice: (line: string) => void,
+): Promise<void> {
+  const settings = JSON.parse(await pulumi(["config", "--json", "--show-secrets"])) as Record<string, { value?: unknown; secret?: boolean }>;
+  const target = { ...where, providerInputs: providerInputsOf(settings) };
+  const seeded = await seededCheckpoint(original, objects, target);
+  await withStaleLockReleased(pulumi, notice, () => importCheckpoint(pulumi, seeded));
+  await pulumi(["refresh", "--yes", ...objects.flatMap((o) => ["--target", urnOf(target, o)])]);
+  const after = await exportCheckpoint(pulumi);
+  const missing = objects.filter((o) => !resourcesOf(after).some((r) => r.id === o.id && r.urn === urnOf(target, o)));
+  if (missing.length > 0) {
+    throw new UsageError(`no longer on the platform: ${missing.map((o) => `${KIND_WORDS[o.kind].noun} ${o.id}`).join(", ")}; nothing was adopted`);
+  }
 }
 
 function nameFilter(text: string | undefined): RegExp | undefined {
@@ -158,7 +177,7 @@ function providerInputsOf(config: Record<string, { value?: unknown; secret?: boo
   const out: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(config)) {
     if (!keys.has(key) || entry.value === undefined) continue;
-    out[key] = entry.secret ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(entry.value) } : entry.value;
+    out[key] = entry.secret ? secretOf(entry.value) : entry.value;
   }
   return out;
 }

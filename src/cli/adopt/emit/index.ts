@@ -2,6 +2,7 @@
 import type { AdoptedObject } from "../plan";
 import type { Language } from "../project";
 import { emitNode } from "./typescript";
+import { emitYaml } from "./yaml";
 
 /** The program text declaring `objects` in `language`. */
 export function emitProgram(language: Language, objects: readonly AdoptedObject[]): string {
@@ -10,6 +11,8 @@ export function emitProgram(language: Language, objects: readonly AdoptedObject[
       return emitNode(objects, true);
     case "javascript":
       return emitNode(objects, false);
+    case "yaml":
+      return emitYaml(objects);
     default:
       throw new Error(`adopt does not write ${language} yet`);
   }
