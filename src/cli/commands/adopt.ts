@@ -53,9 +53,7 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   const project = readProject(opts.cwd ?? ".");
   const language: Language | undefined = opts.language ? parseLanguage(opts.language) : project.language;
   if (!language) throw new UsageError("the project's runtime is none adopt writes (nodejs, python, go, yaml): give --language");
-  if (language === "python" || language === "go") {
-    throw new UsageError(`adopt writes TypeScript, JavaScript and YAML programs for now; ${language} comes next`);
-  }
+  if (language === "go") throw new UsageError("adopt writes TypeScript, JavaScript, Python and YAML programs for now; go comes next");
   const out = resolve(project.dir, opts.out ?? `adopted.${EXTENSION[language]}`);
   if (existsSync(out) && !opts.force && !opts.dryRun) throw new UsageError(`${out} exists; give --force to overwrite it, or another --out`);
 
@@ -109,7 +107,7 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   try {
     await setConfig(pulumiWithInput({ stack: opts.stack, cwd: opts.cwd, env: ctx.io.env }), configValues);
     stateTouched = true;
-    if (language === "yaml") await importThroughPlugin(pulumi, objects, notice);
+    if (language === "yaml" || language === "python") await importThroughPlugin(pulumi, objects, notice);
     else await adoptThroughState(pulumi, original, objects, { stack: stackShortName(stack), project: project.name }, notice);
     renameSync(staged, out);
   } catch (err) {

@@ -2,6 +2,7 @@
 import type { AdoptedObject } from "../plan";
 import type { Language } from "../project";
 import { emitNode } from "./typescript";
+import { emitPython } from "./python";
 import { emitYaml } from "./yaml";
 
 /** The program text declaring `objects` in `language`. */
@@ -11,6 +12,8 @@ export function emitProgram(language: Language, objects: readonly AdoptedObject[
       return emitNode(objects, true);
     case "javascript":
       return emitNode(objects, false);
+    case "python":
+      return emitPython(objects);
     case "yaml":
       return emitYaml(objects);
     default:
