@@ -4,7 +4,9 @@
  * `--name` narrow, references are references, secrets go to config, names are valid and unique, and an
  * object the model cannot express is refused naming it.
  */
+import { emitPython } from "../../src/cli/adopt/emit/python";
 import { emitNode } from "../../src/cli/adopt/emit/typescript";
+import { emitYaml } from "../../src/cli/adopt/emit/yaml";
 import { camelName, uniqueNames } from "../../src/cli/adopt/names";
 import { ADOPT_KINDS, heldKey, leftOutOf, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../../src/cli/adopt/plan";
 import { UsageError } from "../../src/cli/errors";
@@ -95,6 +97,15 @@ test("every kind, referenced objects first; references are references, env goes 
   expect(text).toContain("templateId: llmWorker.id,");
   expect(text).toContain('env: config.requireSecretObject<Record<string, string>>("llmWorkerEnv"),');
   expect(emitNode(objects, false)).toContain("module.exports = { ghcrBot, modelCache, llmWorker, llmApi, notebook };");
+  const python = emitPython(objects);
+  expect(python).not.toContain(SECRET);
+  expect(python).toContain('llm_api = runpod.Endpoint(\n    "llmApi",\n    name="llm-api",\n    template_id=llm_worker.id,\n');
+  expect(python).toContain('    env=config.require_secret_object("llmWorkerEnv"),\n');
+  const yaml = emitYaml(objects);
+  expect(yaml).not.toContain(SECRET);
+  expect(yaml).toContain("  llmApi:\n    type: runpod:index:Endpoint\n    properties:\n      name: llm-api\n      templateId: ${llmWorker.id}\n");
+  expect(yaml).toContain("      env:\n        HF_TOKEN: ${llmWorkerEnvHF_TOKEN}\n");
+  expect(yaml).toContain("  llmWorkerEnvHF_TOKEN:\n    type: string\n    secret: true\n");
 });
 
 test("held objects, --kinds and --name narrow the list; a reference to an object not adopted is its id", async () => {
