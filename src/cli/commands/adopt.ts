@@ -11,8 +11,6 @@ import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { typeToken } from "../../provider";
-import { PULUMI_CONFIG_KEYS } from "../../provider/providerConfig";
-import { API_PATH_CONFIG_KEY } from "../../provider/apiPath";
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
@@ -167,14 +165,14 @@ async function selectedStack(pulumi: (args: string[]) => Promise<string>, given:
 const stackShortName = (stack: string) => stack.slice(stack.lastIndexOf("/") + 1);
 
 /**
- * The inputs the engine gives the default `pulumi-nodejs` provider: the stack's configuration (a dynamic
- * provider reads `runpod:*` there), secrets marked so `stack import` encrypts them.
+ * The inputs the engine gives the default `pulumi-nodejs` provider: the stack's whole configuration, keys
+ * with their namespace, each value as its text, secrets marked so `stack import` encrypts them (the
+ * engine's `Target.GetPackageConfig` for dynamic providers).
  */
 function providerInputsOf(config: Record<string, { value?: unknown; secret?: boolean }>): Record<string, unknown> {
-  const keys = new Set<string>([...Object.values(PULUMI_CONFIG_KEYS), API_PATH_CONFIG_KEY]);
   const out: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(config)) {
-    if (!keys.has(key) || entry.value === undefined) continue;
+    if (typeof entry.value !== "string") continue;
     out[key] = entry.secret ? secretOf(entry.value) : entry.value;
   }
   return out;

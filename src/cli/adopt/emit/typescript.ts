@@ -38,7 +38,7 @@ function expression(value: ArgValue, depth: number, typescript = true): string {
 
 /** The module text; `typescript` false: CommonJS JavaScript. */
 export function emitNode(objects: readonly AdoptedObject[], typescript: boolean): string {
-  const lines: string[] = HEADER.map((l) => `// ${l}`);
+  const lines: string[] = [...HEADER.map((l) => `// ${l}`), ""];
   const usesConfig = objects.some((o) => o.config.length > 0);
   if (typescript) {
     if (usesConfig) lines.push('import * as pulumi from "@pulumi/pulumi";');
