@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { ENV_VARS } from "../api";
 import { clientFor, type AddressFlags, type CliClient } from "./client";
+import { adoptCommand, type AdoptOptions } from "./commands/adopt";
 import { costCommand, type CostOptions } from "./commands/cost";
 import { importCommand, type ImportOptions } from "./commands/import";
 import { logsCommand, type LogsOptions } from "./commands/logs";
@@ -44,7 +45,7 @@ import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
 /** Commands that read the stack's configuration (and so get its hints). */
-const STACK_COMMANDS = new Set(["import", "recover", "orphans", "cost"]);
+const STACK_COMMANDS = new Set(["adopt", "import", "recover", "orphans", "cost"]);
 
 /**
  * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code.
@@ -145,6 +146,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .argument("<resourceName>", "Pulumi name of the resource in the program, e.g. inference")
     .argument("<id>", "id of the existing object on the platform")
     .action((resourceName: string, id: string, opts: ImportOptions) => act("import", (ctx) => importCommand(ctx, resourceName, id, opts))());
+
+  stackCommand("adopt", "bring the account's objects that no stack holds into the stack, writing the program that declares them (docs/operations.md)")
+    .option("--kinds <list>", "only these kinds, comma-separated: containerregistryauth, networkvolume, template, endpoint, pod")
+    .option("--name <regex>", "only objects whose platform name matches this regular expression")
+    .option("--language <language>", "the program's language: typescript, javascript, python, go, yaml (default: from Pulumi.yaml's runtime)")
+    .option("--out <file>", "where the program goes (default: adopted.<ext> in the project)")
+    .option("--force", "overwrite --out when it exists")
+    .option("--dry-run", "only print what would be adopted (kind, platform name, id, resource name)")
+    .option("-y, --yes", "adopt without asking")
+    .action((opts: AdoptOptions) => act("adopt", (ctx) => adoptCommand(ctx, opts))());
 
   stackCommand("recover", "settle what an interrupted `pulumi up`/`destroy` left pending: adopt or drop pending creates, read back pending updates and deletes")
     .option("-y, --yes", "act (default: only print what would be done)")
