@@ -6,21 +6,24 @@
  * --expect-no-changes` passes, no platform object was created, replaced or deleted, and a one-value edit
  * updates in place.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
-import { pulumiRoot } from "../../scripts/pulumiCli";
+import { pulumiRoot, repoRoot } from "../../scripts/pulumiCli";
 import { runBin } from "../cli/harness";
+import { EXTENSION } from "../../src/cli/adopt/project";
 import { pythonSdkPath, requirePythonTooling, writeProject } from "./harness";
 
 jest.setTimeout(600_000);
 
 const ENV_SECRET = "hf_adopt-yaml-secret-4321";
+const GO_MODULE = "github.com/pulumi-runpod/pulumi-runpod/sdk/go/runpod";
 const NAMES = /^(ghcr-bot|model-cache|llm-worker|llm-api|notebook)$/;
 
-describe.each(["yaml", "python"] as const)("a %s project", (language) => {
+describe.each(["yaml", "python", "go"] as const)("a %s project", (language) => {
   let emu: RunningEmulator;
   let client: PlatformClient;
   let work: string;
@@ -49,7 +52,19 @@ describe.each(["yaml", "python"] as const)("a %s project", (language) => {
     fs.mkdirSync(programDir, { recursive: true });
     writeProject(programDir, `adopted-${language}`, language);
     if (language === "python") fs.writeFileSync(path.join(programDir, "__main__.py"), "import adopted  # noqa: F401\n");
-    const env = language === "python" ? { PYTHONPATH: pythonSdkPath() } : undefined;
+    if (language === "go") {
+      for (const f of ["go.mod", "go.sum"]) fs.copyFileSync(path.join(__dirname, "go", f), path.join(programDir, f));
+      fs.writeFileSync(
+        path.join(programDir, "main.go"),
+        'package main\n\nimport "github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n\nfunc main() { pulumi.Run(adopted) }\n',
+      );
+      // The copy's replace points at this checkout's SDK by absolute path.
+      execFileSync("go", ["mod", "edit", `-replace=${GO_MODULE}=${path.join(repoRoot(), "sdk", "go", "runpod")}`], {
+        cwd: programDir,
+        env: { ...process.env, GOTOOLCHAIN: "local" },
+      });
+    }
+    const env = language === "python" ? { PYTHONPATH: pythonSdkPath() } : language === "go" ? { GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" } : undefined;
     stack = await LocalStack.create({ programDir, stackName: `adopt${language}`, stateDir: path.join(work, "state"), env });
     await stack.usePlatform(emu.urls, emu.apiKey); // the default path (REST v2)
 
@@ -91,13 +106,16 @@ describe.each(["yaml", "python"] as const)("a %s project", (language) => {
     const before = await accountIds();
     const r = await runBin(["adopt", "--yes", "--name", NAMES.source, "--stack", stack.name], stack.env, { cwd: programDir });
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-    const written = fs.readFileSync(path.join(programDir, `adopted.${language === "python" ? "py" : "yaml"}`), "utf8");
+    const written = fs.readFileSync(path.join(programDir, `adopted.${EXTENSION[language]}`), "utf8");
     if (language === "yaml") {
       expect(written).toContain("templateId: ${llmWorker.id}");
       expect(written).toContain("networkVolumeId: ${modelCache.id}");
-    } else {
+    } else if (language === "python") {
       expect(written).toContain("template_id=llm_worker.id,");
       expect(written).toContain("network_volume_id=model_cache.id,");
+    } else {
+      expect(written).toMatch(/TemplateId: +llmWorker\.ID\(\),/);
+      expect(written).toMatch(/NetworkVolumeId: +modelCache\.ID\(\),/);
     }
     expect(written).not.toContain(ENV_SECRET);
     expect(await stack.exportText()).not.toContain(ENV_SECRET);
@@ -106,10 +124,13 @@ describe.each(["yaml", "python"] as const)("a %s project", (language) => {
     await stack.run(["preview", "--refresh", "--expect-no-changes"]);
     expect(await accountIds()).toEqual(before);
 
-    const file = path.join(programDir, language === "yaml" ? "Pulumi.yaml" : "adopted.py");
-    const edited = fs
-      .readFileSync(file, "utf8")
-      .replace(language === "yaml" ? /workersMax: 2\n/ : /workers_max=2,/, language === "yaml" ? "workersMax: 3\n" : "workers_max=3,");
+    const file = path.join(programDir, language === "yaml" ? "Pulumi.yaml" : `adopted.${EXTENSION[language]}`);
+    const edit = {
+      yaml: [/workersMax: 2\n/, "workersMax: 3\n"],
+      python: [/workers_max=2,/, "workers_max=3,"],
+      go: [/WorkersMax:( +)pulumi\.Int\(2\),/, "WorkersMax:$1pulumi.Int(3),"],
+    } as const;
+    const edited = fs.readFileSync(file, "utf8").replace(edit[language][0], edit[language][1]);
     expect(edited).not.toBe(fs.readFileSync(file, "utf8"));
     fs.writeFileSync(file, edited);
     const up = await stack.run(["up", "--yes"]);

@@ -51,7 +51,6 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   const project = readProject(opts.cwd ?? ".");
   const language: Language | undefined = opts.language ? parseLanguage(opts.language) : project.language;
   if (!language) throw new UsageError("the project's runtime is none adopt writes (nodejs, python, go, yaml): give --language");
-  if (language === "go") throw new UsageError("adopt writes TypeScript, JavaScript, Python and YAML programs for now; go comes next");
   const out = resolve(project.dir, opts.out ?? `adopted.${EXTENSION[language]}`);
   if (existsSync(out) && !opts.force && !opts.dryRun) throw new UsageError(`${out} exists; give --force to overwrite it, or another --out`);
 
@@ -105,7 +104,7 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   try {
     await setConfig(pulumiWithInput({ stack: opts.stack, cwd: opts.cwd, env: ctx.io.env }), configValues);
     stateTouched = true;
-    if (language === "yaml" || language === "python") await importThroughPlugin(pulumi, objects, notice);
+    if (language === "yaml" || language === "python" || language === "go") await importThroughPlugin(pulumi, objects, notice);
     else await adoptThroughState(pulumi, original, objects, { stack: stackShortName(stack), project: project.name }, notice);
     renameSync(staged, out);
   } catch (err) {

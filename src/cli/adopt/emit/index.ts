@@ -2,6 +2,7 @@
 import type { AdoptedObject } from "../plan";
 import type { Language } from "../project";
 import { emitNode } from "./typescript";
+import { emitGo } from "./go";
 import { emitPython } from "./python";
 import { emitYaml } from "./yaml";
 
@@ -14,9 +15,9 @@ export function emitProgram(language: Language, objects: readonly AdoptedObject[
       return emitNode(objects, false);
     case "python":
       return emitPython(objects);
+    case "go":
+      return emitGo(objects);
     case "yaml":
       return emitYaml(objects);
-    default:
-      throw new Error(`adopt does not write ${language} yet`);
   }
 }
