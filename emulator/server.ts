@@ -215,6 +215,7 @@ export function createEmulatorServer(core: Core, inFlight = new InFlight()): Ser
       limitHeaders = rateLimitHeaders(decision.windows);
       if (!decision.allowed) {
         const { detail, retryAfter } = describeExceeded(decision.exceeded);
+        core.stats.rateLimited();
         return send(errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, { ...limitHeaders, "Retry-After": String(retryAfter) }));
       }
     }
