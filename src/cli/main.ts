@@ -28,7 +28,19 @@ import { workersCommand, type WorkersOptions } from "./commands/workers";
 import type { CommandContext } from "./context";
 import { describeError, ENVIRONMENT_HINTS, exitCodeFor, STACK_HINTS } from "./errors";
 import { EXIT, type CliIo } from "./io";
-import { parseBucket, parseCount, parseMillis, parseUsdPerHour, parseSeconds, parseSettle, parseSince, parseSource, parseTail, parseUrl } from "./options";
+import {
+  collect,
+  parseBucket,
+  parseCount,
+  parseMillis,
+  parseUsdPerHour,
+  parseSeconds,
+  parseSettle,
+  parseSince,
+  parseSource,
+  parseTail,
+  parseUrl,
+} from "./options";
 import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
@@ -153,11 +165,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         "seconds after the interrupted run's last state write during which its requests may still land (default: 120 s retry deadline + runpod:timeoutMs)",
       ).argParser(parseSettle),
     )
+    .option("--id <id>", "adopt this object for its pending create (repeatable); needed where the backend's other stacks cannot all be read", collect, [])
     .action((opts: RecoverOptions) => act("recover", (ctx) => recoverCommand(ctx, opts))());
 
-  stackCommand("orphans", "list platform objects tied to the stack (recorded names, auto-name prefixes) that no stack holds")
+  stackCommand(
+    "orphans",
+    "list platform objects this stack's records prove its own (pending operations, recorded resources, unrecorded creates) that no stack holds",
+  )
     .option("--delete", "delete them (scale to zero first); needs --yes")
     .option("-y, --yes", "with --delete: act (default: only print what would be deleted)")
+    .option("--id <id>", "with --delete: only this orphan (repeatable); needed where the backend's other stacks cannot all be read", collect, [])
     .action((opts: OrphansOptions) => act("orphans", (ctx) => orphansCommand(ctx, opts))());
 
   stackCommand("cost", "the stack's endpoints with their hourly cost estimates and totals (docs/cost.md); --since adds actual spend")
