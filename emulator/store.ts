@@ -120,23 +120,63 @@ export interface PodRow {
   startedAt: number | null;
   /** Log lines, oldest first. */
   log: { ts: string; tsMs: number; seq: number; source: "container" | "system"; line: string }[];
+  /** Set on a cluster's member pods (managed through the cluster, not the pod operations). */
+  cluster?: { id: string; rank: number; role?: "SLURM_CONTROLLER" | "SLURM_COMPUTE" | "RAY_HEAD" | "RAY_WORKER"; ip: string };
 }
 
-/** A job as stored. Its visible status is derived from the clock (see jobs.ts), so no timer is needed. */
+/** A cluster as stored (REST v2 `Cluster`; emulator/v2/clusters.ts renders it with its member pods). */
+export interface ClusterRow {
+  id: string;
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  name: string;
+  type: "APPLICATION" | "TRAINING" | "SLURM" | "RAY";
+  compute: { gpuTypeId: string; gpuCountPerPod: number; podCount: number };
+  dataCenterId: string;
+  network: { cidr: string; vxlanId: number; vxlanPort: number };
+}
+
+/** An ECR delegation as stored (REST v2 `EcrDelegation` plus its owner). */
+export interface DelegationRow {
+  id: string;
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  name: string | null;
+  awsUser: string;
+  repository: string;
+  tag: string;
+  awsRegion: string;
+  dockerRegistryUri: string;
+}
+
+/** A job's policy as sent with it (`policy` of the /run and /runsync body). */
+export interface JobPolicy {
+  /** Milliseconds the handler may run once a worker takes the job (default: the endpoint's execution timeout). */
+  executionTimeout?: number;
+  /** Milliseconds from acceptance after which the job is gone, whatever its state (default 24 h). */
+  ttl?: number;
+  /** The job does not make the scaler start workers. */
+  lowPriority?: boolean;
+}
+
+/** A job as stored. Its visible status is derived from these instants and the clock (see jobs.ts). */
 export interface JobRow {
   id: string;
   endpointId: string;
   userId: string;
   input: unknown;
-  /** Epoch milliseconds when the job was accepted. */
+  /** Epoch milliseconds when the job was accepted (or re-queued by `/retry`). */
   createdAt: number;
-  /** Milliseconds from acceptance to the final state. */
-  durationMs: number;
-  /** Milliseconds spent IN_QUEUE (default: half of `durationMs`, for rows written by an older emulator). */
-  queuedMs?: number;
-  /** Simulated worker that ran the job (assigned when it leaves the queue), if one was accepting jobs then. */
+  /** Milliseconds the handler runs once a worker takes the job (already cut at the execution timeout). */
+  runMs: number;
+  /** Epoch milliseconds when a worker took the job off the queue; absent while it is queued. */
+  startedAt?: number;
+  /** Simulated worker that runs the job (public models: none). */
   workerId?: string;
-  /** Final state reached at `createdAt + durationMs`; `stream` holds the partial outputs and when each appears (ms after `createdAt`). */
+  policy?: JobPolicy;
+  /** Final state reached at `startedAt + runMs`; `stream` holds the partial outputs and when each appears (ms after `startedAt`). */
   outcome: { status: "COMPLETED" | "FAILED" | "TIMED_OUT"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
   /** Stream chunks already handed out by `/stream` (each is delivered once). */
   streamed?: number;
@@ -174,6 +214,14 @@ export interface Store {
   getPod(id: string): PodRow | undefined;
   putPod(row: PodRow): void;
   deletePod(id: string): void;
+  listClusters(userId?: string): ClusterRow[];
+  getCluster(id: string): ClusterRow | undefined;
+  putCluster(row: ClusterRow): void;
+  deleteCluster(id: string): void;
+  listDelegations(userId?: string): DelegationRow[];
+  getDelegation(id: string): DelegationRow | undefined;
+  putDelegation(row: DelegationRow): void;
+  deleteDelegation(id: string): void;
   /** Small per-user settings (e.g. `pubKey:user_1`). */
   getSetting(key: string): string | undefined;
   putSetting(key: string, value: string): void;
@@ -200,6 +248,8 @@ export class MemoryStore implements Store {
   private registryAuths = new Map<string, RegistryAuthRow>();
   private networkVolumes = new Map<string, NetworkVolumeRow>();
   private pods = new Map<string, PodRow>();
+  private clusters = new Map<string, ClusterRow>();
+  private delegations = new Map<string, DelegationRow>();
   private seeded = new Set<string>();
   private settings = new Map<string, string>();
   private jobs = new Map<string, JobRow>();
@@ -279,6 +329,32 @@ export class MemoryStore implements Store {
   }
   deletePod(id: string): void {
     this.pods.delete(id);
+  }
+  listClusters(userId?: string): ClusterRow[] {
+    return MemoryStore.byOwner(this.clusters.values(), userId);
+  }
+  getCluster(id: string): ClusterRow | undefined {
+    const row = this.clusters.get(id);
+    return row && clone(row);
+  }
+  putCluster(row: ClusterRow): void {
+    this.clusters.set(row.id, clone(row));
+  }
+  deleteCluster(id: string): void {
+    this.clusters.delete(id);
+  }
+  listDelegations(userId?: string): DelegationRow[] {
+    return MemoryStore.byOwner(this.delegations.values(), userId);
+  }
+  getDelegation(id: string): DelegationRow | undefined {
+    const row = this.delegations.get(id);
+    return row && clone(row);
+  }
+  putDelegation(row: DelegationRow): void {
+    this.delegations.set(row.id, clone(row));
+  }
+  deleteDelegation(id: string): void {
+    this.delegations.delete(id);
   }
   getSetting(key: string): string | undefined {
     return this.settings.get(key);
