@@ -11,6 +11,7 @@ import { createClientFromEnv, type PlatformClient } from "../../src/api";
 import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
 import type { CostReport } from "../../src/cli/cost/report";
 import { runBin } from "../cli/harness";
+import { clearedPendingCreate } from "../interrupted/harness";
 
 jest.setTimeout(600_000);
 
@@ -108,12 +109,23 @@ test("create, cost and logs, stop through desiredStatus, an in-place change, orp
   expect(again.stdout).toMatch(/\b2 unchanged/);
   expect(again.stdout).not.toMatch(/to update|to replace|to create|to delete/);
 
-  // A pod with the auto-name form of the stack's resource that no state holds is an orphan; --delete terminates it.
+  // A pod of a create the stack started and did not record (a killed replacement, cleared without `recover`)
+  // is an orphan; --delete terminates it. The same name's form alone would prove nothing.
   const orphan = await client.v2.createPod({ name: "dev-0c0ffee", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 2 } });
+  const [live] = await stack.resources(POD_TYPE);
+  expect((await cli(["orphans"])).stdout).toMatch(/^no orphans/);
+  await clearedPendingCreate(stack, {
+    urn: live.urn,
+    type: live.type,
+    custom: true,
+    parent: live.parent,
+    provider: live.provider,
+    inputs: { ...live.inputs, name: "dev-0c0ffee" },
+  });
   const listed = await cli(["orphans"]);
   expect(listed.code).toBe(0);
   expect(listed.stdout).toContain(orphan.id);
-  expect(listed.stdout).toMatch(/auto-name of dev/);
+  expect(listed.stdout).toMatch(new RegExp(`${orphan.id} +dev-0c0ffee +pending create of dev`));
   const removed = await cli(["orphans", "--delete", "--yes"]);
   expect({ code: removed.code, stderr: removed.stderr }).toEqual({ code: 0, stderr: "" });
   expect(removed.stdout).toContain(`deleted pod ${orphan.id} (dev-0c0ffee)`);

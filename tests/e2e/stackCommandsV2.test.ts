@@ -59,25 +59,23 @@ test("up on the default path creates through REST v2 only", async () => {
 test("`orphans` lists through v2; `orphans --delete --yes` scales the orphan to zero and deletes it through v2", async () => {
   const none = await runpodCli(["orphans"]);
   expect({ code: none.code, stdout: none.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^no orphans/) });
-  // An endpoint with the auto-name form of the stack's resource `api` that no state holds.
-  const orphan = await client.v2.createEndpoint({
-    name: "api-0c0ffee",
-    type: "QUEUE",
-    templateId: "tpl_vllm",
-    gpu: { pools: ["ADA_24"] },
-    workers: { min: 0, max: 1 },
-    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
-  });
+  // An endpoint the stack created and then forgot (`pulumi state delete`): its checkpoint history proves it the stack's.
+  await declare({ api: API, extra: { ...API, workersMax: 1 } });
+  await stack.run(["up", "--yes"]);
+  const forgotten = (await stack.endpoint("extra"))!;
+  const orphan = { id: forgotten.id!, name: String(forgotten.outputs?.name) };
+  await stack.run(["state", "delete", forgotten.urn, "--yes"]);
+  await declare({ api: API });
   emu.resetStats();
   const listed = await runpodCli(["orphans"]);
   expect(listed.code).toBe(0);
   expect(listed.stdout).toContain(orphan.id);
-  expect(listed.stdout).toMatch(/auto-name of api/);
+  expect(listed.stdout).toMatch(new RegExp(`${orphan.id} +${orphan.name} +recorded resource extra`));
   expect(ops().listEndpoints).toBeGreaterThanOrEqual(1);
   expect(ops().myself).toBeUndefined();
   const deleted = await runpodCli(["orphans", "--delete", "--yes"]);
   expect({ code: deleted.code, stderr: deleted.stderr }).toEqual({ code: 0, stderr: "" });
-  expect(deleted.stdout).toContain(`deleted endpoint ${orphan.id} (api-0c0ffee)`);
+  expect(deleted.stdout).toContain(`deleted endpoint ${orphan.id} (${orphan.name})`);
   expect(emu.endpoints().map((e) => e.id)).toEqual([(await stack.endpoint("api"))!.id]);
   expect(ops()).toMatchObject({ updateEndpoint: 1, deleteEndpoint: 1 });
   for (const op of [...GRAPHQL_WRITES, "myself"]) expect(ops()[op]).toBeUndefined();

@@ -4,9 +4,10 @@
  * create-before-delete replacement, before any operation), then the documented recovery (`pulumi-runpod recover --yes`), then `pulumi up` and
  * `pulumi destroy`. After each step the platform (the emulator) and the stack must agree — the
  * stack's endpoints are exactly the platform's, no pending operation is left — and nothing is left
- * at the end. A last scenario does what a user without `recover` does (`pulumi cancel`, clear the
- * pending creates, `pulumi up`) and shows the orphans that leaves, which `orphans --delete --yes`
- * then finds and deletes without touching anything it cannot tie to the stack.
+ * at the end. A last scenario does what a user without `recover` does (`pulumi cancel`, `pulumi up`,
+ * clear the pending creates) and shows the orphans that leaves, which `orphans --delete --yes` then
+ * finds (by the pending creates the stack's history records) and deletes without touching anything
+ * that no record proves the stack's.
  *
  * The emulator's injected latency holds requests at the platform, so they are in flight when the
  * engine is killed; they still take effect afterwards, as a real platform's would. The processes the
@@ -234,7 +235,7 @@ test("killed before any operation: only the lock is left; recover --yes releases
   await upAndDestroy(1);
 });
 
-test("without recover (`pulumi cancel`, clear pending creates, `pulumi up`) orphans are left; `orphans --delete --yes` removes exactly those", async () => {
+test("without recover (`pulumi cancel`, `pulumi up`, clear pending creates) orphans are left; `orphans --delete --yes` removes exactly those", async () => {
   // Another stack of the program holds an endpoint with the same auto-name prefix; one more is made by hand.
   const other = await newStack("int-other");
   await declare({ a: AUTO }, other);
@@ -250,15 +251,16 @@ test("without recover (`pulumi cancel`, clear pending creates, `pulumi up`) orph
   emu.setFaults({});
   while (emu.endpoints().length < 5) await new Promise((r) => setTimeout(r, 50));
   await pulumi(["cancel", "--yes"]);
-  await pulumi(["refresh", "--yes", "--clear-pending-creates"]);
+  // `up` warns about the pending creates, keeps them (its checkpoint in the stack's history records them) and creates anew.
   await pulumi(["up", "--yes"]);
+  await pulumi(["refresh", "--yes", "--clear-pending-creates"]);
 
   const held = new Set((await stackView(stack)).endpointIds);
   const orphanIds = platformIds(emu).filter((id) => !held.has(id) && id !== othersId && id !== byHand.id);
   expect(orphanIds).toHaveLength(3); // the issue, reproduced: three endpoints nothing will delete
 
   const listed = await cli(["orphans"]);
-  const rows = listed.stdout.split("\n").filter((l) => / auto-name of /.test(l));
+  const rows = listed.stdout.split("\n").filter((l) => / pending create of [abc] /.test(l));
   expect(rows.map((l) => l.split(/\s+/)[1]).sort()).toEqual(orphanIds.sort());
   expect(listed.stdout).not.toContain(othersId);
   expect(listed.stdout).not.toContain(byHand.id);

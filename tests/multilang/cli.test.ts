@@ -14,7 +14,7 @@ import type { CostReport } from "../../src/cli/cost/report";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot } from "../../scripts/pulumiCli";
 import { runBin } from "../cli/harness";
-import { endProcesses, runUntilKilled } from "../interrupted/harness";
+import { clearedPendingCreate, endProcesses, runUntilKilled } from "../interrupted/harness";
 import { linesWithSecrets, pythonSdkPath, requirePythonTooling, resourceName, usePlatform, writeProject } from "./harness";
 
 jest.setTimeout(300_000);
@@ -211,12 +211,30 @@ describe("workers, run and logs in the stack's directory, by resource name, with
   });
 });
 
+/**
+ * An endpoint named `name` with the template of `stack`'s `api`, made by a create of `api` that the stack
+ * started and did not record (a killed replacement, cleared without `recover`): its orphan.
+ */
+async function unrecordedCreate(stack: LocalStack, platform: PlatformClient, name: string): Promise<{ id: string }> {
+  const live = (await stack.resources()).find((r) => r.type === "runpod:index:Endpoint" && resourceName(r.urn) === "api")!;
+  const made = await platform.saveEndpoint({ name, templateId: String(live.inputs?.templateId), gpuIds: "AMPERE_16", workersMax: 1 });
+  await clearedPendingCreate(stack, {
+    urn: live.urn,
+    type: live.type,
+    custom: true,
+    parent: live.parent,
+    provider: live.provider,
+    inputs: { ...live.inputs, name },
+  });
+  return made;
+}
+
 describe("stack commands", () => {
-  test("orphans lists an endpoint with the auto-name form of the Python stack's `api`, and deletes it", async () => {
-    const orphan = await client.saveEndpoint({ name: "api-0a1b2c3", templateId: "tpl_vllm", gpuIds: "AMPERE_16", workersMax: 1 });
+  test("orphans lists the endpoint of a create the Python stack's `api` started and did not record, and deletes it", async () => {
+    const orphan = await unrecordedCreate(python, client, "api-0a1b2c3");
     const listed = await cli(python, ["orphans"]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`endpoint +${orphan.id} +api-0a1b2c3 +auto-name of api`));
+    expect(listed.stdout).toMatch(new RegExp(`endpoint +${orphan.id} +api-0a1b2c3 +pending create of api`));
     expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toHaveLength(1);
     const deleted = await cli(python, ["orphans", "--delete", "--yes"]);
     expect(deleted.stdout).toContain(`deleted endpoint ${orphan.id} (api-0a1b2c3)`);
@@ -224,12 +242,12 @@ describe("stack commands", () => {
     expect((await cli(python, ["orphans"])).stdout).toContain("no orphans");
   });
 
-  test("orphans of the YAML stack: the auto-name form of its `api`", async () => {
-    const orphan = await clientYaml.saveEndpoint({ name: "api-0d0e0f1", templateId: "tpl_vllm", gpuIds: "AMPERE_16", workersMax: 1 });
+  test("orphans of the YAML stack: a create its `api` started and did not record", async () => {
+    const orphan = await unrecordedCreate(yaml, clientYaml, "api-0d0e0f1");
     const listed = await cli(yaml, ["orphans"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toEqual([
-      expect.stringMatching(new RegExp(`^endpoint +${orphan.id} +api-0d0e0f1 +auto-name of api`)),
+      expect.stringMatching(new RegExp(`^endpoint +${orphan.id} +api-0d0e0f1 +pending create of api`)),
     ]);
     await cli(yaml, ["orphans", "--delete", "--yes"]);
     expect(emuYaml.endpoints().some((e) => e.id === orphan.id)).toBe(false);
