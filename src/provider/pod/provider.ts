@@ -151,6 +151,8 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
   protected inputsOf(outs: PodOutputs): Props {
     const inputs = inputsFromOutputs(POD_MODEL, outs);
     if (inputs.gpuTypeIds === null) delete inputs.gpuTypeIds;
+    // Without a template the image is the pod's own input (check requires it), not a template's default.
+    if (!outs.templateId && outs.imageName) inputs.imageName = outs.imageName;
     return inputs;
   }
 }
