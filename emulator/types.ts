@@ -185,4 +185,6 @@ export interface EmulatorStats {
   faultsInjected: number;
   /** Per kind: error5xx, dropBefore, dropAfter, force429, dropStream, echoRequest. */
   faultsByKind: Record<string, number>;
+  /** Requests refused with 429 because a window of the user's quota was used up (forced 429s are faults). */
+  rateLimited: number;
 }

@@ -147,7 +147,7 @@ test("adopt writes the program and fills the state; preview --refresh --expect-n
 
   // Nothing more to adopt.
   const again = await adopt(["--dry-run"]);
-  expect(again.stdout).toMatch(/^nothing to adopt/);
+  expect(again.stdout).toMatch(/^nothing to adopt/m);
 });
 
 test("a one-value edit of the written program updates in place", async () => {

@@ -64,7 +64,8 @@ describe.each(["yaml", "python", "go"] as const)("a %s project", (language) => {
         env: { ...process.env, GOTOOLCHAIN: "local" },
       });
     }
-    const env = language === "python" ? { PYTHONPATH: pythonSdkPath() } : language === "go" ? { GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" } : undefined;
+    const env: Record<string, string> | undefined =
+      language === "python" ? { PYTHONPATH: pythonSdkPath() } : language === "go" ? { GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" } : undefined;
     stack = await LocalStack.create({ programDir, stackName: `adopt${language}`, stateDir: path.join(work, "state"), env });
     await stack.usePlatform(emu.urls, emu.apiKey); // the default path (REST v2)
 

@@ -12,7 +12,7 @@ import { resourcesOf } from "../stack/checkpoint";
 import type { PulumiRunner } from "../stack/pulumiCommand";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { MODEL_OF, type AdoptedObject } from "./plan";
-import { secretOf } from "./seedState";
+import { sealSecrets, secretOf } from "./seedState";
 
 export async function importThroughPlugin(pulumi: PulumiRunner, objects: readonly AdoptedObject[], notice: (line: string) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pulumi-runpod-adopt-"));
@@ -23,9 +23,10 @@ export async function importThroughPlugin(pulumi: PulumiRunner, objects: readonl
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const carrying = objects.filter((o) => Object.keys(o.carried).length > 0);
-  if (carrying.length === 0) return;
   const checkpoint = await exportCheckpoint(pulumi);
+  const sealed = sealSecrets(checkpoint, objects, (o) => tokenOf(MODEL_OF[o.kind]));
+  const carrying = objects.filter((o) => Object.keys(o.carried).length > 0);
+  if (carrying.length === 0 && !sealed) return;
   for (const o of carrying) {
     const r = resourcesOf(checkpoint).find((x) => x.id === o.id && x.type === tokenOf(MODEL_OF[o.kind]) && !x.delete);
     if (!r) throw new Error(`\`pulumi import\` did not record ${o.resourceName} (${o.id})`);

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { providerStub, typeToken } from "../../provider";
+import { providerStub, secretNames, typeToken } from "../../provider";
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { NODEJS_PROVIDER_TYPE, STACK_TYPE, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
 import { MODEL_OF, type AdoptedObject } from "./plan";
@@ -63,4 +63,35 @@ export async function seededCheckpoint(original: Checkpoint, objects: readonly A
     resources.push(adopted);
   }
   return checkpoint;
+}
+
+const isSecretValue = (v: unknown) => typeof v === "object" && v !== null && SECRET_SIG in v;
+
+/**
+ * Marks each adopted resource's secret fields (the model's `secret` inputs, e.g. env) as secrets in
+ * `checkpoint`, in place: a refresh outside the program (the dynamic path) records outputs without the
+ * resource's `additionalSecretOutputs`, which the state then keeps for later refreshes.
+ * @returns whether anything changed.
+ */
+export function sealSecrets(checkpoint: Checkpoint, objects: readonly AdoptedObject[], typeOf: (o: AdoptedObject) => string): boolean {
+  let changed = false;
+  for (const o of objects) {
+    const r = resourcesOf(checkpoint).find((x) => x.id === o.id && x.type === typeOf(o) && !x.delete);
+    if (!r) continue;
+    const fields = secretNames(MODEL_OF[o.kind]);
+    for (const props of [r.inputs, r.outputs]) {
+      for (const f of fields) {
+        if (props && props[f] !== undefined && props[f] !== null && !isSecretValue(props[f])) {
+          props[f] = secretOf(props[f]);
+          changed = true;
+        }
+      }
+    }
+    const declared = new Set([...((r.additionalSecretOutputs as string[] | undefined) ?? []), ...fields]);
+    if (fields.length > 0 && (r.additionalSecretOutputs as string[] | undefined)?.length !== declared.size) {
+      r.additionalSecretOutputs = [...declared];
+      changed = true;
+    }
+  }
+  return changed;
 }

@@ -25,7 +25,7 @@ import { importThroughPlugin } from "../adopt/pluginImport";
 import { entryKey } from "../adopt/emit/yaml";
 import { ADOPT_KINDS, KIND_WORDS, MODEL_OF, heldKey, leftOutOf, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../adopt/plan";
 import { EXTENSION, parseLanguage, readProject, type Language } from "../adopt/project";
-import { secretOf, seededCheckpoint, urnOf } from "../adopt/seedState";
+import { sealSecrets, secretOf, seededCheckpoint, urnOf } from "../adopt/seedState";
 import { keepConfigFile, pulumiWithInput, setConfig } from "../adopt/stackConfigFile";
 
 export interface AdoptOptions extends StackOptions {
@@ -134,6 +134,7 @@ async function adoptThroughState(
   await withStaleLockReleased(pulumi, notice, () => importCheckpoint(pulumi, seeded));
   await pulumi(["refresh", "--yes", ...objects.flatMap((o) => ["--target", urnOf(target, o)])]);
   const after = await exportCheckpoint(pulumi);
+  if (sealSecrets(after, objects, (o) => typeToken(MODEL_OF[o.kind]))) await withStaleLockReleased(pulumi, notice, () => importCheckpoint(pulumi, after));
   const missing = objects.filter((o) => !resourcesOf(after).some((r) => r.id === o.id && r.urn === urnOf(target, o)));
   if (missing.length > 0) {
     throw new UsageError(`no longer on the platform: ${missing.map((o) => `${KIND_WORDS[o.kind].noun} ${o.id}`).join(", ")}; nothing was adopted`);
