@@ -3,11 +3,25 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-/** `no-restricted-imports` for files under `dir`: nothing from the folders in `banned`, with `why`. */
-const layer = (files, banned, why) => ({
+/**
+ * The API-path boundary: a kind's path files are imported only inside its `paths/` folder (the kind's
+ * ports and listings, `<kind>/paths/index.ts`), so nothing above a port, the CLI included, asks which path is in use.
+ */
+const PATH_FILES = {
+  group: ["**/paths/graphql*", "**/paths/v2*"],
+  message: "a path's mapping is reached only through its kind's ports (<kind>/paths/index.ts): ask the port, never the path",
+};
+const PATHS = "src/provider/**/paths/**";
+
+/** `no-restricted-imports` for `files`: nothing from the folders in `banned`, with `why`; `more`: further patterns. */
+const layer = (files, banned, why, more = [], ignores = []) => ({
   files,
+  ignores,
   rules: {
-    "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: banned.flatMap((b) => [`**/${b}`, `**/${b}/**`]), message: why }] }],
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      { patterns: [...(banned.length ? [{ group: banned.flatMap((b) => [`**/${b}`, `**/${b}/**`]), message: why }] : []), ...more] },
+    ],
   },
 });
 
@@ -51,5 +65,7 @@ export default tseslint.config(
     ["provider", "resources", "cli"],
     "the api client is the bottom layer: it imports nothing from the provider, the resources or the CLI",
   ),
-  layer(["src/provider/**/*.ts"], ["resources", "cli"], "providers sit below the resources and the CLI"),
+  layer([PATHS], ["resources", "cli"], "providers sit below the resources and the CLI"),
+  layer(["src/provider/**/*.ts"], ["resources", "cli"], "providers sit below the resources and the CLI", [PATH_FILES], [PATHS]),
+  layer(["src/*.ts", "src/cli/**/*.ts", "src/resources/**/*.ts", "src/plugin/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"], [], "", [PATH_FILES]),
 );

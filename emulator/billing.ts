@@ -48,6 +48,15 @@ interface PodInterval extends WorkerRate {
   stopMs?: number;
 }
 
+/** A cluster, metered as a whole (GPU only: "Clusters are GPU-only, so no CPU cost component is returned"). */
+interface ClusterInterval {
+  userId: string;
+  clusterId: string;
+  gpuPerHour: number;
+  startMs: number;
+  stopMs?: number;
+}
+
 interface Charge {
   userId: string;
   endpointId: string;
@@ -167,6 +176,7 @@ export class Billing {
   private charges: Charge[] = [];
   private podIntervals: PodInterval[] = [];
   private volumes: VolumeInterval[] = [];
+  private clusterIntervals: ClusterInterval[] = [];
 
   constructor(private clock: Clock) {}
 
@@ -222,6 +232,89 @@ export class Billing {
         uniquePodCount: new Set(records.map((r) => r.podId)).size,
         totals,
       },
+    };
+  }
+
+  /** A cluster was created: meter it from now at `gpuPerHour` (all its pods' GPUs). */
+  clusterStarted(userId: string, clusterId: string, gpuPerHour: number): void {
+    this.clusterIntervals.push({ userId, clusterId, gpuPerHour, startMs: this.clock.now() });
+  }
+
+  /** A cluster was deleted. */
+  clusterStopped(clusterId: string): void {
+    for (const i of this.clusterIntervals) if (i.clusterId === clusterId && i.stopMs === undefined) i.stopMs = this.clock.now();
+  }
+
+  /** `GET /v2/billing/clusters`: records per cluster per bucket with a nonzero amount, oldest bucket first. */
+  clusters(userId: string, window: BillingWindow, clusterId?: string) {
+    const now = this.clock.now();
+    const mine = this.clusterIntervals.filter((i) => i.userId === userId && (clusterId === undefined || i.clusterId === clusterId));
+    const ids = [...new Set(mine.map((i) => i.clusterId))];
+    const records: (ClusterAmounts & { startTime: string; endTime: string; clusterId: string })[] = [];
+    for (let b = window.startMs; b < window.endMs; b = bucketNext(b, window.bucketSize)) {
+      const e = bucketNext(b, window.bucketSize);
+      for (const id of ids) {
+        let gpu = 0;
+        for (const i of mine) {
+          if (i.clusterId !== id) continue;
+          gpu += (Math.max(0, Math.min(e, i.stopMs ?? now) - Math.max(b, i.startMs)) / HOUR_MS) * i.gpuPerHour;
+        }
+        if (gpu <= 0) continue;
+        records.push({ startTime: iso(b), endTime: iso(e), clusterId: id, ...clusterAmounts(gpu) });
+      }
+    }
+    const totals = records.reduce((t, r) => clusterAmounts(t.gpuAmount + r.gpuAmount), clusterAmounts(0));
+    return {
+      records,
+      metadata: {
+        query: { startTime: iso(window.startMs), endTime: iso(window.endMs), bucketSize: window.bucketSize, clusterId: clusterId ?? null },
+        recordCount: records.length,
+        uniqueClusterCount: new Set(records.map((r) => r.clusterId)).size,
+        totals,
+      },
+    };
+  }
+
+  /** `GET /v2/billing`: every resource's spend per bucket (buckets with a nonzero total), from the per-kind answers. */
+  all(userId: string, window: BillingWindow) {
+    const parts = {
+      pods: this.pods(userId, window).records,
+      serverless: this.serverless(userId, window).records,
+      volumes: this.networkVolumes(userId, window).records,
+      endpoints: this.publicEndpoints(userId, window).records,
+      clusters: this.clusters(userId, window).records,
+    };
+    const records: (AllAmounts & { startTime: string; endTime: string })[] = [];
+    for (let b = window.startMs; b < window.endMs; b = bucketNext(b, window.bucketSize)) {
+      const start = iso(b);
+      const inBucket = <T extends { startTime: string }>(rs: T[]) => rs.filter((r) => r.startTime === start);
+      const sum = <T>(rs: T[], f: (r: T) => number) => rs.reduce((t, r) => t + f(r), 0);
+      const p = inBucket(parts.pods);
+      const sv = inBucket(parts.serverless);
+      const v = inBucket(parts.volumes);
+      const c = inBucket(parts.clusters);
+      const a = allAmounts({
+        podGpuAmount: sum(p, (r) => r.gpuAmount),
+        podCpuAmount: sum(p, (r) => r.cpuAmount),
+        podDiskAmount: sum(p, (r) => r.diskAmount),
+        serverlessGpuAmount: sum(sv, (r) => r.gpuAmount),
+        serverlessCpuAmount: sum(sv, (r) => r.cpuAmount),
+        serverlessDiskAmount: sum(sv, (r) => r.diskAmount),
+        serverlessFeeAmount: sum(sv, (r) => r.feeAmount),
+        storageStandardAmount: sum(v, (r) => r.standardAmount),
+        storageHighPerformanceAmount: sum(v, (r) => r.highPerformanceAmount),
+        endpointAmount: sum(inBucket(parts.endpoints), (r) => r.totalAmount),
+        clusterGpuAmount: sum(c, (r) => r.gpuAmount),
+        clusterDiskAmount: sum(c, (r) => r.diskAmount),
+        clusterNetworkingAmount: sum(c, (r) => r.networkingAmount),
+      });
+      if (a.totalAmount > 0) records.push({ startTime: start, endTime: iso(bucketNext(b, window.bucketSize)), ...a });
+    }
+    const keys = Object.keys(allAmounts({})) as (keyof AllAmounts)[];
+    const totals = allAmounts(Object.fromEntries(keys.filter((k) => k !== "totalAmount").map((k) => [k, records.reduce((t, r) => t + r[k], 0)])));
+    return {
+      records,
+      metadata: { query: { startTime: iso(window.startMs), endTime: iso(window.endMs), bucketSize: window.bucketSize }, recordCount: records.length, totals },
     };
   }
 
@@ -346,4 +439,54 @@ export interface VolumeAmounts {
 
 function volumeAmounts(standard: number, highPerformance: number): VolumeAmounts {
   return { totalAmount: usd(standard + highPerformance), standardAmount: usd(standard), highPerformanceAmount: usd(highPerformance) };
+}
+
+export interface ClusterAmounts {
+  totalAmount: number;
+  gpuAmount: number;
+  diskAmount: number;
+  networkingAmount: number;
+}
+
+function clusterAmounts(gpu: number): ClusterAmounts {
+  return { totalAmount: usd(gpu), gpuAmount: usd(gpu), diskAmount: 0, networkingAmount: 0 };
+}
+
+/** `BillingAmounts`: every component, prefixed by resource. */
+export interface AllAmounts {
+  totalAmount: number;
+  podGpuAmount: number;
+  podCpuAmount: number;
+  podDiskAmount: number;
+  serverlessGpuAmount: number;
+  serverlessCpuAmount: number;
+  serverlessDiskAmount: number;
+  serverlessFeeAmount: number;
+  storageStandardAmount: number;
+  storageHighPerformanceAmount: number;
+  endpointAmount: number;
+  clusterGpuAmount: number;
+  clusterDiskAmount: number;
+  clusterNetworkingAmount: number;
+}
+
+function allAmounts(parts: Partial<Omit<AllAmounts, "totalAmount">>): AllAmounts {
+  const a = {
+    podGpuAmount: 0,
+    podCpuAmount: 0,
+    podDiskAmount: 0,
+    serverlessGpuAmount: 0,
+    serverlessCpuAmount: 0,
+    serverlessDiskAmount: 0,
+    serverlessFeeAmount: 0,
+    storageStandardAmount: 0,
+    storageHighPerformanceAmount: 0,
+    endpointAmount: 0,
+    clusterGpuAmount: 0,
+    clusterDiskAmount: 0,
+    clusterNetworkingAmount: 0,
+    ...parts,
+  };
+  const rounded = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, usd(v)])) as Omit<AllAmounts, "totalAmount">;
+  return { totalAmount: usd(Object.values(rounded).reduce((t, v) => t + v, 0)), ...rounded };
 }

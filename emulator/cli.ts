@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<void> {
       "print `export RUNPOD_API_KEY=… RUNPOD_GRAPHQL_URL=… RUNPOD_API_URL=… RUNPOD_REST_V2_URL=… RUNPOD_INVOKE_URL=…` lines instead of the banner",
     )
     .option("--log-interval <ms>", "log line interval of simulated workers", integer, 1000)
-    .option("--job-duration <ms>", "time a job takes from IN_QUEUE to done", integer, 1000)
+    .option("--job-duration <ms>", "time an endpoint's handler runs a job (IN_PROGRESS)", integer, 1000)
     .option("--worker-start <ms>", "time a worker takes to become READY", integer, 500)
     .option("--faults <json>", 'initial fault injection, e.g. \'{"errorRate":0.2,"seed":7}\'', faults)
     .addOption(

@@ -58,7 +58,7 @@ export interface Classification {
 }
 
 export interface Route {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path pattern with `:name` segments, e.g. `/api/v2/serverless/:id/workers`. */
   path: string;
   /** Error format: problem+json (`rest`) or GraphQL `errors` (`graphql`). */

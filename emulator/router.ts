@@ -21,15 +21,20 @@ function matchPath(pattern: string, path: string): Record<string, string> | null
   return params;
 }
 
-/** The matching route; `{ allowed }` when only the method differs (405); null when nothing matches (404). */
+/**
+ * The matching route; `{ allowed }` when only the method differs (405); null when nothing matches (404). A path
+ * with fewer `:param` segments wins, so `/registries/delegations` is never read as `/registries/:id`.
+ */
 export function findRoute(routes: Route[], method: string, path: string): RouteMatch {
   const normalized = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-  const allowed: string[] = [];
+  const matches: { route: Route; params: Record<string, string>; n: number }[] = [];
   for (const route of routes) {
     const params = matchPath(route.path, normalized);
-    if (!params) continue;
-    if (route.method === method) return { route, params };
-    allowed.push(route.method);
+    if (params) matches.push({ route, params, n: Object.keys(params).length });
   }
-  return allowed.length > 0 ? { allowed } : null;
+  if (matches.length === 0) return null;
+  const fewest = Math.min(...matches.map((m) => m.n));
+  const best = matches.filter((m) => m.n === fewest);
+  const hit = best.find((m) => m.route.method === method);
+  return hit ? { route: hit.route, params: hit.params } : { allowed: [...new Set(best.map((m) => m.route.method))] };
 }

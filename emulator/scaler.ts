@@ -29,18 +29,19 @@ export interface QueueLoad {
  * Workers the queue wants (before `min` and `max` apply), and when the answer changes by itself (a queued job
  * passing the queue delay).
  *
- * QUEUE_DELAY: a busy worker per running job, plus one per job that has waited `value` seconds or more; a queue
- * nobody is working on gets one worker at once (a cold start does not wait for the delay). REQUEST_COUNT: one worker
- * per `value` jobs queued or running.
+ * QUEUE_DELAY: a worker per running job, plus, while jobs are queued, another for each full `value` seconds the oldest
+ * queued job has waited, so a queue nobody takes off (workers that cannot start) ramps up to `max`; a queue with no
+ * job running gets its first worker at once (a cold start does not wait for the delay). REQUEST_COUNT: one worker per
+ * `value` jobs queued or running.
  */
 export function queueDemand(scaling: Scaling, load: QueueLoad, now: number): { wanted: number; recheckAt?: number } {
   const queued = load.queuedSince.length;
   if (scaling.type === "REQUEST_COUNT") return { wanted: Math.ceil((queued + load.running) / Math.max(1, scaling.value)) };
-  const delayMs = scaling.value * 1000;
-  const waited = load.queuedSince.filter((t) => now - t >= delayMs).length;
-  const pending = load.queuedSince.filter((t) => now - t < delayMs).map((t) => t + delayMs);
-  const wanted = queued > 0 ? Math.max(1, load.running + waited) : load.running;
-  return pending.length > 0 ? { wanted, recheckAt: Math.min(...pending) } : { wanted };
+  if (queued === 0) return { wanted: load.running };
+  const delayMs = Math.max(1, scaling.value * 1000);
+  const oldest = Math.min(...load.queuedSince);
+  const periods = Math.floor(Math.max(0, now - oldest) / delayMs);
+  return { wanted: load.running + periods + (load.running === 0 ? 1 : 0), recheckAt: oldest + (periods + 1) * delayMs };
 }
 
 /** Workers to run: the queue's want within `min` and `max`. */

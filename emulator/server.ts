@@ -141,6 +141,11 @@ export function createEmulatorServer(core: Core, inFlight = new InFlight()): Ser
     const found = findRoute(ROUTES, method, url.pathname);
     if (!found || "allowed" in found) {
       core.stats.request([]);
+      // REST v2 checks the key before the route (the document gives 401 for every path without a valid key).
+      if (url.pathname.startsWith(V2_PREFIX) && !refusal) {
+        const auth = authenticate(core.seed, bearerToken(req), "read");
+        if (!auth.ok && auth.status === 401) return send(problem(401, auth.detail));
+      }
       if (found) return send(problem(405, `${method} is not allowed on ${url.pathname}.`, undefined, { Allow: found.allowed.join(", ") }));
       return send(problem(404, `No route ${method} ${url.pathname}.`));
     }
@@ -152,7 +157,7 @@ export function createEmulatorServer(core: Core, inFlight = new InFlight()): Ser
 
     let body: unknown;
     try {
-      body = method === "POST" || method === "PATCH" ? await readJson(req) : undefined;
+      body = method === "POST" || method === "PATCH" || method === "PUT" ? await readJson(req) : undefined;
       requestBody = body;
     } catch (e) {
       core.stats.request([]);
@@ -210,6 +215,7 @@ export function createEmulatorServer(core: Core, inFlight = new InFlight()): Ser
       limitHeaders = rateLimitHeaders(decision.windows);
       if (!decision.allowed) {
         const { detail, retryAfter } = describeExceeded(decision.exceeded);
+        core.stats.rateLimited();
         return send(errorReply(route.style, 429, detail, "RATE_LIMITED", undefined, { ...limitHeaders, "Retry-After": String(retryAfter) }));
       }
     }

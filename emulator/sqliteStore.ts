@@ -6,7 +6,7 @@
  * for), so it is loaded only when a data file is asked for.
  */
 import type Database from "better-sqlite3";
-import type { CounterRow, EndpointRow, JobRow, NetworkVolumeRow, PodRow, RegistryAuthRow, Store, TemplateRow } from "./store";
+import type { ClusterRow, CounterRow, DelegationRow, EndpointRow, JobRow, NetworkVolumeRow, PodRow, RegistryAuthRow, Store, TemplateRow } from "./store";
 
 /** The optional package persistence needs. */
 const SQLITE_PACKAGE = "better-sqlite3";
@@ -38,6 +38,8 @@ CREATE TABLE IF NOT EXISTS templates (id TEXT PRIMARY KEY, user_id TEXT, created
 CREATE TABLE IF NOT EXISTS registry_auths (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS network_volumes (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pods (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS clusters (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS delegations (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seeded (key TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, endpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL, doc TEXT NOT NULL);
@@ -85,6 +87,16 @@ export class SqliteStore implements Store {
       getPod: db.prepare("SELECT doc FROM pods WHERE id = ?"),
       putPod: db.prepare("INSERT OR REPLACE INTO pods (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
       deletePod: db.prepare("DELETE FROM pods WHERE id = ?"),
+      listClustersAll: db.prepare("SELECT doc FROM clusters ORDER BY created_at, id"),
+      listClustersUser: db.prepare("SELECT doc FROM clusters WHERE user_id = ? ORDER BY created_at, id"),
+      getCluster: db.prepare("SELECT doc FROM clusters WHERE id = ?"),
+      putCluster: db.prepare("INSERT OR REPLACE INTO clusters (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteCluster: db.prepare("DELETE FROM clusters WHERE id = ?"),
+      listDelegationsAll: db.prepare("SELECT doc FROM delegations ORDER BY created_at, id"),
+      listDelegationsUser: db.prepare("SELECT doc FROM delegations WHERE user_id = ? ORDER BY created_at, id"),
+      getDelegation: db.prepare("SELECT doc FROM delegations WHERE id = ?"),
+      putDelegation: db.prepare("INSERT OR REPLACE INTO delegations (id, user_id, created_at, doc) VALUES (?, ?, ?, ?)"),
+      deleteDelegation: db.prepare("DELETE FROM delegations WHERE id = ?"),
       getSetting: db.prepare("SELECT value FROM settings WHERE key = ?"),
       putSetting: db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)"),
       isSeeded: db.prepare("SELECT 1 FROM seeded WHERE key = ?"),
@@ -167,6 +179,32 @@ export class SqliteStore implements Store {
   }
   deletePod(id: string): void {
     this.stmts.deletePod.run(id);
+  }
+  listClusters(userId?: string): ClusterRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listClustersAll.all() : this.stmts.listClustersUser.all(userId));
+  }
+  getCluster(id: string): ClusterRow | undefined {
+    const row = this.stmts.getCluster.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putCluster(row: ClusterRow): void {
+    this.stmts.putCluster.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteCluster(id: string): void {
+    this.stmts.deleteCluster.run(id);
+  }
+  listDelegations(userId?: string): DelegationRow[] {
+    return SqliteStore.docs(userId === undefined ? this.stmts.listDelegationsAll.all() : this.stmts.listDelegationsUser.all(userId));
+  }
+  getDelegation(id: string): DelegationRow | undefined {
+    const row = this.stmts.getDelegation.get(id) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  }
+  putDelegation(row: DelegationRow): void {
+    this.stmts.putDelegation.run(row.id, row.userId, row.createdAt, JSON.stringify(row));
+  }
+  deleteDelegation(id: string): void {
+    this.stmts.deleteDelegation.run(id);
   }
   getSetting(key: string): string | undefined {
     return (this.stmts.getSetting.get(key) as { value: string } | undefined)?.value;

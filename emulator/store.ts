@@ -120,6 +120,35 @@ export interface PodRow {
   startedAt: number | null;
   /** Log lines, oldest first. */
   log: { ts: string; tsMs: number; seq: number; source: "container" | "system"; line: string }[];
+  /** Set on a cluster's member pods (managed through the cluster, not the pod operations). */
+  cluster?: { id: string; rank: number; role?: "SLURM_CONTROLLER" | "SLURM_COMPUTE" | "RAY_HEAD" | "RAY_WORKER"; ip: string };
+}
+
+/** A cluster as stored (REST v2 `Cluster`; emulator/v2/clusters.ts renders it with its member pods). */
+export interface ClusterRow {
+  id: string;
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  name: string;
+  type: "APPLICATION" | "TRAINING" | "SLURM" | "RAY";
+  compute: { gpuTypeId: string; gpuCountPerPod: number; podCount: number };
+  dataCenterId: string;
+  network: { cidr: string; vxlanId: number; vxlanPort: number };
+}
+
+/** An ECR delegation as stored (REST v2 `EcrDelegation` plus its owner). */
+export interface DelegationRow {
+  id: string;
+  userId: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  name: string | null;
+  awsUser: string;
+  repository: string;
+  tag: string;
+  awsRegion: string;
+  dockerRegistryUri: string;
 }
 
 /** A job's policy as sent with it (`policy` of the /run and /runsync body). */
@@ -185,6 +214,14 @@ export interface Store {
   getPod(id: string): PodRow | undefined;
   putPod(row: PodRow): void;
   deletePod(id: string): void;
+  listClusters(userId?: string): ClusterRow[];
+  getCluster(id: string): ClusterRow | undefined;
+  putCluster(row: ClusterRow): void;
+  deleteCluster(id: string): void;
+  listDelegations(userId?: string): DelegationRow[];
+  getDelegation(id: string): DelegationRow | undefined;
+  putDelegation(row: DelegationRow): void;
+  deleteDelegation(id: string): void;
   /** Small per-user settings (e.g. `pubKey:user_1`). */
   getSetting(key: string): string | undefined;
   putSetting(key: string, value: string): void;
@@ -211,6 +248,8 @@ export class MemoryStore implements Store {
   private registryAuths = new Map<string, RegistryAuthRow>();
   private networkVolumes = new Map<string, NetworkVolumeRow>();
   private pods = new Map<string, PodRow>();
+  private clusters = new Map<string, ClusterRow>();
+  private delegations = new Map<string, DelegationRow>();
   private seeded = new Set<string>();
   private settings = new Map<string, string>();
   private jobs = new Map<string, JobRow>();
@@ -290,6 +329,32 @@ export class MemoryStore implements Store {
   }
   deletePod(id: string): void {
     this.pods.delete(id);
+  }
+  listClusters(userId?: string): ClusterRow[] {
+    return MemoryStore.byOwner(this.clusters.values(), userId);
+  }
+  getCluster(id: string): ClusterRow | undefined {
+    const row = this.clusters.get(id);
+    return row && clone(row);
+  }
+  putCluster(row: ClusterRow): void {
+    this.clusters.set(row.id, clone(row));
+  }
+  deleteCluster(id: string): void {
+    this.clusters.delete(id);
+  }
+  listDelegations(userId?: string): DelegationRow[] {
+    return MemoryStore.byOwner(this.delegations.values(), userId);
+  }
+  getDelegation(id: string): DelegationRow | undefined {
+    const row = this.delegations.get(id);
+    return row && clone(row);
+  }
+  putDelegation(row: DelegationRow): void {
+    this.delegations.set(row.id, clone(row));
+  }
+  deleteDelegation(id: string): void {
+    this.delegations.delete(id);
   }
   getSetting(key: string): string | undefined {
     return this.settings.get(key);

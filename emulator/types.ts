@@ -17,7 +17,10 @@ export interface EmulatorOptions {
   faults?: FaultConfig;
   /** How often each simulated worker emits a container log line (default 1000). */
   logIntervalMs?: number;
-  /** Total time a job spends IN_QUEUE then IN_PROGRESS before it finishes (default 1000). */
+  /**
+   * How long an endpoint's handler runs a job (IN_PROGRESS) unless `input.executionMs` says (default 1000); the time it
+   * waits IN_QUEUE is up to its endpoint's workers. Public model jobs: queued for the first half, running the second.
+   */
   jobDurationMs?: number;
   /** Time for a new worker to go from INITIALIZING to READY (default 500). */
   workerStartMs?: number;
@@ -182,4 +185,6 @@ export interface EmulatorStats {
   faultsInjected: number;
   /** Per kind: error5xx, dropBefore, dropAfter, force429, dropStream, echoRequest. */
   faultsByKind: Record<string, number>;
+  /** Requests refused with 429 because a window of the user's quota was used up (forced 429s are faults). */
+  rateLimited: number;
 }

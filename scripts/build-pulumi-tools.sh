@@ -13,6 +13,8 @@
 #   .pulumi/bin/pulumi-language-yaml         the YAML host of pulumi-yaml (PULUMI_YAML_VERSION) with its
 #                                            config gap closed (scripts/pulumi-language-yaml)
 #   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
+#   .pulumi/schemathesis                     a virtualenv with schemathesis (scripts/schemathesis-requirements.txt,
+#                                            every package pinned) for tests/conformance/schemathesis.test.ts
 # and compiles tests/multilang/go once, so the Go build cache holds the Pulumi Go SDK for the Go test.
 # Users never need any of these: they bring the official language hosts with their Pulumi CLI.
 # Only the tests (and `npm run bench`'s plugin rows, `npm run gen:plugin`) use them, so `npm test` builds them
@@ -137,6 +139,27 @@ build_venv() {
   ln -sfn "$venv" "$ROOT/.pulumi/venv"
 }
 
+# ---- schemathesis, in its own virtualenv (its dependencies stay apart from the pulumi SDK's) ----
+build_schemathesis() {
+  local py venv reqs
+  py="$(command -v python3 || true)"
+  [ -n "$py" ] || { log "no python3: the schemathesis conformance test will fail"; return 0; }
+  reqs="$ROOT/scripts/schemathesis-requirements.txt"
+  # Keyed by the pinned set: a changed pin makes a new one, an unchanged one is only re-linked.
+  venv="$CACHE/schemathesis-$("$py" -c 'import sys;print("%d.%d" % sys.version_info[:2])')-$(sha_of "$reqs")"
+  if [ -f "$venv/.complete" ] && [ -x "$venv/bin/st" ]; then
+    log "reusing the schemathesis virtualenv $venv"
+  else
+    log "creating $venv with $(grep -i '^schemathesis==' "$reqs")"
+    rm -rf "$venv"
+    "$py" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$reqs"
+    "$venv/bin/python" -m pip check >/dev/null || die "the pinned schemathesis set in $reqs is inconsistent: $("$venv/bin/python" -m pip check)"
+    touch "$venv/.complete"
+  fi
+  ln -sfn "$venv" "$ROOT/.pulumi/schemathesis"
+}
+
 # ---- The Go build cache for tests/multilang/go: compiling the Pulumi Go SDK costs minutes of CPU, once ----
 warm_go_program() {
   command -v go >/dev/null || { log "no go: the Go test of tests/multilang will fail"; return 0; }
@@ -147,5 +170,6 @@ warm_go_program() {
 build_go_tools
 build_yaml_host
 build_venv
+build_schemathesis
 warm_go_program
-log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-go, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv"
+log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-go, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv, .pulumi/schemathesis"

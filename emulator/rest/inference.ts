@@ -114,8 +114,14 @@ function submit(ctx: RouteContext, sync: boolean) {
 function findJob(ctx: RouteContext) {
   const { core, principal, params } = ctx;
   resolveTarget(core, principal.user.id, params.endpointId);
-  const job = core.jobs.find(principal.user.id, params.endpointId, params.jobId);
-  if (!job) throw new ProblemError(404, `Job "${params.jobId}" not found on endpoint "${params.endpointId}" (${core.jobs.retentionNote()}).`);
+  return stillThere(ctx, params.jobId);
+}
+
+/** The caller's job `jobId` on the route's endpoint, or 404 (never existed, another user's, or gone: TTL, retention, purge). */
+function stillThere(ctx: RouteContext, jobId: string) {
+  const { core, principal, params } = ctx;
+  const job = core.jobs.find(principal.user.id, params.endpointId, jobId);
+  if (!job) throw new ProblemError(404, `Job "${jobId}" not found on endpoint "${params.endpointId}" (${core.jobs.retentionNote()}).`);
   return job;
 }
 
@@ -141,7 +147,7 @@ export const inferenceRoutes: Route[] = [
       const wait = waitParam(ctx.url);
       const job = submit(ctx, true);
       await ctx.core.jobs.waitUntilDone(job, wait);
-      return json(ctx.core.jobs.view(ctx.core.jobs.latest(job)));
+      return json(ctx.core.jobs.view(stillThere(ctx, job.id)));
     },
   },
   {
@@ -153,7 +159,7 @@ export const inferenceRoutes: Route[] = [
       const wait = waitParam(ctx.url);
       const job = findJob(ctx);
       await ctx.core.jobs.waitUntilDone(job, wait);
-      return json(ctx.core.jobs.view(ctx.core.jobs.latest(job)));
+      return json(ctx.core.jobs.view(stillThere(ctx, job.id)));
     },
   },
   {

@@ -5,7 +5,10 @@
 import type { Classification, Route, RouteContext } from "../core";
 import { json, type BodyReply } from "../reply";
 import { resolveWindow } from "../billing";
+import { AccountV2 } from "../v2/account";
 import { CatalogAnswers } from "../v2/catalogAnswers";
+import { ClustersV2 } from "../v2/clusters";
+import { DelegationsV2 } from "../v2/delegations";
 import { podLogsRoute } from "../v2/podLogs";
 import { PodsV2 } from "../v2/pods";
 import { NetworkVolumesV2 } from "../v2/networkVolumes";
@@ -38,6 +41,9 @@ const resources = (ctx: RouteContext) => new ResourcesV2(ctx.core);
 const volumes = (ctx: RouteContext) => new NetworkVolumesV2(ctx.core);
 const catalog = (ctx: RouteContext) => new CatalogAnswers(ctx.core.catalog);
 const pods = (ctx: RouteContext) => new PodsV2(ctx.core);
+const clusters = (ctx: RouteContext) => new ClustersV2(ctx.core);
+const delegations = (ctx: RouteContext) => new DelegationsV2(ctx.core);
+const account = (ctx: RouteContext) => new AccountV2(ctx.core);
 const user = (ctx: RouteContext) => ctx.principal.user.id;
 
 const billingWindow = (ctx: RouteContext) => resolveWindow(ctx.url.searchParams, ctx.core.clock.now());
@@ -63,6 +69,12 @@ export const v2Routes: Route[] = [
     return noContent();
   }),
 
+  route("GET", "/registries/delegations", "listDelegations", (ctx) => json(delegations(ctx).list(user(ctx)))),
+  route("POST", "/registries/delegations", "createDelegation", (ctx) => json(delegations(ctx).create(user(ctx), ctx.body), 201)),
+  route("DELETE", "/registries/delegations/:id", "revokeDelegation", (ctx) => {
+    delegations(ctx).revoke(user(ctx), ctx.params.id);
+    return noContent();
+  }),
   route("GET", "/registries", "listRegistries", (ctx) => json(resources(ctx).listRegistries(user(ctx)))),
   route("POST", "/registries", "createRegistry", (ctx) => json(resources(ctx).createRegistry(user(ctx), ctx.body), 201)),
   route("GET", "/registries/:id", "getRegistry", (ctx) => json(resources(ctx).getRegistry(user(ctx), ctx.params.id))),
@@ -80,7 +92,7 @@ export const v2Routes: Route[] = [
     return noContent();
   }),
 
-  route("GET", "/pods", "listPods", (ctx) => json(pods(ctx).list(user(ctx)))),
+  route("GET", "/pods", "listPods", (ctx) => json(pods(ctx).list(user(ctx), ctx.url.searchParams))),
   route("POST", "/pods", "createPod", (ctx) => json(pods(ctx).create(user(ctx), ctx.body), 201)),
   route("GET", "/pods/:id", "getPod", (ctx) => json(pods(ctx).get(user(ctx), ctx.params.id))),
   route("PATCH", "/pods/:id", "updatePod", (ctx) => json(pods(ctx).update(user(ctx), ctx.params.id, ctx.body))),
@@ -94,6 +106,19 @@ export const v2Routes: Route[] = [
   }),
   podLogsRoute,
 
+  route("GET", "/clusters", "listClusters", (ctx) => json(clusters(ctx).list(user(ctx)))),
+  route("POST", "/clusters", "createCluster", (ctx) => json(clusters(ctx).create(user(ctx), ctx.body), 201)),
+  route("GET", "/clusters/:id", "getCluster", (ctx) => json(clusters(ctx).get(user(ctx), ctx.params.id))),
+  route("PATCH", "/clusters/:id", "updateCluster", (ctx) => json(clusters(ctx).update(user(ctx), ctx.params.id, ctx.body))),
+  route("DELETE", "/clusters/:id", "deleteCluster", (ctx) => {
+    clusters(ctx).delete(user(ctx), ctx.params.id);
+    return noContent();
+  }),
+  route("GET", "/clusters/:id/pods", "listClusterPods", (ctx) => json(clusters(ctx).podsOf(user(ctx), ctx.params.id))),
+
+  route("GET", "/account/ssh-keys", "getSshKeys", (ctx) => json(account(ctx).sshKeys(user(ctx)))),
+  route("PUT", "/account/ssh-keys", "updateSshKeys", (ctx) => json(account(ctx).updateSshKeys(user(ctx), ctx.body))),
+
   route("GET", "/catalog/gpus", "listGpuTypes", (ctx) => json(catalog(ctx).listGpus(ctx.url.searchParams))),
   route("GET", "/catalog/gpus/:id", "getGpuType", (ctx) => json(catalog(ctx).getGpu(ctx.params.id, ctx.url.searchParams))),
   route("GET", "/catalog/cpus", "listCpuTypes", (ctx) => json(catalog(ctx).listCpus(ctx.url.searchParams))),
@@ -102,6 +127,7 @@ export const v2Routes: Route[] = [
   route("GET", "/catalog/datacenters/:id", "getDataCenter", (ctx) => json(catalog(ctx).getDataCenter(ctx.params.id, ctx.url.searchParams))),
   route("GET", "/catalog/templates", "listPublicTemplates", (ctx) => json(resources(ctx).listPublicTemplates(user(ctx), ctx.url.searchParams))),
 
+  route("GET", "/billing", "listBilling", (ctx) => json(ctx.core.billing.all(user(ctx), billingWindow(ctx)))),
   route("GET", "/billing/serverless", "listServerlessBilling", (ctx) =>
     json(ctx.core.billing.serverless(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("serverlessId") ?? undefined)),
   ),
@@ -111,5 +137,8 @@ export const v2Routes: Route[] = [
   route("GET", "/billing/endpoints", "listEndpointBilling", (ctx) => json(ctx.core.billing.publicEndpoints(user(ctx), billingWindow(ctx)))),
   route("GET", "/billing/network-volumes", "listNetworkVolumeBilling", (ctx) =>
     json(ctx.core.billing.networkVolumes(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("networkVolumeId") ?? undefined)),
+  ),
+  route("GET", "/billing/clusters", "listClusterBilling", (ctx) =>
+    json(ctx.core.billing.clusters(user(ctx), billingWindow(ctx), ctx.url.searchParams.get("clusterId") ?? undefined)),
   ),
 ];

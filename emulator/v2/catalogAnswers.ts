@@ -8,10 +8,10 @@ import { Catalog, compareCuda, type AvailabilityLevel, type CpuFlavor, type Data
 import type { SeedGpuType } from "../seed";
 import { refused, v2Problem } from "./problems";
 
-/** A comma-separated (form, explode=false) list parameter; null when absent. */
+/** A comma-separated (form, explode=false) list parameter; null when absent or empty (`name=` is the empty list). */
 function list(q: URLSearchParams, name: string): string[] | null {
   const v = q.get(name);
-  return v === null ? null : v.split(",").map((s) => s.trim());
+  return v === null || v.trim() === "" ? null : v.split(",").map((s) => s.trim());
 }
 
 function enumList<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T[] | null {

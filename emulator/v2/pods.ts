@@ -112,13 +112,41 @@ export class PodsV2 {
             }),
           }
         : null,
+      ...(row.cluster ? { cluster: { ...row.cluster } } : {}),
       createdAt: iso(row.createdAt),
       startedAt: row.startedAt === null ? null : iso(row.startedAt),
     };
   }
 
-  list(userId: string) {
-    return { pods: this.core.store.listPods(userId).map((r) => this.pod(this.settle(r))) };
+  /** Cluster members only with `includeClusterPods=true` (document: listPods). */
+  list(userId: string, q: URLSearchParams) {
+    const include = q.get("includeClusterPods") ?? "false";
+    if (include !== "true" && include !== "false") {
+      throw v2Problem(422, "Request validation failed.", [`includeClusterPods: must be true or false; got "${include}"`]);
+    }
+    return {
+      pods: this.core.store
+        .listPods(userId)
+        .filter((r) => include === "true" || r.cluster === undefined)
+        .map((r) => this.pod(this.settle(r))),
+    };
+  }
+
+  /** A cluster's member pods, by rank (clusters.ts). */
+  members(userId: string, clusterId: string): Record<string, unknown>[] {
+    return this.core.store
+      .listPods(userId)
+      .filter((r) => r.cluster?.id === clusterId)
+      .sort((a, b) => a.cluster!.rank - b.cluster!.rank)
+      .map((r) => this.pod(this.settle(r)));
+  }
+
+  /** A pod the pod operations may change: cluster members "cannot be modified or deleted via the pod endpoints". */
+  private standalone(userId: string, id: string): PodRow {
+    const row = this.owned(userId, id);
+    // The document's 409: "Pod belongs to a cluster and cannot be modified via the pod endpoints."
+    if (row.cluster) throw refused(`Pod "${id}" belongs to cluster "${row.cluster.id}": manage it through /v2/clusters/${row.cluster.id}.`, 409);
+    return row;
   }
 
   get(userId: string, id: string) {
@@ -279,7 +307,7 @@ export class PodsV2 {
 
   /** PATCH: only the fields present change (document: updatePod); a changed container restarts a running pod. */
   update(userId: string, id: string, raw: unknown) {
-    const row = this.owned(userId, id);
+    const row = this.standalone(userId, id);
     const body: UpdatePodBody = parseBody(updatePodSchema, raw);
     this.checkMounts(body.mounts);
     const t = body.templateId !== undefined && body.templateId !== "" ? this.template(userId, body.templateId) : undefined;
@@ -332,7 +360,7 @@ export class PodsV2 {
   }
 
   delete(userId: string, id: string): void {
-    this.owned(userId, id);
+    this.standalone(userId, id);
     this.core.billing.podStopped(id);
     this.core.store.deletePod(id);
   }
@@ -340,7 +368,7 @@ export class PodsV2 {
   /** `podAction`: the pod after start / stop / restart; undefined after terminate (204). 409 when not valid now. */
   action(userId: string, id: string, raw: unknown): Record<string, unknown> | undefined {
     const { action } = parseBody(podActionSchema, raw);
-    const row = this.owned(userId, id);
+    const row = this.standalone(userId, id);
     if (!ACTIONS[row.status].includes(action)) {
       throw v2Problem(409, `Action "${action}" is not valid for a ${row.status} pod; valid now: ${ACTIONS[row.status].join(", ")}.`);
     }

@@ -140,7 +140,9 @@ export function schemaErrors(error: z.ZodError): string[] {
 
 /** Parse or throw the 422 the document gives for a body that fails validation. */
 export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
-  const parsed = schema.safeParse(body ?? {});
+  // Every v2 request body is `required: true` in the document: an empty one is refused, not read as `{}`.
+  if (body === undefined) throw v2Problem(422, "Request validation failed.", ["$: the request body is required (a JSON object)"]);
+  const parsed = schema.safeParse(body);
   if (!parsed.success) throw v2Problem(422, "Request validation failed.", schemaErrors(parsed.error));
   return parsed.data;
 }

@@ -18,7 +18,7 @@ function buildClient(config: ClientConfig): PlatformClient {
     timeoutMs: config.timeoutMs,
     redact: createRedactor(config.apiKey),
     rateLimit: new RateLimitTracker(),
-    stats: { requests: 0, retries: 0, rateLimitWaits: 0, streamReconnects: 0 },
+    stats: { requests: 0, retries: 0, rateLimitWaits: 0, rateLimitPaced: 0, streamReconnects: 0 },
     debug: config.debug,
   };
   const { apiKey: _key, ...rest } = config;

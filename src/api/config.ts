@@ -31,20 +31,25 @@ export interface ClientConfig {
    * default false: plain HTTP is accepted for `localhost`, `127.0.0.0/8` and `[::1]` only.
    */
   allowInsecureHttp: boolean;
-  /** Retry policy for 429, 5xx and dropped connections. */
+  /** Retry policy for 5xx and dropped connections. */
   retry: RetryPolicy;
+  /**
+   * How long one call may wait out the account's rate limit (429 answers and pacing), in milliseconds,
+   * from its start; an operation deadline (deadline.ts, e.g. the engine's `customTimeouts`) replaces it.
+   */
+  rateLimitDeadlineMs: number;
   /** Receives one line per request and retry, already redacted (optional; e.g. Pulumi `log.debug`). */
   debug?: (line: string) => void;
 }
 
 export interface RetryPolicy {
-  /** Maximum retries of one request (0 disables retrying). */
+  /** Maximum retries of one request after a fault (0 disables retrying); waits for a rate limit are not retries. */
   retries: number;
   /** First backoff in milliseconds; grows exponentially with jitter. */
   minDelayMs: number;
   /** Largest single backoff in milliseconds. */
   maxDelayMs: number;
-  /** Total time budget for one call including all retries, in milliseconds. */
+  /** Total time budget for one call's fault retries, in milliseconds; time spent waiting out a rate limit is not counted. */
   deadlineMs: number;
 }
 
@@ -71,7 +76,7 @@ export const ENV_VARS = {
 } as const;
 
 /** The settings a front end may give `resolveClientConfig` from its own configuration. */
-export type SettingName = "apiKey" | "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl" | "timeoutMs" | "allowInsecureHttp";
+export type SettingName = "apiKey" | "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl" | "timeoutMs" | "rateLimitDeadlineMs" | "allowInsecureHttp";
 
 /**
  * How the caller's user knows each setting, for messages (e.g. the provider names its Pulumi config
@@ -81,6 +86,9 @@ export type SettingNames = Partial<Record<SettingName, string>>;
 
 /** Per-request timeout when none is configured, in milliseconds (runpod-python uses 30 s). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** How long a call may wait out the rate limit when nothing else says (ten minutes: two resets of the minute window and more). */
+export const DEFAULT_RATE_LIMIT_DEADLINE_MS = 600_000;
 
 /** Retry policy when none is configured. */
 export const DEFAULT_RETRY: RetryPolicy = { retries: 6, minDelayMs: 250, maxDelayMs: 10_000, deadlineMs: 120_000 };
@@ -170,7 +178,7 @@ const API_KEY_CHARACTERS = /^[\x21-\x7e]+$/;
  * Completes a partial configuration from the environment and the production defaults.
  *
  * Precedence per setting: `partial` (e.g. Pulumi config) → environment variable (see {@link ENV_VARS})
- * → default ({@link DEFAULT_URLS}, {@link DEFAULT_TIMEOUT_MS}, {@link DEFAULT_RETRY}).
+ * → default ({@link DEFAULT_URLS}, {@link DEFAULT_TIMEOUT_MS}, {@link DEFAULT_RATE_LIMIT_DEADLINE_MS}, {@link DEFAULT_RETRY}).
  * URLs lose trailing slashes and the version prefix the spec appends (`/v1` on restV1Url,
  * `/v2` on restV2Url and inferenceUrl). Empty strings count as unset.
  *
@@ -194,6 +202,7 @@ export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS
     restV2Url: "restV2Url",
     inferenceUrl: "inferenceUrl",
     timeoutMs: "timeoutMs",
+    rateLimitDeadlineMs: "rateLimitDeadlineMs",
     allowInsecureHttp: "allowInsecureHttp",
     ...settingNames,
   };
@@ -240,6 +249,7 @@ export function resolveClientConfig(partial: ClientConfigInput = {}, env: NodeJS
     restV2Url: url("restV2Url"),
     inferenceUrl: url("inferenceUrl"),
     timeoutMs: positiveInt(partial.timeoutMs ?? DEFAULT_TIMEOUT_MS, names.timeoutMs, false, MAX_TIMER_MS),
+    rateLimitDeadlineMs: positiveInt(partial.rateLimitDeadlineMs ?? DEFAULT_RATE_LIMIT_DEADLINE_MS, names.rateLimitDeadlineMs, true, MAX_TIMER_MS),
     retry,
     allowInsecureHttp,
     ...(partial.debug ? { debug: partial.debug } : {}),

@@ -26,6 +26,7 @@ export function callWithRetry<T>(
     operation,
     safe,
     policy: ctx.config.retry,
+    rateLimitDeadlineMs: ctx.config.rateLimitDeadlineMs,
     tracker: ctx.transport.rateLimit,
     stats: ctx.transport.stats,
     signal,

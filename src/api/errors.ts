@@ -156,6 +156,8 @@ export class ApiHttpError extends PlatformError {
   readonly rateLimit?: RateLimitState;
   /** Id the platform gave the request, when the answer named one. */
   readonly requestId?: string;
+  /** The client's own sentence on what to do (e.g. why a 429 was not waited out), kept by {@link explainError}. */
+  readonly hint?: string;
 
   constructor(d: ApiHttpErrorDetails) {
     const summary = summarizeProblem(d);
@@ -168,6 +170,7 @@ export class ApiHttpError extends PlatformError {
     this.graphqlErrors = d.graphqlErrors;
     this.rateLimit = d.rateLimit;
     this.requestId = d.requestId;
+    this.hint = d.hint;
   }
 }
 
@@ -300,6 +303,8 @@ export interface FrontEndHints {
   authentication?: string;
   /** After a 403. */
   permission?: string;
+  /** After a 429 the client gave up waiting out: which settings allow a longer wait. */
+  rateLimit?: string;
   /** After a configuration error, by its `setting` (`apiKey`, `graphqlUrl`, ...). */
   configuration?: (setting: string | undefined) => string | undefined;
 }
@@ -312,7 +317,20 @@ export interface FrontEndHints {
 export function explainError(err: unknown, options: { doing?: string; hints?: FrontEndHints } = {}): string {
   const { doing, hints = {} } = options;
   if (err instanceof ApiHttpError || err instanceof GraphQLRequestError) {
-    const hint = err instanceof AuthenticationError ? hints.authentication : err instanceof PermissionError ? hints.permission : undefined;
+    const frontEnd =
+      err instanceof AuthenticationError
+        ? hints.authentication
+        : err instanceof PermissionError
+          ? hints.permission
+          : err instanceof RateLimitError
+            ? hints.rateLimit
+            : undefined;
+    const own = err instanceof ApiHttpError ? err.hint : undefined;
+    const hint =
+      [own, frontEnd]
+        .filter(Boolean)
+        .map((h) => sentence(h as string))
+        .join(". ") || undefined;
     return composeApiMessage({ summary: err.summary, httpStatus: err.httpStatus, doing: doing ?? err.operation, hint });
   }
   if (err instanceof ConfigurationError) {

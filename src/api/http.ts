@@ -15,10 +15,12 @@ import { parseResponse, problemDetailsSchema } from "./schemas";
 export interface ClientStats {
   /** Requests put on the wire, including retries and stream reconnects. */
   requests: number;
-  /** Attempts repeated after a retryable failure. */
+  /** Attempts repeated after a fault (5xx, timeout, dropped connection); a 429 waited out is not one. */
   retries: number;
-  /** Times a request was held back by rate-limit pacing. */
+  /** Times a request waited for a rate-limit window to reset (a window used up, or a 429 waited out). */
   rateLimitWaits: number;
+  /** Times a request was held back by pacing before the window was used up. */
+  rateLimitPaced: number;
   /** Log-stream reconnects after a dropped or closed stream. */
   streamReconnects: number;
 }

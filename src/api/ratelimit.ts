@@ -1,6 +1,7 @@
 /**
  * Rate-limit figures: parsing `RateLimit`, `RateLimit-Policy` and `Retry-After` (spec: Errors, Limits),
- * and pacing — holding a request back while the latest figures say a window is used up (spec: Limits).
+ * and pacing by them (spec: Limits). The limit is the account's: every process using the key spends the
+ * same budget, so each answer's figures replace what this process counted, and the waits are jittered.
  */
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from "./spec";
 import { MAX_TIMER_MS } from "./timers";
@@ -91,8 +92,26 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 interface WindowBudget {
+  /** Units left as this process counts them: the last answer's `r`, less the requests sent since. */
   remaining?: number;
   resetAt?: number;
+  quota?: number;
+  windowMs?: number;
+}
+
+/** How `beforeSend` let a request go: at once, after a pacing slot, or after a window's reset. */
+export type SendHold = "none" | "paced" | "reset";
+
+/** Past a reset, so the platform's window has certainly rolled over (its `t` is whole seconds). */
+const RESET_MARGIN_MS = 50;
+
+/**
+ * Random delay added to a wait for a reset: up to a tenth of the wait, at least 1 s, at most 10 s.
+ * Every process of the account that waits for the same reset would otherwise send at the same instant
+ * and meet the next 429 together.
+ */
+export function resetJitterMs(waitMs: number, random: () => number = Math.random): number {
+  return Math.round(random() * Math.min(10_000, Math.max(1_000, waitMs / 10)));
 }
 
 /**
@@ -114,39 +133,58 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Keeps the latest `RateLimit` figures of one client and paces requests by them (spec: Limits).
+ * Keeps the latest `RateLimit` figures of one client and paces its requests by them (spec: Limits).
  *
- * Each response's figures replace the window's budget; each request sent takes one from every
- * known budget, so concurrent requests do not all spend the last unit. When a budget is 0 and its
- * reset is ahead, `beforeSend` waits for the reset (if it fits the caller's deadline), after which
- * the window counts as unknown until the next response reports it.
+ * - Each answer's figures replace the window's budget, less the requests this process has sent and
+ *   not yet seen answered (the answer may not count them): other processes spend the same budget, so
+ *   only the platform's figures say what is left.
+ * - A window used up (`r` = 0), or a 429's `Retry-After`, holds every request until the reset plus a
+ *   jitter ({@link resetJitterMs}); the window then counts as unknown until the next answer reports it.
+ * - Before that, a window that is both under half its quota and spent ahead of its time
+ *   (`r / q` < `t / w`) spreads its remaining units evenly until its reset, one slot per request; with
+ *   several processes pacing so, each sees `r` fall faster and slows down further.
  */
 export class RateLimitTracker {
   /** Latest figures as the platform reported them, per window (exposed as `client.rateLimit`). */
   readonly latest: RateLimitState = {};
   private readonly budgets = new Map<RateLimitWindow, WindowBudget>();
-  /** Count of waits `beforeSend` made, for reports. */
+  /** No request goes before this (ms epoch): the `Retry-After` of the last 429. */
+  private blockedUntil = 0;
+  /** When this process's latest paced request goes; the next slot follows it. */
+  private lastSlot = 0;
+  /** Requests counted against the budgets whose answer has not arrived yet. */
+  private pending = 0;
+  /** Count of waits for a reset `beforeSend` made, for reports. */
   waits = 0;
 
   /** Records the figures of a response received at `receivedAt` (ms epoch). */
   update(state: RateLimitState | undefined, receivedAt = Date.now()): void {
     if (!state) return;
+    // This answer's own request is still pending; the others may have reached the platform after it.
+    const unseen = Math.max(0, this.pending - 1);
     for (const w of RATE_LIMIT_WINDOWS) {
       const s = state[w];
       if (!s) continue;
       this.latest[w] = { ...this.latest[w], ...s };
+      const b = this.budgets.get(w) ?? {};
+      if (s.quota !== undefined) b.quota = s.quota;
+      if (s.windowSeconds !== undefined) b.windowMs = s.windowSeconds * 1000;
       if (s.remaining !== undefined) {
-        this.budgets.set(w, {
-          remaining: s.remaining,
-          resetAt: s.resetSeconds !== undefined ? receivedAt + s.resetSeconds * 1000 : undefined,
-        });
+        b.remaining = s.remaining - unseen;
+        b.resetAt = s.resetSeconds !== undefined ? receivedAt + s.resetSeconds * 1000 : undefined;
       }
+      this.budgets.set(w, b);
     }
   }
 
-  /** Milliseconds until every exhausted window has reset; 0 when a request may go now. */
+  /** A 429 asked to wait `retryAfterSeconds`: nothing goes before then. */
+  holdFor(retryAfterSeconds: number, receivedAt = Date.now()): void {
+    this.blockedUntil = Math.max(this.blockedUntil, receivedAt + retryAfterSeconds * 1000);
+  }
+
+  /** Milliseconds until every exhausted window has reset and a 429's `Retry-After` has passed; 0 when a request may go now. */
   delayMs(now = Date.now()): number {
-    let wait = 0;
+    let wait = Math.max(0, this.blockedUntil - now);
     for (const b of this.budgets.values()) {
       if (b.remaining !== undefined && b.remaining <= 0 && b.resetAt !== undefined && b.resetAt > now) {
         wait = Math.max(wait, b.resetAt - now);
@@ -155,26 +193,58 @@ export class RateLimitTracker {
     return wait;
   }
 
+  /** When the next request may go by pacing (ms epoch, ≥ now); see the class comment. */
+  private slot(now: number): number {
+    const from = Math.max(now, this.lastSlot);
+    let spacing = 0;
+    for (const b of this.budgets.values()) {
+      const { remaining: r, resetAt, quota: q, windowMs: w } = b;
+      if (r === undefined || r <= 0 || resetAt === undefined || resetAt <= from || !q || !w) continue;
+      if (r < q / 2 && r / q < (resetAt - now) / w) spacing = Math.max(spacing, (resetAt - from) / r);
+    }
+    return spacing > 0 ? Math.max(now, this.lastSlot + spacing) : now;
+  }
+
   /**
-   * Waits while a window is exhausted, then takes one unit from each known budget.
+   * Holds a request while a window is used up or a 429's `Retry-After` runs, then until its pacing slot,
+   * and counts it against every known budget. Call {@link settled} once its answer (or failure) is in.
    * @param deadline ms epoch after which waiting is pointless; a longer wait is skipped and the
-   *   request goes out (the platform then answers 429 and the caller sees a RateLimitError).
-   * @returns whether this request was held back (`waits` is shared by concurrent requests, so callers
-   *   counting their own waits use this instead).
+   *   request goes out (the platform then answers 429 and the caller decides).
+   * @returns how this request was held (`waits` is shared by concurrent requests, so callers counting
+   *   their own use this instead).
    */
-  async beforeSend(deadline: number, signal?: AbortSignal): Promise<boolean> {
-    const now = Date.now();
-    const wait = this.delayMs(now);
-    const held = wait > 0 && now + wait <= deadline;
-    if (held) {
+  async beforeSend(deadline: number, signal?: AbortSignal): Promise<SendHold> {
+    let hold: SendHold = "none";
+    for (;;) {
+      const now = Date.now();
+      const wait = this.delayMs(now);
+      if (wait <= 0) break;
+      if (now + wait + RESET_MARGIN_MS > deadline || signal?.aborted) break;
+      // The jitter never makes a wait that fits the deadline pass it.
+      const total = Math.min(wait + RESET_MARGIN_MS + resetJitterMs(wait), deadline - now);
+      hold = "reset";
       this.waits++;
-      // A little past the reset, so the platform's window has certainly rolled over.
-      await sleep(wait + 50, signal);
+      await sleep(total, signal);
+      const after = Date.now();
       for (const b of this.budgets.values()) {
-        if (b.resetAt !== undefined && b.resetAt <= Date.now()) b.remaining = undefined;
+        if (b.resetAt !== undefined && b.resetAt <= after) b.remaining = b.resetAt = undefined;
       }
     }
+    const now = Date.now();
+    const at = this.slot(now);
+    // Counted (and the slot taken) before the pause, so concurrent requests see it at once.
+    this.lastSlot = at;
     for (const b of this.budgets.values()) if (b.remaining !== undefined) b.remaining--;
-    return held;
+    this.pending++;
+    if (at > now && at <= deadline) {
+      await sleep(at - now, signal);
+      if (hold === "none") hold = "paced";
+    }
+    return hold;
+  }
+
+  /** The request counted by {@link beforeSend} has its answer, or failed without one. */
+  settled(): void {
+    this.pending = Math.max(0, this.pending - 1);
   }
 }

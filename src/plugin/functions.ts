@@ -286,6 +286,11 @@ export const CONFIG_DOCS: Record<string, { type: string; description: string; se
   restV2Url: { type: "string", description: "REST v2 address, without `/v2`. Default: RUNPOD_REST_V2_URL, else `https://api.runpod.io`." },
   inferenceUrl: { type: "string", description: "Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`." },
   timeoutMs: { type: "integer", description: "Per-request timeout in milliseconds. Default: 30000." },
+  rateLimitDeadlineMs: {
+    type: "integer",
+    description:
+      "How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).",
+  },
   api: {
     type: "string",
     description:

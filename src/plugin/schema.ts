@@ -9,7 +9,7 @@
  * platform's value for some fields): change policy and defaults stay in the provider's check and diff.
  */
 import { PROVIDER_SETTING_KEYS, PULUMI_CONFIG_KEYS } from "../provider/providerConfig";
-import { RESOURCE_KINDS, type ResourceModel } from "../provider";
+import { KINDS, type ResourceModel } from "../provider";
 import { CONFIG_DOCS, FUNCTIONS, TYPES, type FunctionSpec } from "./functions";
 import { PACKAGE, tokenOf } from "./tokens";
 
@@ -57,7 +57,7 @@ function propertyOf(field: Field, asInput = false): PropertySpec {
   return spec;
 }
 
-function resourceSpec(model: ResourceModel): JsonSchemaType {
+function resourceSpec(model: ResourceModel, doc: string): JsonSchemaType {
   const properties: Record<string, PropertySpec> = {};
   const inputProperties: Record<string, PropertySpec> = {};
   const requiredInputs: string[] = [];
@@ -67,21 +67,8 @@ function resourceSpec(model: ResourceModel): JsonSchemaType {
     inputProperties[name] = propertyOf(field, true);
     if (field.kind === "input" && field.required && !field.autoName) requiredInputs.push(name);
   }
-  const head = MODEL_DOCS[model.type] ?? model.type;
-  return { description: head, properties, inputProperties, requiredInputs };
+  return { description: doc, properties, inputProperties, requiredInputs };
 }
-
-const MODEL_DOCS: Record<string, string> = {
-  Endpoint:
-    "A serverless endpoint: workers running a template on GPUs, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Endpoint <name> <endpoint id>`.",
-  Template:
-    "A serverless template: the image, disk, start command, ports, environment (secret) and registry credentials an endpoint runs. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Template <name> <template id>`.",
-  ContainerRegistryAuth:
-    "Credentials the platform uses to pull a private image. The platform reports only the id and the name: `username` and `password` are kept from the inputs. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:ContainerRegistryAuth <name> <id>` (then give `username` and `password` in the program).",
-  NetworkVolume:
-    "Persistent network storage that endpoints mount (`networkVolumeId`), managed through REST v2 whatever `runpod:api` says. `name` renames and a larger `size` (GB) grows in place; a smaller `size` fails at preview; `dataCenterId` and `type` replace the volume (a new, empty one). Deleting it deletes its data: use the `protect` or `retainOnDelete` resource option for data worth keeping. `monthlyCost` is known at preview. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:NetworkVolume <name> <volume id>`.",
-  Pod: "A GPU or CPU pod (REST v2 on every `runpod:api` value: the platform has no GraphQL operations for pods). `gpuTypeIds` are tried in order of preference; `desiredStatus` `EXITED` / `RUNNING` stops and starts the pod in place. Env values are secret. `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Pod <name> <pod id>`.",
-};
 
 function configSpec(): Record<string, PropertySpec> {
   const out: Record<string, PropertySpec> = {};
@@ -120,7 +107,7 @@ export function packageSchema(version: string): Record<string, unknown> {
       inputProperties: config,
     },
     types: TYPES,
-    resources: Object.fromEntries(Object.values(RESOURCE_KINDS).map((k) => [tokenOf(k.model), resourceSpec(k.model)])),
+    resources: Object.fromEntries(KINDS.map((k) => [tokenOf(k.model), resourceSpec(k.model, k.doc)])),
     functions: Object.fromEntries(FUNCTIONS.map((fn) => [fn.token, functionSpec(fn)])),
     language: {
       python: { packageName: "pulumi_runpod", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },

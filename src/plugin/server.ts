@@ -15,6 +15,7 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import type { PlatformClient } from "../api";
+import { withOperationDeadline } from "../api/deadline";
 import {
   catalogReads,
   clientInputFromConfig,
@@ -67,6 +68,14 @@ function grpcError(err: unknown): Partial<grpc.StatusObject> {
     metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
   }
   return { code: grpc.status.UNKNOWN, details: e.message, metadata };
+}
+
+/**
+ * The `timeout` of a Create, Update or Delete request (seconds; the resource's `customTimeouts`, 0 when it
+ * has none) in milliseconds: the operation's deadline, which bounds its rate-limit waits (api/deadline.ts).
+ */
+function engineTimeoutMs(seconds: number): number | undefined {
+  return seconds > 0 ? seconds * 1000 : undefined;
 }
 
 /** detailedDiff kind of one changed property. */
@@ -240,7 +249,7 @@ export class ResourceProviderServer {
 
   private async create(req: proto.CreateRequest): Promise<proto.CreateResponse> {
     const urn = req.getUrn();
-    const result = await this.operations(urn).create(fromStruct(req.getProperties()));
+    const result = await withOperationDeadline(engineTimeoutMs(req.getTimeout()), () => this.operations(urn).create(fromStruct(req.getProperties())));
     void this.options.log.log("debug", `created ${result.id}`, urn);
     return new proto.CreateResponse().setId(result.id).setProperties(this.answer(urn, result.outs));
   }
@@ -267,12 +276,14 @@ export class ResourceProviderServer {
 
   private async update(req: proto.UpdateRequest): Promise<proto.UpdateResponse> {
     const urn = req.getUrn();
-    const result = await this.operations(urn).update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
+    const result = await withOperationDeadline(engineTimeoutMs(req.getTimeout()), () =>
+      this.operations(urn).update(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())),
+    );
     return new proto.UpdateResponse().setProperties(this.answer(urn, result?.outs ?? {}));
   }
 
   private async delete(req: proto.DeleteRequest): Promise<Empty> {
-    await this.operations(req.getUrn()).delete(req.getId(), fromStruct(req.getProperties()));
+    await withOperationDeadline(engineTimeoutMs(req.getTimeout()), () => this.operations(req.getUrn()).delete(req.getId(), fromStruct(req.getProperties())));
     return new Empty();
   }
 

@@ -2,7 +2,7 @@
  * Type tokens of the provider plugin: `runpod:index:<Type>` for each resource model (the dynamic
  * provider's resources are `pulumi-nodejs:dynamic/runpod:<Type>` instead, model/fields.ts `typeToken`).
  */
-import { RESOURCE_KINDS, type ResourceKindName, type ResourceModel } from "../provider";
+import { KINDS, type ResourceKindName, type ResourceModel } from "../provider";
 
 /** The package name: the plugin is `pulumi-resource-runpod`, its tokens `runpod:…`. */
 export const PACKAGE = "runpod";
@@ -12,9 +12,7 @@ export function tokenOf(model: ResourceModel): string {
   return `${PACKAGE}:index:${model.type}`;
 }
 
-const BY_TOKEN = new Map<string, ResourceKindName>(
-  (Object.entries(RESOURCE_KINDS) as [ResourceKindName, { model: ResourceModel }][]).map(([kind, k]) => [tokenOf(k.model), kind]),
-);
+const BY_TOKEN = new Map<string, ResourceKindName>(KINDS.map((k) => [tokenOf(k.model), k.kind]));
 
 /** The resource kind of a URN or a type token; undefined for a type this plugin does not serve. */
 export function kindOf(urnOrToken: string): ResourceKindName | undefined {

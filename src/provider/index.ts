@@ -79,7 +79,9 @@ export type { NetworkVolumeInputs, NetworkVolumeOutputs } from "./networkVolume/
 
 // Internals: used by this package's resources and CLI, stripped from the declarations (stripInternal).
 /** @internal */
-export { RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "./kinds";
+export { KINDS, RESOURCE_KINDS, RESOURCE_KIND_NAMES } from "./kinds";
+/** @internal */
+export type { AnyKind, KindDescriptor, StackFacts } from "./kind";
 /** @internal */
 export { providerStub, endpointProviderStub, templateProviderStub, registryAuthProviderStub, PROVIDER_MODULE } from "./serializable";
 /** @internal */
@@ -113,8 +115,6 @@ export { checkEndpointInputs, type EndpointCheck, type InputFailure } from "./en
 export { diffEndpoint, type EndpointDiff } from "./endpoint/diff";
 /** @internal */
 export { outputsFromRecord } from "./endpoint/state";
-/** @internal */
-export { restCreateInputFrom } from "./endpoint/paths/graphql";
 /** @internal */
 export { isAutoNameOf, AUTONAME_FORM } from "./naming";
 /** @internal */

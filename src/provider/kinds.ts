@@ -1,50 +1,25 @@
 /**
- * The provider's resources: one entry per resource kind, keyed by the kind its model and its
- * serialized stub name (`resources.<kind>` of the provider module). Adding a resource adds its entry.
- * Implementations load at their first use, so loading the provider module stays light.
+ * The provider's resource kinds: one descriptor per kind (`<kind>/index.ts`, kind.ts), one line each.
+ * Everything that serves kinds derives from this list: the session's listings and ports (session.ts),
+ * the provider module's `resources.<kind>`, the plugin's tokens and schema, the CLI's stack commands.
+ * Adding a resource adds its line. Providers load at their first use, so the provider module stays light.
  */
-import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { ENDPOINT_MODEL } from "./endpoint/model";
-import type { ResourceModel } from "./model/fields";
-import { NETWORK_VOLUME_MODEL } from "./networkVolume/model";
-import { POD_MODEL } from "./pod/model";
-import { REGISTRY_AUTH_MODEL } from "./registryAuth/model";
-import { TEMPLATE_MODEL } from "./template/model";
-import type { PlatformSession } from "./session";
+import { ENDPOINT } from "./endpoint";
+import type { AnyKind, ResourceOperations } from "./kind";
+import { NETWORK_VOLUME } from "./networkVolume";
+import { POD } from "./pod";
+import { REGISTRY_AUTH } from "./registryAuth";
+import { TEMPLATE } from "./template";
 
-/** One resource kind's operations, as the dynamic provider host calls them (its `configure` is the runtime's). */
-export type ResourceOperations = Required<Omit<dynamic.ResourceProvider, "configure">>;
+export const KINDS = [ENDPOINT, TEMPLATE, REGISTRY_AUTH, NETWORK_VOLUME, POD] as const satisfies readonly AnyKind[];
 
-export interface ResourceKind {
-  model: ResourceModel;
-  /** The kind's provider on the process's session (its bookkeeping lives as long as that session). */
-  provider(session: PlatformSession): Promise<ResourceOperations>;
-}
-
-export const RESOURCE_KINDS = {
-  endpoint: {
-    model: ENDPOINT_MODEL,
-    provider: async (session: PlatformSession) => new (await import("./endpoint/provider")).EndpointProvider(session),
-  },
-  template: {
-    model: TEMPLATE_MODEL,
-    provider: async (session: PlatformSession) => new (await import("./template/provider")).TemplateProvider(session),
-  },
-  registryAuth: {
-    model: REGISTRY_AUTH_MODEL,
-    provider: async (session: PlatformSession) => new (await import("./registryAuth/provider")).RegistryAuthProvider(session),
-  },
-  networkVolume: {
-    model: NETWORK_VOLUME_MODEL,
-    provider: async (session: PlatformSession) => new (await import("./networkVolume/provider")).NetworkVolumeProvider(session),
-  },
-  pod: {
-    model: POD_MODEL,
-    provider: async (session: PlatformSession) => new (await import("./pod/provider")).PodProvider(session),
-  },
-} satisfies Record<string, ResourceKind>;
+/** Each kind's descriptor by its name (`resources.<kind>`). */
+export const RESOURCE_KINDS = Object.fromEntries(KINDS.map((k) => [k.kind, k])) as {
+  [K in (typeof KINDS)[number]["kind"]]: Extract<(typeof KINDS)[number], { kind: K }>;
+};
 
 export type ResourceKindName = keyof typeof RESOURCE_KINDS;
+export type { ResourceOperations };
 
 /** Every kind, in registration order. */
-export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS) as ResourceKindName[];
+export const RESOURCE_KIND_NAMES: ResourceKindName[] = KINDS.map((k) => k.kind);

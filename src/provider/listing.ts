@@ -1,10 +1,21 @@
 /**
- * A shared listing of the caller's records of one kind (templates, registry credentials): the platform
- * has no "get one" call for them, only `myself { … }` listings, so the reads of one `pulumi refresh`, the
- * checks of one preview and the deletes of one destroy share one listing per burst (coalesce.ts). A
- * lookup of a record this process changed, or of the whole list after a change, takes a new listing.
+ * A shared listing of the caller's records of one kind: the design's interfaces have no "get one" call
+ * for most kinds, only listings (spec: GraphQL › List endpoints), so the reads of one `pulumi refresh`,
+ * the checks of one preview and the deletes of one destroy share one listing per burst (coalesce.ts)
+ * instead of one each.
+ *
+ * Lookups share one listing while it is in flight and through a burst of lookups that follow it (each
+ * within {@link LOOKUP_WINDOW_MS} of the previous, up to {@link LOOKUP_MAX_AGE_MS} after the listing
+ * completed). The providers report every record they change ({@link SharedListing.changed}); a lookup of
+ * a changed record, or of the whole list after a change, takes a new listing, so nobody is answered from
+ * a listing that predates this process's own change to what they ask about.
  */
 import { CoalescedCall } from "./coalesce";
+
+/** Largest gap between two lookups of one burst that still share a listing, in milliseconds. */
+export const LOOKUP_WINDOW_MS = 1000;
+/** Oldest a listing may be and still answer a lookup, in milliseconds (at least the window). */
+export const LOOKUP_MAX_AGE_MS = 30_000;
 
 export class SharedListing<T extends { id: string }> {
   private readonly listing: CoalescedCall<T[]>;
@@ -18,7 +29,6 @@ export class SharedListing<T extends { id: string }> {
   constructor(list: () => Promise<T[]>, windowMs: number, maxAgeMs: number = windowMs) {
     this.listing = new CoalescedCall(list, windowMs, Math.max(windowMs, maxAgeMs));
   }
-
   /** Number of listings made so far. */
   get listingCount(): number {
     return this.listing.callCount;

@@ -6,16 +6,14 @@
  * counts as deleted (each path's port says how it deletes; port.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { PerPath } from "./apiPath";
 import { createOnceByName } from "./createByName";
 import { deleteWhenReleased, type InUseOptions } from "./inUse";
 import type { SharedListing } from "./listing";
 import type { ResourceModel } from "./model/fields";
-import type { PortFactory } from "./port";
-import { RecordProvider, type KindWords, type SessionSource } from "./recordProvider";
+import type { KindSession } from "./kindSession";
+import { RecordProvider, type KindWords } from "./recordProvider";
 import { AUTONAMED_PROPERTY } from "./reserved";
 import { withoutSecrets } from "./secrets";
-import type { PlatformSession } from "./session";
 
 type Props = Record<string, unknown>;
 
@@ -24,26 +22,24 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
   O,
   R
 > {
-  /**
-   * @param listing the session's shared listing of the kind (create settlement by name, changes reported).
-   */
   constructor(
-    source: SessionSource,
+    session: KindSession,
     model: ResourceModel,
-    ports: PerPath<PortFactory<I, R>>,
-    private readonly listingOf: (session: PlatformSession) => SharedListing<R>,
     words: KindWords,
     private readonly inUse: InUseOptions = {},
   ) {
-    super(source, model, ports, words);
+    super(session, model, words);
   }
 
+  /** The session's shared listing of the kind (create settlement by name, changes reported). */
   private get listing(): SharedListing<R> {
-    return this.listingOf(this.session);
+    return this.session.listing<R>(this.model.kind);
   }
 
-  /** Who still uses record `id` ("endpoints a (x), b (y)"), or "" — for the in-use error. */
-  protected abstract users(id: string): Promise<string>;
+  /** Who still uses record `id` ("endpoints a (x), b (y)"), or "" — for the in-use error (the kinds using it say, kind.ts `usesOf`). */
+  protected users(id: string): Promise<string> {
+    return this.session.usersOf(this.model.kind, id);
+  }
 
   async create(news: Props): Promise<dynamic.CreateResult<O>> {
     const inputs = this.checked(news, "create");

@@ -4,20 +4,15 @@
  * declared ({@link PortCapabilities}) so the providers above ask instead of guessing from a record's shape.
  */
 import type { PlatformClient } from "../api";
-import type { EndpointDirectory } from "./endpoint/directory";
 import type { SharedListing } from "./listing";
-import type { NetworkVolumeState, PodState, RegistryAuthState, TemplateState } from "./paths/records";
 
 type Props = Record<string, unknown>;
 
-/** What a port may use: the session's client and shared listings (PlatformSession provides them). */
+/** What a port may use: the session's client and the shared listings of every kind (kindSession.ts provides them). */
 export interface PortContext {
   readonly client: PlatformClient;
-  readonly endpoints: EndpointDirectory;
-  readonly templates: SharedListing<TemplateState>;
-  readonly registryAuths: SharedListing<RegistryAuthState>;
-  readonly networkVolumeListing: SharedListing<NetworkVolumeState>;
-  readonly podListing: SharedListing<PodState>;
+  /** The shared listing of a kind's records on the session's path, by the kind's name (`"endpoint"`). */
+  listing<R extends { id: string }>(kind: string): SharedListing<R>;
 }
 
 /** What one path can do for a kind, in the model's terms. */
@@ -49,6 +44,11 @@ export interface PortCapabilities {
    * where the platform follows the template itself.
    */
   readonly copiesTemplates: boolean;
+  /**
+   * What uses a record of this kind follows its saves by itself (GraphQL templates: the platform rolls
+   * every endpoint of a changed template onto it), so the provider follows that rollout to health.
+   */
+  readonly usersFollow?: boolean;
 }
 
 export interface UpdateOptions {
@@ -65,6 +65,7 @@ export interface Port<I, R extends { id: string }> {
    * @throws IncompleteCreateError when the record exists but a follow-up failed.
    */
   finishCreate?(record: R, inputs: I): Promise<R>;
+
   /** The caller's record `id`, or undefined when it has none (from the session's shared listing). */
   read(id: string): Promise<R | undefined>;
   /** Applies `inputs` to record `id`; `olds` are the stored outputs (last read). */
@@ -77,7 +78,7 @@ export interface Port<I, R extends { id: string }> {
   delete(id: string, props: Props | undefined): Promise<void>;
 }
 
-/** Builds a kind's port for one path on a session (the tables in paths/ports.ts). */
+/** Builds a kind's port for one path on a session (each kind's `paths/index.ts`). */
 export type PortFactory<I, R extends { id: string }> = (context: PortContext) => Port<I, R>;
 
 /** The record exists, but setting what its create could not carry failed (the provider records it, the next `up` finishes). */

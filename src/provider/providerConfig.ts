@@ -17,6 +17,7 @@ export const PULUMI_CONFIG_KEYS = {
   restV2Url: "runpod:restV2Url",
   inferenceUrl: "runpod:inferenceUrl",
   timeoutMs: "runpod:timeoutMs",
+  rateLimitDeadlineMs: "runpod:rateLimitDeadlineMs",
   allowInsecureHttp: "runpod:allowInsecureHttp",
 } as const satisfies Record<SettingName, string>;
 
@@ -26,6 +27,9 @@ const SET_KEY = `pulumi config set --secret ${PULUMI_CONFIG_KEYS.apiKey} <key>`;
 export const PULUMI_HINTS: FrontEndHints = {
   authentication: `Check the API key: set it with \`${SET_KEY}\` (or the environment variable RUNPOD_API_KEY)`,
   permission: "The API key is valid but lacks permission for this action; use a key with read/write access",
+  rateLimit:
+    "The rate limit is the account's, shared by every stack and process using the key: allow a longer wait (runpod:rateLimitDeadlineMs, " +
+    "or the resource's customTimeouts with the provider plugin) or run fewer operations at once (`pulumi up --parallel`; docs/configuration.md)",
   configuration: (setting) => (setting === "apiKey" ? `Set it with \`${SET_KEY}\`` : undefined),
 };
 
@@ -45,7 +49,7 @@ export interface ConfigSource {
 
 /**
  * The client settings present in `source` under the `runpod:` keys (`apiKey`, `graphqlUrl`,
- * `restV1Url`, `restV2Url`, `inferenceUrl`, `timeoutMs` in milliseconds); absent keys stay unset.
+ * `restV1Url`, `restV2Url`, `inferenceUrl`, `timeoutMs` and `rateLimitDeadlineMs` in milliseconds); absent keys stay unset.
  * Values are not validated here: `resolveClientConfig` does it and names the key in its error.
  */
 export function clientInputFromConfig(source: ConfigSource): ClientConfigInput {

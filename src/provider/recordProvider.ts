@@ -8,7 +8,6 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { PlatformClient } from "../api";
-import { portOf, type PerPath } from "./apiPath";
 import { isNotFound } from "./errorKinds";
 import { checkFields, isComplete, type InputFailure } from "./model/check";
 import { diffModel } from "./model/compare";
@@ -18,8 +17,8 @@ import { checkedInputs, isCheckedInputs, refreshedInputs } from "./model/state";
 import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY } from "./reserved";
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
 import { pathFailures } from "./pathSupport";
-import type { Port, PortFactory } from "./port";
-import { PlatformSession, type SessionOptions } from "./session";
+import type { KindSession } from "./kindSession";
+import type { Port } from "./port";
 import { containsUnknown } from "./unknown";
 
 type Props = Record<string, unknown>;
@@ -32,22 +31,17 @@ export interface KindWords {
   plural?: boolean;
 }
 
-/** A provider's source: the process's session, or a function returning the client (a session of its own). */
-export type SessionSource = PlatformSession | (() => PlatformClient);
-
 export abstract class RecordProvider<I extends object, O extends object, R extends { id: string }> {
-  protected readonly session: PlatformSession;
+  protected readonly session: KindSession;
   private portInstance?: Port<I, R>;
   private readonly secretFields: readonly string[];
 
   constructor(
-    source: SessionSource,
+    session: KindSession,
     protected readonly model: ResourceModel,
-    private readonly ports: PerPath<PortFactory<I, R>>,
     protected readonly words: KindWords,
-    sessionOptions: SessionOptions = {},
   ) {
-    this.session = source instanceof PlatformSession ? source : new PlatformSession(source, sessionOptions);
+    this.session = session;
     this.secretFields = secretNames(model);
   }
 
@@ -55,9 +49,9 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     return this.session.client;
   }
 
-  /** This kind's operations on the session's path, built at first use. */
+  /** This kind's operations on the session's path (the session picks the path), built at first use. */
   protected get port(): Port<I, R> {
-    this.portInstance ??= portOf(this.ports, this.session.api)(this.session);
+    this.portInstance ??= this.session.port<I, R>(this.model.kind);
     return this.portInstance;
   }
 

@@ -14,7 +14,8 @@
  */
 import { createHash } from "crypto";
 import type { ClientConfigInput } from "../api";
-import { RESOURCE_KINDS, type ResourceKind, type ResourceKindName, type ResourceOperations } from "./kinds";
+import type { AnyKind, ResourceOperations } from "./kind";
+import { KINDS, type ResourceKindName } from "./kinds";
 import type { CatalogReads } from "./catalog/queries";
 import { catalogSettingsInput } from "./catalog/settings";
 import { apiPathFromConfig, clientInputFromConfig, PULUMI_CONFIG_KEYS, type ConfigSource } from "./providerConfig";
@@ -26,7 +27,10 @@ export class ProviderRuntime {
   private providers = new Map<string, Promise<ResourceOperations>>();
   private configurations = 0;
 
-  constructor(private readonly kinds: Record<string, ResourceKind> = RESOURCE_KINDS) {
+  private readonly kinds: ReadonlyMap<string, AnyKind>;
+
+  constructor(kinds: readonly AnyKind[] = KINDS) {
+    this.kinds = new Map(kinds.map((k) => [k.kind, k]));
     this.session = ProviderRuntime.sessionFor({});
   }
 
@@ -85,8 +89,8 @@ export class ProviderRuntime {
   provider(kind: ResourceKindName | string): Promise<ResourceOperations> {
     let provider = this.providers.get(kind);
     if (!provider) {
-      const entry = this.kinds[kind];
-      if (!entry) return Promise.reject(new Error(`pulumi-runpod has no resource kind "${kind}"; it has ${Object.keys(this.kinds).join(", ")}`));
+      const entry = this.kinds.get(kind);
+      if (!entry) return Promise.reject(new Error(`pulumi-runpod has no resource kind "${kind}"; it has ${[...this.kinds.keys()].join(", ")}`));
       const providers = this.providers;
       provider = entry.provider(this.session);
       provider.catch(() => providers.get(kind) === provider && providers.delete(kind));

@@ -2,6 +2,7 @@ import { inspect } from "util";
 import {
   ConfigurationError,
   DEFAULT_RETRY,
+  DEFAULT_RATE_LIMIT_DEADLINE_MS,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_URLS,
   ENV_VARS,
@@ -20,10 +21,21 @@ describe("resolveClientConfig", () => {
       restV2Url: "https://api.runpod.io",
       inferenceUrl: "https://api.runpod.ai",
       timeoutMs: DEFAULT_TIMEOUT_MS,
+      rateLimitDeadlineMs: DEFAULT_RATE_LIMIT_DEADLINE_MS,
       retry: DEFAULT_RETRY,
       allowInsecureHttp: false,
     });
     expect(DEFAULT_URLS.graphqlUrl).toBe(c.graphqlUrl);
+    // Waiting out the account's rate limit may take two resets of the minute window and more.
+    expect(DEFAULT_RATE_LIMIT_DEADLINE_MS).toBeGreaterThanOrEqual(10 * 60_000);
+  });
+
+  it("rateLimitDeadlineMs: a whole number of milliseconds, 0 (never wait) allowed, named as the front end calls it", () => {
+    expect(resolveClientConfig({ apiKey: "k", rateLimitDeadlineMs: "900000" as never }, {}).rateLimitDeadlineMs).toBe(900_000);
+    expect(resolveClientConfig({ apiKey: "k", rateLimitDeadlineMs: 0 }, {}).rateLimitDeadlineMs).toBe(0);
+    expect(() =>
+      resolveClientConfig({ apiKey: "k", rateLimitDeadlineMs: "ten minutes" as never }, {}, { rateLimitDeadlineMs: "runpod:rateLimitDeadlineMs" }),
+    ).toThrow(/runpod:rateLimitDeadlineMs must be a non-negative integer, got "ten minutes"/);
   });
 
   it("falls back to the runpodctl environment variables, accepting their /v1 and /v2 suffixes", () => {

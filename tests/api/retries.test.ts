@@ -15,7 +15,8 @@ import {
   resolveClientConfig,
   type PlatformClient,
 } from "../../src/api";
-import { RateLimitTracker } from "../../src/api/ratelimit";
+import { withOperationDeadline } from "../../src/api/deadline";
+import { RateLimitTracker, resetJitterMs } from "../../src/api/ratelimit";
 import { DNS_ATTEMPTS } from "../../src/api/retry";
 import { ENDPOINT_INPUT, clientFor, closedPort, eventually, startFastEmulator, thrown } from "./helpers";
 
@@ -36,9 +37,9 @@ const named = (name: string) => emu.endpoints(emu.apiKey).filter((e) => e.name =
 const ops = (op: string) => emu.stats().byOperation[op] ?? 0;
 
 describe("429", () => {
-  it("without retries: RateLimitError with Retry-After seconds and the parsed windows", async () => {
+  it("with no time to wait it out: RateLimitError with Retry-After seconds and the parsed windows", async () => {
     emu.setFaults({ force429: 1, retryAfterSeconds: 2, match: ["listNetworkVolumes"] });
-    const c = clientFor(emu, { retry: { retries: 0 } });
+    const c = clientFor(emu, { rateLimitDeadlineMs: 0 });
     const err = await thrown(() => c.listNetworkVolumes());
     expect(err).toBeInstanceOf(RateLimitError);
     const r = err as RateLimitError;
@@ -57,8 +58,23 @@ describe("429", () => {
     const started = Date.now();
     expect((await c.listNetworkVolumes()).length).toBeGreaterThan(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950); // it waited the Retry-After second
-    expect(c.stats.retries).toBe(1);
+    expect(c.stats.retries).toBe(0); // waiting out a rate limit is not a retry
+    expect(c.stats.rateLimitWaits).toBe(1);
     expect(ops("listNetworkVolumes")).toBe(2);
+  });
+
+  it("rate limits are waited out beyond the retry count and the fault deadline, with a jitter", async () => {
+    emu.setFaults({ force429: 3, retryAfterSeconds: 1, match: ["listNetworkVolumes"] });
+    const c = clientFor(emu, { retry: { retries: 0, deadlineMs: 500 } });
+    const started = Date.now();
+    expect((await c.listNetworkVolumes()).length).toBeGreaterThan(0);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(3 * 1000);
+    // Each wait is Retry-After plus a jitter of at most a second (ratelimit.ts resetJitterMs).
+    expect(elapsed).toBeLessThan(3 * (1000 + 50 + 1000) + 2000);
+    expect(c.stats.retries).toBe(0);
+    expect(c.stats.rateLimitWaits).toBe(3);
+    expect(ops("listNetworkVolumes")).toBe(4);
   });
 
   it("a create rejected with 429 is retried (it never took effect) and yields exactly one endpoint", async () => {
@@ -70,37 +86,49 @@ describe("429", () => {
 
   it("GraphQL 429 is a RateLimitError too", async () => {
     emu.setFaults({ force429: 1, retryAfterSeconds: 3, match: ["myself"] });
-    const err = await thrown(() => clientFor(emu, { retry: { retries: 0 } }).myself());
+    const err = await thrown(() => clientFor(emu, { rateLimitDeadlineMs: 0 }).myself());
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfterSeconds).toBe(3);
     expect((err as RateLimitError).windows.minute?.remaining).toBe(0);
   });
 
-  it("paces: after a 429 the next call waits for the window's reset instead of meeting another 429", async () => {
+  it("paces: after a 429 the client's other calls wait for the window's reset instead of meeting another 429", async () => {
     emu.setFaults({ force429: 1, retryAfterSeconds: 1, match: ["listNetworkVolumes"] });
-    const c = clientFor(emu, { retry: { retries: 0 } });
-    expect(await thrown(() => c.listNetworkVolumes())).toBeInstanceOf(RateLimitError);
-    expect(c.rateLimit.minute?.remaining).toBe(0);
-    emu.setFaults({});
+    const c = clientFor(emu);
+    const first = c.listNetworkVolumes();
+    await eventually(() => (c.rateLimit.minute?.remaining === 0 ? true : undefined));
     const started = Date.now();
     await c.listNetworkVolumes();
     expect(Date.now() - started).toBeGreaterThanOrEqual(500); // held back until the reported reset
-    expect(c.stats.rateLimitWaits).toBe(1);
-    expect(ops("listNetworkVolumes")).toBe(2);
+    await first;
+    expect(c.stats.rateLimitWaits).toBe(2); // the first call's wait and the second's
+    expect(c.stats.retries).toBe(0);
+    expect(ops("listNetworkVolumes")).toBe(3);
     expect(emu.stats().faultsByKind.force429).toBe(1);
   });
 
-  it("a wait longer than the deadline is not attempted", async () => {
+  it("a wait longer than the rate-limit deadline is not attempted, and the error says why", async () => {
     emu.setFaults({ force429: 1, retryAfterSeconds: 30, match: ["listNetworkVolumes"] });
-    const c = clientFor(emu, { retry: { retries: 5, deadlineMs: 1000 } });
-    expect(await thrown(() => c.listNetworkVolumes())).toBeInstanceOf(RateLimitError);
+    const c = clientFor(emu, { rateLimitDeadlineMs: 1000 });
+    const err = await thrown(() => c.listNetworkVolumes());
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err.message).toMatch(/Waiting 30 s for the account's rate limit to reset would pass the rate-limit deadline of the call/);
+    expect(ops("listNetworkVolumes")).toBe(1);
+  });
+
+  it("an operation deadline (the engine's customTimeouts) replaces the configured one", async () => {
+    emu.setFaults({ force429: 1, retryAfterSeconds: 30, match: ["listNetworkVolumes"] });
+    const c = clientFor(emu); // ten minutes would wait the 30 s out
+    const err = await thrown(() => withOperationDeadline(2000, () => c.listNetworkVolumes()));
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err.message).toMatch(/would pass the operation's deadline \(customTimeouts\)/);
     expect(ops("listNetworkVolumes")).toBe(1);
   });
 
   it("a real quota: the exhausted window is named, and no wait beyond the deadline is made", async () => {
     const tight = await startFastEmulator({ seed: { ...DEFAULT_SEED, rateLimits: { minute: 3, hour: 1000, day: 10000 } } as never });
     try {
-      const c = clientFor(tight, { retry: { retries: 3, deadlineMs: 500 } });
+      const c = clientFor(tight, { rateLimitDeadlineMs: 500 });
       for (let i = 0; i < 3; i++) await c.listNetworkVolumes();
       expect(c.rateLimit.minute).toMatchObject({ remaining: 0, quota: 3, windowSeconds: 60 });
       const err = await thrown(() => c.listNetworkVolumes());
@@ -313,5 +341,37 @@ describe("rate-limit parsing and pacing", () => {
     await t.beforeSend(Date.now() + 5000);
     expect(t.waits).toBe(1);
     expect(t.delayMs()).toBe(0);
+  });
+
+  it("paces before the limit: a window under half its quota and ahead of its time spreads what is left until its reset", async () => {
+    const t = new RateLimitTracker();
+    const start = Date.now();
+    // 4 of 40 left with 0.6 s of a 1 s window to go: spent faster than the window runs.
+    t.update({ minute: { remaining: 4, resetSeconds: 0.6, quota: 40, windowSeconds: 1 } }, start);
+    const went: number[] = [];
+    const holds = await Promise.all(Array.from({ length: 5 }, () => t.beforeSend(start + 60_000).then((hold) => (went.push(Date.now() - start), hold))));
+    expect(holds).toEqual(["none", "paced", "paced", "paced", "reset"]);
+    went.sort((a, b) => a - b);
+    // Slots 0.2 s apart (the 0.6 s left over the 3 units left after the first), the fifth after the reset.
+    for (const [i, low] of [0, 200, 400, 600].entries()) expect(went[i]).toBeGreaterThanOrEqual(low - 5);
+    expect(went[3]).toBeLessThan(600 + 400);
+    expect(went[4]).toBeGreaterThanOrEqual(600 + 50);
+  });
+
+  it("a window with half its quota left, or on pace with its time, is not paced", async () => {
+    const t = new RateLimitTracker();
+    const start = Date.now();
+    t.update({ minute: { remaining: 30, resetSeconds: 50, quota: 40, windowSeconds: 60 } }, start);
+    expect(await Promise.all([t.beforeSend(start + 1000), t.beforeSend(start + 1000)])).toEqual(["none", "none"]);
+    t.update({ minute: { remaining: 10, resetSeconds: 10, quota: 40, windowSeconds: 60 } }, start); // 25% left, 17% of the time
+    expect(await t.beforeSend(start + 1000)).toBe("none");
+    expect(Date.now() - start).toBeLessThan(500);
+  });
+
+  it("the jitter of a wait for a reset: a tenth of the wait, at least 1 s, at most 10 s", () => {
+    expect(resetJitterMs(60_000, () => 1)).toBe(6000);
+    expect(resetJitterMs(2000, () => 1)).toBe(1000);
+    expect(resetJitterMs(3_600_000, () => 1)).toBe(10_000);
+    expect(resetJitterMs(60_000, () => 0)).toBe(0);
   });
 });

@@ -107,8 +107,8 @@ describe("the API key never appears in error text", () => {
     await add("GraphQL validation", RW_KEY, GraphQLRequestError, () => client.saveEndpoint({ ...ENDPOINT_INPUT, gpuIds: "BOGUS" }));
 
     emu.setFaults({ force429: 2, retryAfterSeconds: 5, match: ["myself", "listNetworkVolumes"] });
-    await add("429 GraphQL", RW_KEY, RateLimitError, () => clientFor(emu, { apiKey: RW_KEY, retry: { retries: 0 } }).myself());
-    await add("429 REST", RW_KEY, RateLimitError, () => clientFor(emu, { apiKey: RW_KEY, retry: { retries: 0 } }).listNetworkVolumes());
+    await add("429 GraphQL", RW_KEY, RateLimitError, () => clientFor(emu, { apiKey: RW_KEY, rateLimitDeadlineMs: 0 }).myself());
+    await add("429 REST", RW_KEY, RateLimitError, () => clientFor(emu, { apiKey: RW_KEY, rateLimitDeadlineMs: 0 }).listNetworkVolumes());
 
     emu.setFaults({ errorRate: 1, match: ["gpuTypes", "listNetworkVolumes"] });
     await add("5xx GraphQL", RW_KEY, ServerError, () => client.gpuTypes());

@@ -33,7 +33,10 @@ afterEach(() => {
   expect(server.violations).toEqual([]);
 });
 
-function client(retry: Partial<{ retries: number; minDelayMs: number; maxDelayMs: number; deadlineMs: number }> = {}): PlatformClient {
+function client(
+  retry: Partial<{ retries: number; minDelayMs: number; maxDelayMs: number; deadlineMs: number }> = {},
+  rateLimitDeadlineMs?: number,
+): PlatformClient {
   return createClient(
     resolveClientConfig(
       {
@@ -43,6 +46,7 @@ function client(retry: Partial<{ retries: number; minDelayMs: number; maxDelayMs
         restV2Url: server.url,
         inferenceUrl: server.url,
         timeoutMs: 5000,
+        rateLimitDeadlineMs,
         retry: { retries: 3, minDelayMs: 5, maxDelayMs: 20, deadlineMs: 20_000, ...retry },
       },
       {},
@@ -322,7 +326,8 @@ describe("retries and rate limits pace v2 as they pace the other interfaces", ()
     await c.v2.listEndpoints();
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(server.exchanges.map((e) => e.status)).toEqual([429, 200]);
-    expect(c.stats.retries).toBe(1);
+    expect(c.stats.retries).toBe(0); // a rate limit waited out is not a retry
+    expect(c.stats.rateLimitWaits).toBe(1);
   });
 
   test("429 on a create is retried too (the platform did not act on it)", async () => {
@@ -334,16 +339,28 @@ describe("retries and rate limits pace v2 as they pace the other interfaces", ()
     ]);
   });
 
-  test("a 429 that outlasts the retries is a RateLimitError naming the exceeded window", async () => {
+  test("a 429 is waited out whatever the retry count: the retries are for faults", async () => {
     const limited = {
       ...problem(429, "Too Many Requests", "rate limit exceeded for the minute window"),
       headers: { "Retry-After": "0", RateLimit: '"minute";r=0;t=0' },
     };
     server.queue(limited, limited);
-    const err = (await thrown(() => client({ retries: 1 }).v2.listRegistries())) as RateLimitError;
+    const c = client({ retries: 0 });
+    await c.v2.listRegistries();
+    expect(server.exchanges.map((e) => e.status)).toEqual([429, 429, 200]);
+    expect(c.stats.retries).toBe(0);
+  });
+
+  test("a 429 that outlasts the rate-limit deadline is a RateLimitError naming the exceeded window", async () => {
+    server.queue({
+      ...problem(429, "Too Many Requests", "rate limit exceeded for the minute window"),
+      headers: { "Retry-After": "5", RateLimit: '"minute";r=0;t=5' },
+    });
+    const err = (await thrown(() => client({}, 1000).v2.listRegistries())) as RateLimitError;
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.exceededWindows).toEqual(["minute"]);
-    expect(err.retryAfterSeconds).toBe(0);
+    expect(err.retryAfterSeconds).toBe(5);
+    expect(server.exchanges.map((e) => e.status)).toEqual([429]);
   });
 
   test("RateLimit on a successful answer holds the next v2 request until the window resets", async () => {

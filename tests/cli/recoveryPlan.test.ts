@@ -5,10 +5,12 @@
  */
 import type { EndpointRecord, SaveEndpointInput } from "../../src/api/types";
 import type { Checkpoint, PendingOperation, StateResource } from "../../src/cli/stack/checkpoint";
-import { endpointKind } from "../../src/cli/stack/endpointKind";
 import { ownershipFrom } from "../../src/cli/stack/ownership";
 import { applyRecovery, kindsToList, planRecovery, type Listings, type RecoveryAction } from "../../src/cli/stack/recoveryPlan";
 import { startHarness, type Harness } from "./harness";
+import { kindOf } from "../../src/cli/stack/registry";
+
+const endpointKind = kindOf("pulumi-nodejs:dynamic/runpod:Endpoint")!;
 
 const STACK = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
 const PROVIDER = "urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::default";

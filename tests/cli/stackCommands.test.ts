@@ -65,7 +65,8 @@ test("a lock left by a pulumi of this machine that no longer runs is stale; a li
 
 test("recover's default settle time covers the retries a surviving provider may still send", () => {
   expect(DEFAULT_RETRY.deadlineMs).toBe(120_000);
-  expect(defaultSettleMs()).toBe(150_000); // 30 s request timeout + 120 s retry deadline
-  expect(defaultSettleMs(8_000)).toBe(128_000);
-  expect(defaultSettleMs(90_000)).toBe(270_000); // an unanswered create: timeout, look, try once more
+  expect(defaultSettleMs()).toBe(750_000); // 10 min waiting out the rate limit + 120 s retry deadline + 30 s request timeout
+  expect(defaultSettleMs(8_000)).toBe(728_000);
+  expect(defaultSettleMs(8_000, 0)).toBe(128_000); // a stack that never waits out the rate limit
+  expect(defaultSettleMs(90_000, 0)).toBe(270_000); // an unanswered create: timeout, look, try once more
 });

@@ -1,15 +1,17 @@
 /**
- * The stack commands' registrations of templates and registry credentials (src/cli/stack/templateKinds.ts)
+ * The stack commands' registrations of templates and registry credentials (src/cli/stack/registry.ts)
  * against the emulator: listing, tying a pending create to its object by its unique name, auto-names,
  * and removal in dependency order (a template in use is refused until its endpoint is gone).
  */
 import { GraphQLRequestError } from "../../src/api";
-import { endpointKind } from "../../src/cli/stack/endpointKind";
-import { networkVolumeKind } from "../../src/cli/stack/networkVolumeKind";
 import { kindOf, STACK_KINDS } from "../../src/cli/stack/registry";
 import { AUTONAMED_PROPERTY } from "../../src/provider";
-import { registryAuthKind, templateKind } from "../../src/cli/stack/templateKinds";
 import { createEndpoint, startHarness, type Harness } from "./harness";
+
+const endpointKind = kindOf("pulumi-nodejs:dynamic/runpod:Endpoint")!;
+const networkVolumeKind = kindOf("pulumi-nodejs:dynamic/runpod:NetworkVolume")!;
+const registryAuthKind = kindOf("pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth")!;
+const templateKind = kindOf("pulumi-nodejs:dynamic/runpod:Template")!;
 
 let h: Harness;
 beforeAll(async () => {

@@ -229,7 +229,7 @@ describe("admin routes", () => {
     await rest("GET", `${emu.urls.restV2}/v2/network-volumes`, emu.apiKey);
     await rest("GET", `${emu.urls.restV2}/v2/nothing-here`, emu.apiKey);
     const stats = (await rest("GET", `${emu.urls.admin}/stats`, undefined)).body;
-    expect(stats).toEqual({ requests: 3, byOperation: { myself: 1, listNetworkVolumes: 1 }, faultsInjected: 0, faultsByKind: {} });
+    expect(stats).toEqual({ requests: 3, byOperation: { myself: 1, listNetworkVolumes: 1 }, faultsInjected: 0, faultsByKind: {}, rateLimited: 0 });
     expect(emu.stats()).toEqual(stats);
     const reset = await rest("POST", `${emu.urls.admin}/stats/reset`, undefined);
     expect(reset.body.requests).toBe(0);

@@ -4,11 +4,13 @@
  * settled against the platform's listing, and an object the stack holds under a plugin token is held.
  */
 import type { Checkpoint, PendingOperation, StateResource } from "../../src/cli/stack/checkpoint";
-import { endpointKind } from "../../src/cli/stack/endpointKind";
 import { planRecovery } from "../../src/cli/stack/recoveryPlan";
 import { canonicalType, isPluginType, kindOf } from "../../src/cli/stack/registry";
-import { registryAuthKind, templateKind } from "../../src/cli/stack/templateKinds";
 import { AUTONAMED_PROPERTY } from "../../src/provider";
+
+const endpointKind = kindOf("pulumi-nodejs:dynamic/runpod:Endpoint")!;
+const registryAuthKind = kindOf("pulumi-nodejs:dynamic/runpod:ContainerRegistryAuth")!;
+const templateKind = kindOf("pulumi-nodejs:dynamic/runpod:Template")!;
 
 const STACK = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
 const PROVIDER = "urn:pulumi:dev::proj::pulumi:providers:runpod::default_0_1_0::5f0c1d2e-0000-4000-8000-000000000001";

@@ -7,6 +7,7 @@
 import type { RunningEmulator, SaveSemantics } from "../../emulator";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { PlatformSession } from "../../src/provider/session";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
 // runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
@@ -44,7 +45,7 @@ describe.each<SaveSemantics>(["replace", "merge"])("platform fields under %s sav
   let provider: EndpointProvider;
   beforeAll(async () => {
     emu = await startTestEmulator({ saveSemantics });
-    provider = new EndpointProvider(() => emulatorClient(emu));
+    provider = new EndpointProvider(new PlatformSession(() => emulatorClient(emu)));
   });
   afterAll(async () => {
     await emu.close();

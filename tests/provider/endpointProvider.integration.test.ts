@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   emu.setFaults({});
-  provider = new EndpointProvider(() => client);
+  provider = new EndpointProvider(new PlatformSession(() => client));
 });
 
 const onPlatform = (id: string): EndpointRecord | undefined => emu.endpoints(emu.apiKey).find((e) => e.id === id);
@@ -224,7 +224,7 @@ describe("Endpoint provider: create is not blindly repeated", () => {
   });
 
   it("when the look for it fails too, the error says the endpoint may exist and how to adopt it", async () => {
-    provider = new EndpointProvider(() => client, { lookupWindowMs: 60_000 });
+    provider = new EndpointProvider(new PlatformSession(() => client, { lookupWindowMs: 60_000 }));
     const name = uniqueName("lost");
     const checked = await provider.check(undefined, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
     await provider.directory.list();
@@ -283,7 +283,7 @@ describe("Endpoint provider: delete", () => {
 
   it("scales down again when workers were raised between the two steps", async () => {
     // A listing that stays fresh for the whole test, so the provider sees the stale 0/0 below.
-    provider = new EndpointProvider(() => client, { lookupWindowMs: 60_000 });
+    provider = new EndpointProvider(new PlatformSession(() => client, { lookupWindowMs: 60_000 }));
     const { id, outs } = await createChecked({ name: uniqueName("race"), templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMax: 0 });
     await provider.directory.list();
     // Someone raises the workers after the provider's listing said 0/0 (no scale-down needed).
@@ -377,7 +377,7 @@ describe("Endpoint provider: check against the platform", () => {
 
 describe("Endpoint provider: authentication", () => {
   it("no API key: check (preview) fails naming the setting and RUNPOD_API_KEY; nothing is sent (the module adds the runpod:apiKey hint)", async () => {
-    const keyless = new EndpointProvider(() => createClient(resolveClientConfig({ ...emulatorAddresses(emu) }, {})));
+    const keyless = new EndpointProvider(new PlatformSession(() => createClient(resolveClientConfig({ ...emulatorAddresses(emu) }, {}))));
     emu.resetStats();
     const err = (await keyless.check(undefined, { name: "n", templateId: "tpl_vllm", gpuIds: ["ADA_24"] }).catch((e: unknown) => e)) as Error;
     expect(err.name).toBe("ConfigurationError");
@@ -387,7 +387,7 @@ describe("Endpoint provider: authentication", () => {
   });
 
   it("a read-only key: create fails with a 403 that says what to fix, nothing is created", async () => {
-    const ro = new EndpointProvider(() => emulatorClient(emu, emu.readOnlyApiKey));
+    const ro = new EndpointProvider(new PlatformSession(() => emulatorClient(emu, emu.readOnlyApiKey)));
     const name = uniqueName("readonly");
     const checked = await ro.check(undefined, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
     const err = (await ro.create(checked.inputs).catch((e: unknown) => e)) as Error;
@@ -398,7 +398,7 @@ describe("Endpoint provider: authentication", () => {
   });
 
   it("an invalid key: 401; the Pulumi front end's hint names the config key", async () => {
-    const bad = new EndpointProvider(() => emulatorClient(emu, "rpa_not_a_key"));
+    const bad = new EndpointProvider(new PlatformSession(() => emulatorClient(emu, "rpa_not_a_key")));
     const err = (await bad.read("abc", {}).catch((e: unknown) => e)) as Error;
     expect(err.name).toBe("AuthenticationError");
     expect(err.message).toMatch(/\(HTTP 401, /);

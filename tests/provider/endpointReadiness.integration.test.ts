@@ -12,6 +12,7 @@ import type { PlatformClient } from "../../src/api/types";
 import { EndpointInitError, EndpointProvider } from "../../src/provider/endpoint/provider";
 import { LOOKUP_PROPERTY } from "../../src/provider/reserved";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { PlatformSession } from "../../src/provider/session";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
 // runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
@@ -35,7 +36,7 @@ afterAll(async () => {
  * A provider of `client` polling the worker listing every 20 ms. Each Pulumi command runs a provider
  * of its own, so a "later" refresh uses a new one (a provider shares its endpoint listing for a burst).
  */
-const providerOf = (client: PlatformClient) => new EndpointProvider(() => client, { readinessPollMs: 20 });
+const providerOf = (client: PlatformClient) => new EndpointProvider(new PlatformSession(() => client), { readinessPollMs: 20 });
 
 const readyCount = async (client: PlatformClient, id: string) => (await client.listWorkers(id)).filter(isWorkerReady).length;
 

@@ -9,6 +9,7 @@ import type { PlatformClient } from "../../src/api/types";
 import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
 import { TemplateProvider } from "../../src/provider/template/provider";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { PlatformSession } from "../../src/provider/session";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
 // runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
@@ -27,7 +28,7 @@ describe.each<SaveSemantics>(["replace", "merge"])("ContainerRegistryAuth provid
   afterAll(() => emu.close());
   beforeEach(() => {
     emu.setFaults({});
-    provider = new RegistryAuthProvider(() => client, { deadlineMs: 3000, firstPauseMs: 50 });
+    provider = new RegistryAuthProvider(new PlatformSession(() => client), { deadlineMs: 3000, firstPauseMs: 50 });
   });
   const onPlatform = (id: string) => emu.registryAuths("user_1").find((r) => r.id === id);
 
@@ -81,13 +82,13 @@ describe.each<SaveSemantics>(["replace", "merge"])("ContainerRegistryAuth provid
   });
 
   test("delete refused while a template names the credentials: retried until the template moves off; past the deadline the error names it", async () => {
-    const templates = new TemplateProvider(() => client);
+    const templates = new TemplateProvider(new PlatformSession(() => client));
     const auth = await created({ name: uniqueName("in-use"), username: "bot", password: PASSWORD });
     const t = await templates.check(undefined, { name: uniqueName("private"), imageName: "ghcr.io/acme/p:1", containerRegistryAuthId: auth.id });
     expect(t.failures).toEqual([]);
     const tpl = await templates.create(t.inputs!);
 
-    const short = new RegistryAuthProvider(() => client, { deadlineMs: 200, firstPauseMs: 50 });
+    const short = new RegistryAuthProvider(new PlatformSession(() => client), { deadlineMs: 200, firstPauseMs: 50 });
     const err = (await short.delete(auth.id, auth.outs as never).catch((e: Error) => e)) as Error;
     expect(err.message).toContain("still in use");
     expect(err.message).toContain(tpl.id);

@@ -11,6 +11,7 @@ import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { forEachLimited } from "../../bench/pool";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { PlatformSession } from "../../src/provider/session";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
 // runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
@@ -48,13 +49,18 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
     const prefix = uniqueName("counts");
     const inputs = await Promise.all(
       indexes.map((i) =>
-        checked(new EndpointProvider(() => client), { __namePrefix: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"], idleTimeout: 30 }),
+        checked(new EndpointProvider(new PlatformSession(() => client)), {
+          __namePrefix: `${prefix}-${i}`,
+          templateId: "tpl_vllm",
+          gpuIds: ["ADA_24"],
+          idleTimeout: 30,
+        }),
       ),
     );
     const outs: Record<string, unknown>[] = [];
     const ids: string[] = [];
 
-    let provider = new EndpointProvider(() => client);
+    let provider = new EndpointProvider(new PlatformSession(() => client));
     expect(
       await counted(async (i) => {
         const r = await provider.create(inputs[i]);
@@ -64,14 +70,14 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
     ).toEqual({ requests: N, calls: { saveEndpoint: N } });
     expect(new Set(ids).size).toBe(N);
 
-    provider = new EndpointProvider(() => client);
+    provider = new EndpointProvider(new PlatformSession(() => client));
     expect(
       await counted(async (i) => {
         expect((await provider.read(ids[i], outs[i])).id).toBe(ids[i]);
       }),
     ).toEqual({ requests: 1, calls: { myself: 1 } });
 
-    provider = new EndpointProvider(() => client);
+    provider = new EndpointProvider(new PlatformSession(() => client));
     expect(
       await counted(async (i) => {
         const news = (await provider.check(inputs[i], { ...inputs[i], idleTimeout: 60 })).inputs;
@@ -80,7 +86,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
       }),
     ).toEqual({ requests: N, calls: { saveEndpoint: N } });
 
-    provider = new EndpointProvider(() => client);
+    provider = new EndpointProvider(new PlatformSession(() => client));
     // The worker listing first: a delete would cancel a job in progress (none here, so scale-down and delete go in one request).
     expect(await counted((i) => provider.delete(ids[i], outs[i]))).toEqual({
       requests: 2 * N,
@@ -91,7 +97,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
 
   it("chosen names: create N → N creates + 1 listing of what existed before", async () => {
     const prefix = uniqueName("chosen");
-    const provider = new EndpointProvider(() => client);
+    const provider = new EndpointProvider(new PlatformSession(() => client));
     const inputs = await Promise.all(indexes.map((i) => checked(provider, { name: `${prefix}-${i}`, templateId: "tpl_vllm", gpuIds: ["ADA_24"] })));
     const made: { id: string; outs?: unknown }[] = [];
     expect(
@@ -103,7 +109,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
   });
 
   it("a lookup of an endpoint this process changed takes a new listing; lookups of the others share the old one", async () => {
-    const provider = new EndpointProvider(() => client);
+    const provider = new EndpointProvider(new PlatformSession(() => client));
     const aInputs = await checked(provider, { name: uniqueName("fresh-a"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
     const a = await provider.create(aInputs);
     const b = await provider.create(await checked(provider, { name: uniqueName("fresh-b"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] }));
@@ -123,7 +129,7 @@ describe("requests per operation, N endpoints at parallelism 8", () => {
 
 describe("one listing for all creates keeps create-once", () => {
   it("an endpoint this provider created earlier with the same name and template is never taken for a later one", async () => {
-    const provider = new EndpointProvider(() => client);
+    const provider = new EndpointProvider(new PlatformSession(() => client));
     const args = await checked(provider, { name: uniqueName("sibling"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
     const first = await provider.create(args);
     emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
@@ -141,7 +147,7 @@ describe("one listing for all creates keeps create-once", () => {
   });
 
   it("concurrent creates with one name and template, every answer lost after taking effect: each adopts its own endpoint", async () => {
-    const provider = new EndpointProvider(() => client);
+    const provider = new EndpointProvider(new PlatformSession(() => client));
     const args = await checked(provider, { name: uniqueName("twins"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
     await provider.directory.list();
     emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
@@ -154,7 +160,7 @@ describe("one listing for all creates keeps create-once", () => {
   });
 
   it("a create refused twice never takes an endpoint of that name and template that existed before the provider's listing", async () => {
-    const provider = new EndpointProvider(() => client);
+    const provider = new EndpointProvider(new PlatformSession(() => client));
     const args = await checked(provider, { name: uniqueName("older"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] });
     const older = await outside.saveEndpoint({ name: args.name as string, templateId: "tpl_vllm", gpuIds: "ADA_24" });
     // Another create first: the listing of what existed, shared by later creates, is taken then.

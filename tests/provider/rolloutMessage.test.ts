@@ -1,10 +1,10 @@
 /**
- * The failure message of a rollout (endpoint/rollout.ts `rolloutFailure`): each kind of failure says
+ * The failure message of a rollout (rollout/rollout.ts `rolloutFailure`): each kind of failure says
  * what failed, the log lines of one failed worker are quoted, every secret (env value) anywhere in it is
  * redacted, and it ends with what to do; and a smoke job needs a queue-based endpoint (check).
  */
 import { checkEndpointInputs } from "../../src/provider/endpoint/check";
-import { rolloutFailure, type RolloutFailure } from "../../src/provider/endpoint/rollout";
+import { rolloutFailure, type RolloutFailure } from "../../src/provider/rollout/rollout";
 
 const SECRET = "hf_message-secret-2236067977";
 const base: Omit<RolloutFailure, "kind"> = { release: { id: "rel_1", version: 4 }, failedWorkers: ["w1", "w2"], onLatest: 1, total: 3 };

@@ -6,6 +6,7 @@
 import type { RunningEmulator, SaveSemantics } from "../../emulator";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { PlatformSession } from "../../src/provider/session";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
 // runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
@@ -21,7 +22,7 @@ describe.each<SaveSemantics>(["replace", "merge"])("a one-field update under %s 
   });
 
   it("leaves every other field as declared and sends one request", async () => {
-    const provider = new EndpointProvider(() => emulatorClient(emu));
+    const provider = new EndpointProvider(new PlatformSession(() => emulatorClient(emu)));
     const args = {
       name: uniqueName("full-state"),
       templateId: "tpl_vllm",

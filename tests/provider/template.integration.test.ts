@@ -9,6 +9,7 @@ import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { TemplateProvider } from "../../src/provider/template/provider";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { PlatformSession } from "../../src/provider/session";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
 // runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
@@ -33,7 +34,7 @@ describe.each<SaveSemantics>(["replace", "merge"])("Template provider under %s s
   afterAll(() => emu.close());
   beforeEach(() => {
     emu.setFaults({});
-    provider = new TemplateProvider(() => client, { deadlineMs: 3000, firstPauseMs: 50 });
+    provider = new TemplateProvider(new PlatformSession(() => client), { deadlineMs: 3000, firstPauseMs: 50 });
   });
   const onPlatform = (id: string) => emu.templates("user_1").find((t) => t.id === id);
 
@@ -120,7 +121,7 @@ describe("Template provider: faults, in-use deletes, secrets, Endpoint lookups",
   afterAll(() => emu.close());
   beforeEach(() => {
     emu.setFaults({});
-    provider = new TemplateProvider(() => client, { deadlineMs: 4000, firstPauseMs: 50 });
+    provider = new TemplateProvider(new PlatformSession(() => client), { deadlineMs: 4000, firstPauseMs: 50 });
   });
   const named = (name: string) => emu.templates("user_1").filter((t) => t.name === name);
 
@@ -158,14 +159,14 @@ describe("Template provider: faults, in-use deletes, secrets, Endpoint lookups",
   });
 
   test("delete while the platform still counts an endpoint is retried until released; past the deadline it names the endpoint", async () => {
-    const endpoints = new EndpointProvider(() => client);
+    const endpoints = new EndpointProvider(new PlatformSession(() => client));
     const inputs = await checkedBy(provider, { name: uniqueName("inuse"), imageName: "acme/x:1" });
     const tpl = await provider.create(inputs);
     const epInputs = await checkedBy(endpoints, { name: uniqueName("ep"), templateId: tpl.id, gpuIds: ["AMPERE_24"] });
     const ep = await endpoints.create(epInputs);
 
     // Still used: the retries run out and the error names the endpoint.
-    const short = new TemplateProvider(() => client, { deadlineMs: 300, firstPauseMs: 50 });
+    const short = new TemplateProvider(new PlatformSession(() => client), { deadlineMs: 300, firstPauseMs: 50 });
     const err = (await short.delete(tpl.id, tpl.outs as never).catch((e: Error) => e)) as Error;
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toContain("still in use");
@@ -213,7 +214,7 @@ describe("Template provider: faults, in-use deletes, secrets, Endpoint lookups",
   });
 
   test("Endpoint check: an unknown templateId fails at preview; a known one and an unknown value pass", async () => {
-    const endpoints = new EndpointProvider(() => client);
+    const endpoints = new EndpointProvider(new PlatformSession(() => client));
     const r = await endpoints.check(undefined, { name: "e", templateId: "tpl_missing", gpuIds: ["AMPERE_24"] });
     expect(r.failures).toEqual([{ property: "templateId", reason: expect.stringContaining('templateId "tpl_missing" is not one of your templates') }]);
     const pod = await endpoints.check(undefined, { name: "e", templateId: "tpl_pod_only", gpuIds: ["AMPERE_24"] });

@@ -48,6 +48,8 @@ type providerArgs struct {
 	InferenceUrl *string `pulumi:"inferenceUrl"`
 	// Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
 	MaxHourlyCost *float64 `pulumi:"maxHourlyCost"`
+	// How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
+	RateLimitDeadlineMs *int `pulumi:"rateLimitDeadlineMs"`
 	// Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
 	RequireAvailability *bool `pulumi:"requireAvailability"`
 	// REST v1 address, without `/v1`. Default: RUNPOD_API_URL, else `https://rest.runpod.io`.
@@ -72,6 +74,8 @@ type ProviderArgs struct {
 	InferenceUrl pulumi.StringPtrInput
 	// Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
 	MaxHourlyCost pulumi.Float64PtrInput
+	// How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
+	RateLimitDeadlineMs pulumi.IntPtrInput
 	// Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
 	RequireAvailability pulumi.BoolPtrInput
 	// REST v1 address, without `/v1`. Default: RUNPOD_API_URL, else `https://rest.runpod.io`.

@@ -25,6 +25,7 @@ class ProviderArgs:
                  graphql_url: pulumi.Input[Optional[_builtins.str]] = None,
                  inference_url: pulumi.Input[Optional[_builtins.str]] = None,
                  max_hourly_cost: pulumi.Input[Optional[_builtins.float]] = None,
+                 rate_limit_deadline_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  require_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  rest_v1_url: pulumi.Input[Optional[_builtins.str]] = None,
                  rest_v2_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -38,6 +39,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] graphql_url: GraphQL address. Default: RUNPOD_GRAPHQL_URL, else `https://api.runpod.io/graphql`.
         :param pulumi.Input[_builtins.str] inference_url: Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`.
         :param pulumi.Input[_builtins.float] max_hourly_cost: Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
+        :param pulumi.Input[_builtins.int] rate_limit_deadline_ms: How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
         :param pulumi.Input[_builtins.bool] require_availability: Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
         :param pulumi.Input[_builtins.str] rest_v1_url: REST v1 address, without `/v1`. Default: RUNPOD_API_URL, else `https://rest.runpod.io`.
         :param pulumi.Input[_builtins.str] rest_v2_url: REST v2 address, without `/v2`. Default: RUNPOD_REST_V2_URL, else `https://api.runpod.io`.
@@ -55,6 +57,8 @@ class ProviderArgs:
             pulumi.set(__self__, "inference_url", inference_url)
         if max_hourly_cost is not None:
             pulumi.set(__self__, "max_hourly_cost", max_hourly_cost)
+        if rate_limit_deadline_ms is not None:
+            pulumi.set(__self__, "rate_limit_deadline_ms", rate_limit_deadline_ms)
         if require_availability is not None:
             pulumi.set(__self__, "require_availability", require_availability)
         if rest_v1_url is not None:
@@ -137,6 +141,18 @@ class ProviderArgs:
         pulumi.set(self, "max_hourly_cost", value)
 
     @_builtins.property
+    @pulumi.getter(name="rateLimitDeadlineMs")
+    def rate_limit_deadline_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
+        """
+        return pulumi.get(self, "rate_limit_deadline_ms")
+
+    @rate_limit_deadline_ms.setter
+    def rate_limit_deadline_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rate_limit_deadline_ms", value)
+
+    @_builtins.property
     @pulumi.getter(name="requireAvailability")
     def require_availability(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -197,6 +213,7 @@ class Provider(pulumi.ProviderResource):
                  graphql_url: pulumi.Input[Optional[_builtins.str]] = None,
                  inference_url: pulumi.Input[Optional[_builtins.str]] = None,
                  max_hourly_cost: pulumi.Input[Optional[_builtins.float]] = None,
+                 rate_limit_deadline_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  require_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  rest_v1_url: pulumi.Input[Optional[_builtins.str]] = None,
                  rest_v2_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -213,6 +230,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] graphql_url: GraphQL address. Default: RUNPOD_GRAPHQL_URL, else `https://api.runpod.io/graphql`.
         :param pulumi.Input[_builtins.str] inference_url: Job (inference) address, without `/v2`. Default: RUNPOD_INVOKE_URL, else `https://api.runpod.ai`.
         :param pulumi.Input[_builtins.float] max_hourly_cost: Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
+        :param pulumi.Input[_builtins.int] rate_limit_deadline_ms: How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
         :param pulumi.Input[_builtins.bool] require_availability: Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
         :param pulumi.Input[_builtins.str] rest_v1_url: REST v1 address, without `/v1`. Default: RUNPOD_API_URL, else `https://rest.runpod.io`.
         :param pulumi.Input[_builtins.str] rest_v2_url: REST v2 address, without `/v2`. Default: RUNPOD_REST_V2_URL, else `https://api.runpod.io`.
@@ -248,6 +266,7 @@ class Provider(pulumi.ProviderResource):
                  graphql_url: pulumi.Input[Optional[_builtins.str]] = None,
                  inference_url: pulumi.Input[Optional[_builtins.str]] = None,
                  max_hourly_cost: pulumi.Input[Optional[_builtins.float]] = None,
+                 rate_limit_deadline_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  require_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  rest_v1_url: pulumi.Input[Optional[_builtins.str]] = None,
                  rest_v2_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -267,6 +286,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["graphql_url"] = graphql_url
             __props__.__dict__["inference_url"] = inference_url
             __props__.__dict__["max_hourly_cost"] = pulumi.Output.from_input(max_hourly_cost).apply(pulumi.runtime.to_json) if max_hourly_cost is not None else None
+            __props__.__dict__["rate_limit_deadline_ms"] = pulumi.Output.from_input(rate_limit_deadline_ms).apply(pulumi.runtime.to_json) if rate_limit_deadline_ms is not None else None
             __props__.__dict__["require_availability"] = pulumi.Output.from_input(require_availability).apply(pulumi.runtime.to_json) if require_availability is not None else None
             __props__.__dict__["rest_v1_url"] = rest_v1_url
             __props__.__dict__["rest_v2_url"] = rest_v2_url

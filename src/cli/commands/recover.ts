@@ -10,7 +10,7 @@
  * `pulumi refresh` instead (recoveryPlan.ts).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from "../../api";
+import { DEFAULT_RATE_LIMIT_DEADLINE_MS, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from "../../api";
 import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
@@ -38,13 +38,15 @@ export interface RecoverOptions extends StackOptions {
 
 /**
  * How long after its last state write an interrupted run may still change the platform, in
- * milliseconds, for a stack whose requests time out after `timeoutMs`. The killed engine's dynamic
- * provider process keeps running: a request refused with 429 or a 5xx is sent again until the
- * client's retry deadline ({@link DEFAULT_RETRY}.deadlineMs), and a create with an unknown outcome is
- * looked for and tried once more (up to three request timeouts).
+ * milliseconds, for a stack whose requests time out after `timeoutMs` and may wait out the rate limit
+ * for `rateLimitDeadlineMs`. The killed engine's dynamic provider process keeps running: a request
+ * refused with 429 is sent again once the limit resets, up to the rate-limit deadline; one that met a
+ * 5xx is retried until the client's retry deadline ({@link DEFAULT_RETRY}.deadlineMs, not counting the
+ * rate-limit waits); and a create with an unknown outcome is looked for and tried once more (up to
+ * three request timeouts).
  */
-export function defaultSettleMs(timeoutMs: number = DEFAULT_TIMEOUT_MS): number {
-  return Math.max(DEFAULT_RETRY.deadlineMs + timeoutMs, 3 * timeoutMs);
+export function defaultSettleMs(timeoutMs: number = DEFAULT_TIMEOUT_MS, rateLimitDeadlineMs: number = DEFAULT_RATE_LIMIT_DEADLINE_MS): number {
+  return Math.max(rateLimitDeadlineMs + DEFAULT_RETRY.deadlineMs + timeoutMs, 3 * timeoutMs);
 }
 
 /**
@@ -131,8 +133,12 @@ export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions):
 async function settle(ctx: CommandContext, session: StackSession, checkpoint: Checkpoint, opts: RecoverOptions): Promise<boolean> {
   const written = parseTime(checkpoint.deployment.manifest?.time);
   if (written === undefined) return true;
-  const configured = Number((await session.config()).timeoutMs);
-  const settleMs = opts.settle !== undefined ? opts.settle * 1000 : defaultSettleMs(Number.isInteger(configured) && configured > 0 ? configured : undefined);
+  const config = await session.config();
+  const setting = (value: unknown, min: number) => {
+    const n = Number(value);
+    return value !== undefined && value !== "" && Number.isInteger(n) && n >= min ? n : undefined;
+  };
+  const settleMs = opts.settle !== undefined ? opts.settle * 1000 : defaultSettleMs(setting(config.timeoutMs, 1), setting(config.rateLimitDeadlineMs, 0));
   const remaining = written + settleMs - Date.now();
   if (remaining <= 0) return true;
   ctx.io.stderr.write(

@@ -1,20 +1,84 @@
 /**
- * The resource kinds the stack commands handle; a new kind joins by adding its {@link StackKind} (named apart from the provider's `RESOURCE_KINDS`, which it takes type tokens from)
- * here. Orphans are removed in this order: endpoints before the templates they use, templates before
- * the registry credentials they pull with; network volumes after the endpoints and pods that mount them.
+ * The resource kinds the stack commands handle: one {@link StackKind} per kind of the provider's list
+ * (provider/kinds.ts), built from its descriptor. The commands ask the kind's listing and port on a
+ * session of the stack's API path, so they delete exactly as a destroy does and never pick a path.
+ * Orphans are removed so that a kind comes before the kinds it uses (`usesOf`: endpoints before
+ * the templates they use, templates before the registry credentials they pull with, network volumes after
+ * the endpoints and pods that mount them); otherwise in the list's order.
  */
+import type { PlatformClient } from "../../api";
 import { tokenOf } from "../../plugin/tokens";
-import { RESOURCE_KINDS as MODELS, typeToken } from "../../provider";
-import { endpointKind } from "./endpointKind";
-import { networkVolumeKind } from "./networkVolumeKind";
-import { podKind } from "./podKind";
-import type { StackKind } from "./stackKind";
-import { registryAuthKind, templateKind } from "./templateKinds";
+import { isAutoNameOf, KINDS, typeToken, type AnyKind } from "../../provider";
+import type { ApiPath } from "../../provider/apiPath";
+import { PlatformSession } from "../../provider/session";
+import type { PlatformObject, StackKind } from "./stackKind";
 
-export const STACK_KINDS: readonly StackKind[] = [endpointKind, templateKind, registryAuthKind, podKind, networkVolumeKind];
+type Props = Record<string, unknown>;
+
+/** A listed object of a kind that compares or deletes by its record. */
+interface RecordObject extends PlatformObject {
+  record: { id: string; name: string };
+  /** The fields the stack's path leaves out of records (its port's capabilities). */
+  unreported?: readonly string[];
+}
+
+/** `kind`'s listing and port on a session of the stack's path, over the command's client. */
+const sessionOf = (client: PlatformClient, api: ApiPath) => new PlatformSession(() => client, { api });
+
+function stackKindOf(kind: AnyKind): StackKind {
+  const facts = kind.stack;
+  const keepsRecords = facts.madeBy !== undefined || facts.deleteProps !== undefined;
+  return {
+    type: typeToken(kind.model),
+    noun: facts.noun,
+
+    async list(client, api) {
+      const session = sessionOf(client, api);
+      const records = await session.listing<{ id: string; name: string }>(kind.kind).list();
+      const unreported = keepsRecords ? session.port(kind.kind).capabilities.unreported : [];
+      return records.map((record) => ({
+        id: record.id,
+        name: record.name,
+        summary: facts.summary(record),
+        ...(keepsRecords ? { record, unreported } : {}),
+      }));
+    },
+
+    madeBy(object, inputs) {
+      if (object.name !== inputs.name) return false;
+      const { record, unreported } = object as RecordObject;
+      return !facts.madeBy || !record || facts.madeBy(record, inputs, unreported ?? []);
+    },
+
+    nameIn: (props) => (typeof props?.name === "string" ? props.name : undefined),
+    isAutoNameOf,
+
+    /** Through the path's port, as a destroy would (an endpoint: scaled to zero, running jobs let finish); gone counts as deleted. */
+    async remove(client, object, api) {
+      const { record } = object as RecordObject;
+      const props: Props = record && facts.deleteProps ? facts.deleteProps(record) : { name: object.name };
+      await sessionOf(client, api).port(kind.kind).delete(object.id, props);
+    },
+  };
+}
+
+/** `kinds` ordered so that each comes before every kind it uses (its descriptor's `usesOf`). */
+function removalOrder(kinds: readonly AnyKind[]): AnyKind[] {
+  const left = [...kinds];
+  const out: AnyKind[] = [];
+  while (left.length > 0) {
+    const i = left.findIndex((k) => !left.some((other) => other !== k && other.usesOf?.[k.kind] !== undefined));
+    out.push(...left.splice(i < 0 ? 0 : i, 1));
+  }
+  return out;
+}
+
+export const STACK_KINDS: readonly StackKind[] = removalOrder(KINDS).map(stackKindOf);
+
+const BY_KIND = new Map<string, StackKind>(KINDS.map((k) => [k.kind, STACK_KINDS.find((s) => s.type === typeToken(k.model))!]));
 
 /** Each kind's provider-plugin token (`runpod:index:Endpoint`) → its dynamic-provider token, which keys the kinds. */
-const DYNAMIC_OF_PLUGIN = new Map<string, string>(Object.values(MODELS).map((k) => [tokenOf(k.model), typeToken(k.model)]));
+const DYNAMIC_OF_PLUGIN = new Map<string, string>(KINDS.map((k) => [tokenOf(k.model), typeToken(k.model)]));
 
 /** Whether `type` is a provider-plugin token of this package (a resource of `pulumi-resource-runpod`). */
 export function isPluginType(type: string): boolean {
@@ -35,17 +99,22 @@ export function kindOf(type: string): StackKind | undefined {
   return STACK_KINDS.find((k) => k.type === canonical);
 }
 
+/** Whether `type` is of the provider's kind `kind` (e.g. `"endpoint"`), served either way (`cost`, the after-deploy commands). */
+export function isKindType(type: string | undefined, kind: string): boolean {
+  return type !== undefined && kindOf(type) === BY_KIND.get(kind);
+}
+
 /** Whether `type` is an Endpoint's, served either way (`cost`, and the after-deploy commands' resource names). */
 export function isEndpointType(type: string | undefined): boolean {
-  return type !== undefined && kindOf(type) === endpointKind;
+  return isKindType(type, "endpoint");
+}
+
+/** Whether `type` is a Pod's, served either way (`cost`). */
+export function isPodType(type: string | undefined): boolean {
+  return isKindType(type, "pod");
 }
 
 /** Whether `type` is a NetworkVolume's, served either way (`cost`). */
-/** Whether `type` is a Pod's, served either way (`cost`). */
-export function isPodType(type: string | undefined): boolean {
-  return type !== undefined && kindOf(type) === podKind;
-}
-
 export function isNetworkVolumeType(type: string | undefined): boolean {
-  return type !== undefined && kindOf(type) === networkVolumeKind;
+  return isKindType(type, "networkVolume");
 }

@@ -13,7 +13,7 @@ import { reviewSelection } from "../catalog/review";
 import type { ComputeSelection, SelectionFields, WorkerCounts } from "../catalog/selection";
 import type { InputFailure } from "../model/check";
 import { sameValue } from "../model/compare";
-import type { PlatformSession } from "../session";
+import type { KindSession } from "../kindSession";
 import { containsUnknown, UNKNOWN } from "../unknown";
 import { COST_OUTPUTS } from "./costFields";
 import { ENDPOINT_MODEL, type EndpointInputField } from "./model";
@@ -81,7 +81,7 @@ const numberOr = (v: unknown): number | null => (typeof v === "number" && Number
  * @param key the endpoint's key in the stack ledger (its Pulumi resource name).
  */
 export async function reviewEndpoint(
-  session: PlatformSession,
+  session: KindSession,
   olds: Record<string, unknown> | undefined,
   inputs: Record<string, unknown>,
   failures: InputFailure[],
@@ -126,7 +126,7 @@ export async function reviewEndpoint(
   guardBudget(session, inputs, failures, key, settings.maxHourlyCost);
 }
 
-function guardBudget(session: PlatformSession, inputs: Record<string, unknown>, failures: InputFailure[], key: string, budget: number | undefined): void {
+function guardBudget(session: KindSession, inputs: Record<string, unknown>, failures: InputFailure[], key: string, budget: number | undefined): void {
   const max = inputs.maxHourlyCost;
   if (typeof max !== "number") return;
   const source = typeof inputs.workerHourlyCost === "number" ? `${inputs.workersMax as number} workers × $${inputs.workerHourlyCost}/h` : "estimate";

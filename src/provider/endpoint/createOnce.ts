@@ -13,7 +13,7 @@ import { isOutcomeUnknown, isTimeout, messageOf } from "../errorKinds";
 import { IdsBefore, NOTHING_BEFORE } from "../idsBefore";
 import { KeyedSerial } from "../keyedSerial";
 import type { EndpointState } from "../paths/records";
-import type { PlatformSession } from "../session";
+import type { KindSession } from "../kindSession";
 
 /** Shortest time a timed-out create is given to land before it is tried again, in milliseconds. */
 export const SETTLE_MIN_MS = 5_000;
@@ -39,8 +39,8 @@ export class CreateOnce {
   /** Creates of one name and template, one at a time. */
   private readonly byIdentity = new KeyedSerial();
 
-  constructor(private readonly session: PlatformSession) {
-    this.before = new IdsBefore(() => session.endpoints.list());
+  constructor(private readonly session: KindSession) {
+    this.before = new IdsBefore(() => session.listing<EndpointState>("endpoint").list());
   }
 
   /**
@@ -78,7 +78,7 @@ export class CreateOnce {
   /** Records an endpoint this process created or adopted. */
   private claim(record: EndpointState): EndpointState {
     this.claimed.add(record.id);
-    this.session.endpoints.changed(record.id);
+    this.session.listing<EndpointState>("endpoint").changed(record.id);
     return record;
   }
 
@@ -93,7 +93,7 @@ export class CreateOnce {
   private async findUnansweredCreate(name: string, createError: unknown, matches: (e: EndpointState) => boolean): Promise<EndpointState[]> {
     const settleUntil = isTimeout(createError) ? Date.now() + Math.max(this.session.client.config.timeoutMs, SETTLE_MIN_MS) : 0;
     for (let pause = SETTLE_FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, SETTLE_MAX_PAUSE_MS)) {
-      this.session.endpoints.invalidate();
+      this.session.listing<EndpointState>("endpoint").invalidate();
       const found = (await this.listAfterUnknownCreate(name, createError)).filter(matches);
       if (found.length > 0 || Date.now() + pause > settleUntil) return found;
       await new Promise((resolve) => setTimeout(resolve, pause));
@@ -103,7 +103,7 @@ export class CreateOnce {
   /** The listing that decides whether an unanswered create took effect; its failure says what is at stake. */
   private async listAfterUnknownCreate(name: string, createError: unknown): Promise<EndpointState[]> {
     try {
-      return await this.session.endpoints.list();
+      return await this.session.listing<EndpointState>("endpoint").list();
     } catch (err) {
       throw new Error(
         `Creating endpoint "${name}" got no answer (${messageOf(createError)}) and looking for it failed too (${messageOf(err)}); ` +

@@ -23,7 +23,7 @@ import {
 } from "../model/fields";
 import { bool, integer, listOf, matching, number, oneOf, platformId, text } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
-import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "./rolloutFields";
+import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "../rollout/fields";
 
 /** Largest worker count of `workersMin` / `workersMax` on GraphQL (REST v2's document states none). */
 const WORKERS_LIMIT = 100;

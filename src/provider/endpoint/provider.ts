@@ -10,8 +10,9 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
 import { isStringArray, joinList } from "../model/state";
-import type { EndpointState, TemplateState } from "../paths/records";
-import { RecordProvider, type SessionSource } from "../recordProvider";
+import type { ContainerSettings, EndpointState, TemplateState } from "../paths/records";
+import type { KindSession } from "../kindSession";
+import { RecordProvider } from "../recordProvider";
 import { AUTONAMED_PROPERTY } from "../reserved";
 import { containsUnknown, isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
@@ -19,20 +20,16 @@ import { checkEndpointInputs } from "./check";
 import { CreateOnce } from "./createOnce";
 import { COST_OUTPUTS } from "./costFields";
 import { diffEndpoint } from "./diff";
-import type { EndpointDirectory } from "./directory";
+import type { SharedListing } from "../listing";
 import { EndpointInitError } from "./initError";
 import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
-import { ENDPOINT_PORTS } from "../paths/ports";
 import { IncompleteCreateError } from "../port";
 import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord } from "./state";
-import { CONTAINER_FIELDS, runsTemplate } from "../template/container";
 
 type Props = Record<string, unknown>;
 
 export interface EndpointProviderOptions {
-  /** Largest gap between lookups that share one endpoint listing (only for a provider given a client). */
-  lookupWindowMs?: number;
   /** Pause between worker listings of the readiness wait (default readiness.ts `READINESS_POLL_MS`). */
   readinessPollMs?: number;
 }
@@ -41,22 +38,17 @@ export interface EndpointProviderOptions {
 export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOutputs, EndpointState> {
   private readonly creates: CreateOnce;
 
-  /**
-   * @param source the process's session (shared listings), or a function returning the client (throws
-   *   ConfigurationError when the key or an address is missing or invalid; called once, at the first
-   *   operation that needs it — `check` does), for a provider with a session of its own.
-   */
   constructor(
-    source: SessionSource,
+    session: KindSession,
     private readonly options: EndpointProviderOptions = {},
   ) {
-    super(source, ENDPOINT_MODEL, ENDPOINT_PORTS, { noun: "endpoint" }, { lookupWindowMs: options.lookupWindowMs });
+    super(session, ENDPOINT_MODEL, { noun: "endpoint" });
     this.creates = new CreateOnce(this.session);
   }
 
   /** The shared endpoint listing (read, create's duplicate check, a refused delete). */
-  get directory(): EndpointDirectory {
-    return this.session.endpoints;
+  get directory(): SharedListing<EndpointState> {
+    return this.session.listing<EndpointState>(ENDPOINT_MODEL.kind);
   }
 
   /**
@@ -112,7 +104,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     const templateOk = !failures.some((f) => f.property === "templateId");
     // Skipped when the inputs already fail: bad input costs no request.
     if (typeof template === "string" && !isUnknown(template) && templateOk && failures.length === 0 && olds?.templateId !== template) {
-      const templates = await this.session.templates.list();
+      const templates = await this.session.listing<TemplateState>("template").list();
       const found = templates.find((t) => t.id === template);
       if (!found) {
         const known =
@@ -159,10 +151,11 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     if (typeof template !== "string" || isUnknown(template) || olds?.templateId !== template) return false;
     if (olds?.templateCurrent === false) return true;
     const next = this.session.templateNext(template);
-    if (next && CONTAINER_FIELDS.some((f) => containsUnknown(next[f]))) return true;
-    const [record, target] = await Promise.all([this.port.read(id), next ?? this.session.templates.find(template)]);
+    const container = this.session.container<TemplateState, ContainerSettings>("template");
+    if (next && container.fields.some((f) => containsUnknown(next[f]))) return true;
+    const [record, target] = await Promise.all([this.port.read(id), next ?? this.session.listing<TemplateState>("template").find(template)]);
     if (!record?.container || !target) return false;
-    return !runsTemplate(target as TemplateState, record.container);
+    return !container.runs(target as TemplateState, record.container);
   }
 
   /**
@@ -171,9 +164,9 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    * path reports no container.
    */
   private async runsCurrentTemplate(id: string, templateId: string): Promise<boolean | undefined> {
-    const [record, template] = await Promise.all([this.port.read(id), this.session.templates.find(templateId)]);
+    const [record, template] = await Promise.all([this.port.read(id), this.session.listing<TemplateState>("template").find(templateId)]);
     if (!record?.container || !template) return undefined;
-    return runsTemplate(template, record.container);
+    return this.session.container<TemplateState, ContainerSettings>("template").runs(template, record.container);
   }
 
   /**

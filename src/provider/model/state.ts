@@ -96,9 +96,13 @@ export function settingsFrom(model: ResourceModel, source: object | undefined): 
  */
 export function inputsFromOutputs(model: ResourceModel, outs: object): Record<string, unknown> {
   const o = outs as Record<string, unknown>;
+  const c = compiled(model);
   const inputs: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(model.fields as Fields)) {
     if (field.kind === "output" || (field.kind === "input" && (field.alias || field.unset === "platform")) || o[name] === undefined) continue;
+    // An empty text the model refuses is how the platform reports an unset one (a template's `readme`):
+    // as an input it would fail the next check (`pulumi import`'s "failed to validate").
+    if (o[name] === "" && !c.schema(name).safeParse("").success) continue;
     inputs[name] = o[name];
   }
   return inputs;

@@ -1,7 +1,7 @@
 /**
- * The `NetworkVolume` dynamic provider (docs/networkVolume.md) on a {@link PlatformSession}: the shared
+ * The `NetworkVolume` dynamic provider (docs/networkVolume.md) on a {@link KindSession}: the shared
  * skeleton of named kinds (namedRecordProvider.ts) over the REST v2 port, which every `runpod:api` uses
- * (paths/ports.ts). `name` and a larger `size` change in place; a smaller `size` fails at preview naming the
+ * (paths/index.ts). `name` and a larger `size` change in place; a smaller `size` fails at preview naming the
  * current size (the platform cannot shrink storage). Preview checks the data center and tier against the
  * catalog's data centers and writes the monthly storage cost (cost.ts) into the checked inputs. A delete refused while an
  * endpoint or pod mounts the volume is retried within a deadline, then fails naming them.
@@ -13,11 +13,9 @@ import type { InUseOptions } from "../inUse";
 import type { InputFailure } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { NamedRecordProvider } from "../namedRecordProvider";
-import { NETWORK_VOLUME_PORTS } from "../paths/ports";
 import type { NetworkVolumeState } from "../paths/records";
-import type { SessionSource } from "../recordProvider";
+import type { KindSession } from "../kindSession";
 import { containsUnknown, UNKNOWN } from "../unknown";
-import { podsMounting } from "../pod/mounts";
 import { monthlyStorageCost } from "./cost";
 import { NETWORK_VOLUME_MODEL, VOLUME_TYPES, type NetworkVolumeInputs, type NetworkVolumeOutputs, type VolumeTypeName } from "./model";
 
@@ -37,9 +35,8 @@ function shrinkFailure(current: unknown, wanted: unknown): string | undefined {
 }
 
 export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInputs, NetworkVolumeOutputs, NetworkVolumeState> {
-  /** @param source the process's session, or a function returning the client (a session of its own). */
-  constructor(source: SessionSource, options: NetworkVolumeProviderOptions = {}) {
-    super(source, NETWORK_VOLUME_MODEL, NETWORK_VOLUME_PORTS, (session) => session.networkVolumeListing, { noun: "network volume" }, options);
+  constructor(session: KindSession, options: NetworkVolumeProviderOptions = {}) {
+    super(session, NETWORK_VOLUME_MODEL, { noun: "network volume" }, options);
   }
 
   protected override readonly estimates = ["monthlyCost"];
@@ -130,12 +127,5 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
 
   protected inputsOf(outs: NetworkVolumeOutputs): Props {
     return inputsFromOutputs(NETWORK_VOLUME_MODEL, outs);
-  }
-
-  /** The endpoints and pods mounting volume `id`. */
-  protected async users(id: string): Promise<string> {
-    const users = (await this.session.endpoints.list()).filter((e) => e.networkVolumeId === id || (e.networkVolumeIds ?? []).includes(id));
-    const endpoints = users.length > 0 ? `endpoints ${users.map((e) => `${e.id} (${e.name})`).join(", ")}` : "";
-    return [endpoints, await podsMounting(this.client, id)].filter(Boolean).join("; ");
   }
 }

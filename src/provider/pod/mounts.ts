@@ -1,9 +1,9 @@
 /**
  * Which pods mount a network volume, in the words of an in-use error ("pods a (x), b (y)"): for the
- * NetworkVolume provider's refused delete, beside the endpoints it names (pods speak REST v2 on every path).
+ * NetworkVolume kind's refused delete, beside the endpoints (pods speak REST v2 on every path; pod/index.ts `usesOf`).
  */
 import type { PlatformClient } from "../../api";
-import { listPodStates } from "./paths/v2";
+import { listPodStates } from "./paths";
 
 export async function podsMounting(client: PlatformClient, volumeId: string): Promise<string> {
   const pods = (await listPodStates(client)).filter((p) => p.networkVolumeId === volumeId);

@@ -1,7 +1,7 @@
 /**
- * The `Pod` dynamic provider (docs/pod.md) on a {@link PlatformSession}: the shared skeleton of named kinds
+ * The `Pod` dynamic provider (docs/pod.md) on a {@link KindSession}: the shared skeleton of named kinds
  * (namedRecordProvider.ts: create settlement by name over the session's pod listing, which the reads share; gone
- * counts as deleted) over the pod's port, which speaks REST v2 whatever `runpod:api` says (paths/ports.ts). `check`
+ * counts as deleted) over the pod's port, which speaks REST v2 whatever `runpod:api` says (paths/index.ts). `check`
  * adds the pod's cross-field rules and the catalog review with its cost estimate (review.ts). Env values are
  * secrets: removed from every error.
  */
@@ -10,9 +10,8 @@ import type { InUseOptions } from "../inUse";
 import { checkFields, type InputFailure } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { NamedRecordProvider } from "../namedRecordProvider";
-import type { PodState } from "../paths/records";
-import { POD_PORTS } from "../paths/ports";
-import type { SessionSource } from "../recordProvider";
+import type { PodState, RegistryAuthState } from "../paths/records";
+import type { KindSession } from "../kindSession";
 import { containsUnknown, isUnknown } from "../unknown";
 import { INJECTED_SSH_KEY, POD_MODEL, type PodInputs, type PodOutputs } from "./model";
 import { reviewPod } from "./review";
@@ -34,9 +33,8 @@ function stillAllows(wanted: unknown, placed: unknown): boolean {
 }
 
 export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodState> {
-  /** @param source the process's session, or a function returning the client (a session of its own). */
-  constructor(source: SessionSource, options: PodProviderOptions = {}) {
-    super(source, POD_MODEL, POD_PORTS, (session) => session.podListing, { noun: "pod" }, options);
+  constructor(session: KindSession, options: PodProviderOptions = {}) {
+    super(session, POD_MODEL, { noun: "pod" }, options);
   }
 
   protected override readonly estimates = ["costPerHour"];
@@ -82,7 +80,7 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
     const bad = (f: string) => failures.some((x) => x.property === f);
     const auth = inputs.containerRegistryAuthId;
     if (typeof auth === "string" && !isUnknown(auth) && !bad("containerRegistryAuthId") && olds?.containerRegistryAuthId !== auth) {
-      const auths = await this.session.registryAuths.list();
+      const auths = await this.session.listing<RegistryAuthState>("registryAuth").list();
       if (!auths.some((a) => a.id === auth)) {
         const yours = auths.map((a) => `${a.id} (${a.name})`).join(", ") || "none";
         failures.push({
@@ -153,11 +151,8 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
   protected inputsOf(outs: PodOutputs): Props {
     const inputs = inputsFromOutputs(POD_MODEL, outs);
     if (inputs.gpuTypeIds === null) delete inputs.gpuTypeIds;
+    // Without a template the image is the pod's own input (check requires it), not a template's default.
+    if (!outs.templateId && outs.imageName) inputs.imageName = outs.imageName;
     return inputs;
-  }
-
-  /** Nothing on the platform refers to a pod. */
-  protected async users(): Promise<string> {
-    return "";
   }
 }

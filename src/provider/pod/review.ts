@@ -21,7 +21,7 @@ import { unknownValue } from "../catalog/review";
 import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
 import { sameValue } from "../model/compare";
-import type { PlatformSession } from "../session";
+import type { KindSession } from "../kindSession";
 import { containsUnknown, UNKNOWN } from "../unknown";
 import { POD_MODEL, type PodInputField } from "./model";
 
@@ -80,7 +80,7 @@ function stock(item: { availability?: AvailabilityLevel; dataCenters?: V2.GpuTyp
  * @param key the pod's key in the stack ledger (its Pulumi resource name).
  */
 export async function reviewPod(
-  session: PlatformSession,
+  session: KindSession,
   olds: Record<string, unknown> | undefined,
   inputs: Record<string, unknown>,
   failures: InputFailure[],
@@ -200,7 +200,7 @@ export async function reviewPod(
 }
 
 /** Records the pod's hourly cost in the stack ledger (a stopped pod: 0) and fails the preview over `runpod:maxHourlyCost`. */
-function ledger(session: PlatformSession, key: string, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): void {
+function ledger(session: KindSession, key: string, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): void {
   const entry = { key, name: String(inputs.name), maxHourlyCost: inputs.desiredStatus === "EXITED" ? 0 : cost };
   const over = session.ledger.admit(entry, session.catalogSettings.maxHourlyCost);
   if (over) failures.push({ property: STACK_WIDE, reason: over });

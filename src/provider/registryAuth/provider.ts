@@ -1,5 +1,5 @@
 /**
- * The `ContainerRegistryAuth` dynamic provider (docs/template.md) on a {@link PlatformSession}: the shared
+ * The `ContainerRegistryAuth` dynamic provider (docs/template.md) on a {@link KindSession}: the shared
  * skeleton of kinds with unique names (namedRecordProvider.ts) over the path the session uses
  * (`paths/*.ts`). A delete is refused while a template names the credentials, which is retried within
  * a deadline and then fails naming those templates. The platform reports only `{ id, name }`, so the
@@ -10,16 +10,14 @@ import type { InUseOptions } from "../inUse";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { NamedRecordProvider } from "../namedRecordProvider";
 import type { RegistryAuthState } from "../paths/records";
-import type { SessionSource } from "../recordProvider";
+import type { KindSession } from "../kindSession";
 import { REGISTRY_AUTH_MODEL, type RegistryAuthInputs, type RegistryAuthOutputs } from "./model";
-import { REGISTRY_AUTH_PORTS } from "../paths/ports";
 
 export type RegistryAuthProviderOptions = InUseOptions;
 
 export class RegistryAuthProvider extends NamedRecordProvider<RegistryAuthInputs, RegistryAuthOutputs, RegistryAuthState> {
-  /** @param source the process's session, or a function returning the client (a session of its own). */
-  constructor(source: SessionSource, options: RegistryAuthProviderOptions = {}) {
-    super(source, REGISTRY_AUTH_MODEL, REGISTRY_AUTH_PORTS, (session) => session.registryAuths, { noun: "registry credentials", plural: true }, options);
+  constructor(session: KindSession, options: RegistryAuthProviderOptions = {}) {
+    super(session, REGISTRY_AUTH_MODEL, { noun: "registry credentials", plural: true }, options);
   }
 
   /**
@@ -35,11 +33,5 @@ export class RegistryAuthProvider extends NamedRecordProvider<RegistryAuthInputs
 
   protected inputsOf(outs: RegistryAuthOutputs): Record<string, unknown> {
     return inputsFromOutputs(REGISTRY_AUTH_MODEL, outs);
-  }
-
-  /** The templates still naming credentials `id`. */
-  protected async users(id: string): Promise<string> {
-    const users = (await this.session.templates.list()).filter((t) => t.containerRegistryAuthId === id);
-    return users.length > 0 ? `templates ${users.map((t) => `${t.id} (${t.name})`).join(", ")}` : "";
   }
 }

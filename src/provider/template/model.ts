@@ -18,7 +18,7 @@ import {
   type OutputsOf,
 } from "../model/fields";
 import { TEMPLATE_CATEGORIES } from "../../api/spec";
-import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "../endpoint/rolloutFields";
+import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "../rollout/fields";
 import { bool, envMap, integer, listOf, matching, oneOf, platformId, portSpec, text, zeroOr } from "../model/rules";
 
 const ROLLS = "saveTemplate modify; every endpoint using the template rolls its workers onto the new version";

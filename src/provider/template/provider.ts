@@ -1,5 +1,5 @@
 /**
- * The `Template` dynamic provider (docs/template.md) on a {@link PlatformSession}: the shared skeleton of
+ * The `Template` dynamic provider (docs/template.md) on a {@link KindSession}: the shared skeleton of
  * kinds with unique names (namedRecordProvider.ts) over the path the session uses (`paths/*.ts`).
  * A changed image or env rolls the workers of every endpoint using the template. Env values are
  * secrets: they are removed from every error this provider throws.
@@ -9,22 +9,19 @@ import type { InUseOptions } from "../inUse";
 import { isUnknown } from "../unknown";
 import type { InputFailure } from "../model/check";
 import { NamedRecordProvider } from "../namedRecordProvider";
-import type { TemplateState } from "../paths/records";
-import type { SessionSource } from "../recordProvider";
+import type { RegistryAuthState, TemplateState } from "../paths/records";
+import type { KindSession } from "../kindSession";
 import { checkFields } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { INJECTED_ENV, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
-import { portOf } from "../apiPath";
-import { ENDPOINT_PORTS, TEMPLATE_PORTS } from "../paths/ports";
 import { changedContainerFields } from "./container";
 import { followTemplateRollout } from "./templateRollout";
 
 export type TemplateProviderOptions = InUseOptions;
 
 export class TemplateProvider extends NamedRecordProvider<TemplateInputs, TemplateOutputs, TemplateState> {
-  /** @param source the process's session, or a function returning the client (a session of its own). */
-  constructor(source: SessionSource, options: TemplateProviderOptions = {}) {
-    super(source, TEMPLATE_MODEL, TEMPLATE_PORTS, (session) => session.templates, { noun: "template" }, options);
+  constructor(session: KindSession, options: TemplateProviderOptions = {}) {
+    super(session, TEMPLATE_MODEL, { noun: "template" }, options);
   }
 
   /** The model's rules, and no declared env key that a start flag injects (it would be overwritten or drift). */
@@ -47,7 +44,7 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
     const auth = inputs.containerRegistryAuthId;
     const shapeOk = !failures.some((f) => f.property === "containerRegistryAuthId");
     if (typeof auth !== "string" || isUnknown(auth) || !shapeOk || olds?.containerRegistryAuthId === auth) return;
-    const auths = await this.session.registryAuths.list();
+    const auths = await this.session.listing<RegistryAuthState>("registryAuth").list();
     if (!auths.some((a) => a.id === auth)) {
       const known = auths.map((a) => `${a.id} (${a.name})`).join(", ") || "none";
       failures.push({
@@ -76,8 +73,7 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
    */
   override async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.UpdateResult<TemplateOutputs>> {
     const result = await super.update(id, olds, news);
-    const endpointsFollow = !portOf(ENDPOINT_PORTS, this.session.api)(this.session).capabilities.copiesTemplates;
-    if (endpointsFollow && changedContainerFields(olds ?? {}, news).length > 0) {
+    if (this.port.capabilities.usersFollow && changedContainerFields(olds ?? {}, news).length > 0) {
       await followTemplateRollout(
         { session: this.session, port: this.port, secrets: this.secretsOf(news, olds) },
         { id, olds, inputs: this.checked(news, "update"), outs: result.outs as Record<string, unknown> },
@@ -92,11 +88,5 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
 
   protected inputsOf(outs: TemplateOutputs): Record<string, unknown> {
     return inputsFromOutputs(TEMPLATE_MODEL, outs);
-  }
-
-  /** The endpoints still running on template `id`. */
-  protected async users(id: string): Promise<string> {
-    const users = (await this.session.endpoints.list()).filter((e) => e.templateId === id);
-    return users.length > 0 ? `endpoints ${users.map((e) => `${e.id} (${e.name})`).join(", ")}` : "";
   }
 }

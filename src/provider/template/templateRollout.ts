@@ -1,18 +1,18 @@
 /**
  * A template save followed to health on the endpoints that follow the template (GraphQL: the platform
  * rolls each of them onto the new version; the endpoint listing names their `templateId`). When one
- * endpoint's rollout fails (endpoint/rollout.ts), the template's previous container settings are saved
+ * endpoint's rollout fails (rollout/rollout.ts), the template's previous container settings are saved
  * back — every endpoint using it rolls back — and waited for, unless `rollback` is false; then the update
  * fails naming each failed endpoint. On REST v2 no endpoint follows a template (they hold copies): the
  * listing names none, and each endpoint's re-apply is followed by its own update.
  */
 import { messageOf } from "../errorKinds";
 import { settingsFrom } from "../model/state";
-import type { TemplateState } from "../paths/records";
+import type { EndpointState, TemplateState } from "../paths/records";
 import type { Port } from "../port";
 import { redactSecrets, withoutSecrets } from "../secrets";
-import type { PlatformSession } from "../session";
-import { followRollout, lastLogLines, rolloutFailure, rolloutPolicy, type RolloutFailure } from "../endpoint/rollout";
+import type { KindSession } from "../kindSession";
+import { followRollout, lastLogLines, rolloutFailure, rolloutPolicy, type RolloutFailure } from "../rollout/rollout";
 import { CONTAINER_FIELDS } from "./container";
 import { TEMPLATE_MODEL, type TemplateInputs } from "./model";
 
@@ -26,12 +26,12 @@ type RolloutSettings = Parameters<typeof rolloutPolicy>[0] & { rollback: boolean
  * @throws Error naming the template, each failed endpoint, its release, failed workers and last log lines (env values redacted), and what was done.
  */
 export async function followTemplateRollout(
-  on: { session: PlatformSession; port: Port<TemplateInputs, TemplateState>; secrets: string[] },
+  on: { session: KindSession; port: Port<TemplateInputs, TemplateState>; secrets: string[] },
   update: { id: string; olds: Props; inputs: TemplateInputs; outs: Props },
 ): Promise<void> {
   const { session, port, secrets } = on;
   const { id, olds, inputs } = update;
-  const users = (await session.endpoints.list()).filter((e) => e.templateId === id);
+  const users = (await session.listing<EndpointState>("endpoint").list()).filter((e) => e.templateId === id);
   if (users.length === 0) return;
   const settings = settingsFrom(TEMPLATE_MODEL, inputs) as unknown as RolloutSettings;
   const client = session.client;
@@ -44,7 +44,7 @@ export async function followTemplateRollout(
     let outcome = `Not rolled back (rollback: false): the template's failed settings stay in place on ${names}. The stack keeps the previous inputs.`;
     if (settings.rollback) {
       const previous = { ...inputs, ...Object.fromEntries(CONTAINER_FIELDS.map((f) => [f, olds[f]])) } as TemplateInputs;
-      session.templates.changed(id);
+      session.listing<TemplateState>("template").changed(id);
       try {
         await port.update(id, previous, update.outs);
       } catch (err) {

@@ -9,6 +9,7 @@ import * as providerModule from "../../../src/provider";
 import { DEFAULT_KEYS } from "../../../emulator";
 import { addressesOf, mutationCounts, relClient, runpodConfig, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
+import { PlatformSession } from "../../../src/provider/session";
 
 const ARGS = { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 };
 
@@ -16,7 +17,7 @@ export function authSuite(): void {
   describe("auth", () => {
     const emu = useRelEmulator();
 
-    const providerWithKey = (apiKey: string) => new EndpointProvider(() => relClient(emu, { apiKey }));
+    const providerWithKey = (apiKey: string) => new EndpointProvider(new PlatformSession(() => relClient(emu, { apiKey })));
 
     it("missing key: check (preview) stops with a ConfigurationError naming runpod:apiKey and RUNPOD_API_KEY; nothing is sent", async () => {
       const saved = process.env.RUNPOD_API_KEY;
@@ -74,7 +75,10 @@ export function authSuite(): void {
     });
 
     it("read-only key on update and delete: 403, and the endpoint is left exactly as it was (no half-done scale-down)", async () => {
-      const { id, outs, inputs } = await createChecked(new EndpointProvider(() => relClient(emu)), { name: uniqueName("ro-target"), ...ARGS });
+      const { id, outs, inputs } = await createChecked(new EndpointProvider(new PlatformSession(() => relClient(emu))), {
+        name: uniqueName("ro-target"),
+        ...ARGS,
+      });
       emu.expectedAtEnd += 1;
       const before = emu.endpoints(emu.apiKey).find((e) => e.id === id);
       const provider = providerWithKey(emu.readOnlyApiKey);

@@ -7,6 +7,7 @@
 import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, relClient, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
+import { PlatformSession } from "../../../src/provider/session";
 
 export function createOnceSuite(): void {
   describe("create is not blindly repeated", () => {
@@ -15,7 +16,7 @@ export function createOnceSuite(): void {
     const named = (name: string) => emu.endpoints(emu.apiKey).filter((e) => e.name === name);
 
     it("saveEndpoint acted on, then the connection dropped: the provider adopts that endpoint — exactly one", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const name = uniqueName("drop-gql");
       emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
       const { id, outs } = await createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24", "AMPERE_24"], workersMax: 4 });
@@ -27,7 +28,7 @@ export function createOnceSuite(): void {
     });
 
     it("POST /v1/endpoints acted on, then the connection dropped: exactly one", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const name = uniqueName("drop-rest");
       emu.setFaults({ dropAfterRate: 1, match: ["restCreateEndpoint"] });
       const { id } = await createChecked(provider, {
@@ -44,7 +45,7 @@ export function createOnceSuite(): void {
     });
 
     it("auto-named (name unset): saveEndpoint acted on, then the connection dropped — adopted with one listing after, none before: exactly one", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const prefix = uniqueName("auto");
       // An endpoint named like the prefix: the drawn suffix keeps it from ever being taken.
       await relClient(emu).saveEndpoint({ name: prefix, templateId: "tpl_vllm", gpuIds: "ADA_24" });
@@ -60,7 +61,7 @@ export function createOnceSuite(): void {
     });
 
     it("an endpoint with the same name and template that existed before is never taken for the new one", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const name = uniqueName("twin");
       const earlier = await relClient(emu).saveEndpoint({ name, templateId: "tpl_vllm", gpuIds: "AMPERE_16" });
       emu.setFaults({ dropAfterRate: 1, match: ["saveEndpoint"] });
@@ -75,7 +76,7 @@ export function createOnceSuite(): void {
     });
 
     it("a create refused before taking effect (dropped before it reached the platform) is tried once more: exactly one", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const name = uniqueName("drop-before");
       // Seeded so that the first create is dropped before taking effect and the second goes through.
       emu.setFaults({ dropBeforeRate: 0.5, match: ["saveEndpoint"], seed: 3 });
@@ -87,7 +88,7 @@ export function createOnceSuite(): void {
     });
 
     it("a create that outlives the client's timeout and lands afterwards is adopted, not repeated: exactly one", async () => {
-      const provider = new EndpointProvider(() => relClient(emu, { timeoutMs: 300 }));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu, { timeoutMs: 300 })));
       const name = uniqueName("slow-create");
       emu.setFaults({ latencyMs: 700, match: ["saveEndpoint"] });
       let id: string | undefined;

@@ -5,6 +5,7 @@
 import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, relClient, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
+import { PlatformSession } from "../../../src/provider/session";
 
 export function deleteResumableSuite(): void {
   describe("delete is resumable", () => {
@@ -13,7 +14,7 @@ export function deleteResumableSuite(): void {
     const onPlatform = (id: string) => emu.endpoints(emu.apiKey).find((e) => e.id === id);
 
     it("a failed delete changes nothing; left scaled to zero but not deleted, the next delete (a new provider process, stale outputs) finishes", async () => {
-      const first = new EndpointProvider(() => relClient(emu, { retry: { retries: 2 } }));
+      const first = new EndpointProvider(new PlatformSession(() => relClient(emu, { retry: { retries: 2 } })));
       const { id, outs } = await createChecked(first, {
         name: uniqueName("resume"),
         templateId: "tpl_vllm",
@@ -35,7 +36,7 @@ export function deleteResumableSuite(): void {
       const rec = onPlatform(id)!;
       await relClient(emu).saveEndpoint({ id, name: rec.name, templateId: rec.templateId, gpuIds: rec.gpuIds, workersMin: 0, workersMax: 0 });
       emu.resetStats();
-      const next = new EndpointProvider(() => relClient(emu));
+      const next = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       await next.delete(id, outs);
       expect(onPlatform(id)).toBeUndefined();
       // The engine kept the old outputs (1..3 workers): after a look at the workers, the scale-down is written again (a no-op) with the delete, no listing.
@@ -45,7 +46,7 @@ export function deleteResumableSuite(): void {
     });
 
     it("a delete whose answer was lost after it took effect counts as done", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const { id, outs } = await createChecked(provider, { name: uniqueName("lost-answer"), templateId: "tpl_vllm", gpuIds: ["AMPERE_24"] });
       emu.resetStats();
       // Seeded so that exactly the first deleteEndpoint loses its answer (the retry then finds it gone).
@@ -58,7 +59,7 @@ export function deleteResumableSuite(): void {
     });
 
     it("an endpoint deleted outside Pulumi: delete succeeds on the platform's not-found answer", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const { id, outs } = await createChecked(provider, { name: uniqueName("gone"), templateId: "tpl_comfy", gpuIds: ["AMPERE_48"], workersMin: 1 });
       const outside = relClient(emu);
       const rec = onPlatform(id)!;
@@ -73,7 +74,7 @@ export function deleteResumableSuite(): void {
     });
 
     it("stored outputs at zero workers but raised outside Pulumi: the refused delete is followed by a look, a scale-down and the delete", async () => {
-      const provider = new EndpointProvider(() => relClient(emu));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu)));
       const { id, outs } = await createChecked(provider, {
         name: uniqueName("raised"),
         templateId: "tpl_vllm",

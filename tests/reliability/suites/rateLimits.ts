@@ -6,6 +6,7 @@ import { RateLimitError } from "../../../src/api";
 import type { PlatformClient } from "../../../src/api/types";
 import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, now, relClient, startRelEmulator, thrown, tightQuotaSeed, uniqueName, useRelEmulator, type RelEmulator } from "../harness";
+import { PlatformSession } from "../../../src/provider/session";
 
 /** check + create, as the engine does; fails on check failures. */
 export async function createChecked(provider: EndpointProvider, args: Record<string, unknown>) {
@@ -34,7 +35,7 @@ export function rateLimitSuite(): void {
 
     it("a create answered 429 (it never took effect) is retried and yields exactly one endpoint", async () => {
       const client = relClient(emu);
-      const provider = new EndpointProvider(() => client);
+      const provider = new EndpointProvider(new PlatformSession(() => client));
       const name = uniqueName("r429");
       emu.setFaults({ force429: 2, retryAfterSeconds: 1, match: ["saveEndpoint", "restCreateEndpoint"] });
       const started = now();
@@ -53,7 +54,7 @@ export function rateLimitSuite(): void {
 
     it("a Retry-After beyond the total deadline is not waited for: RateLimitError at once naming the window, nothing created", async () => {
       const client = relClient(emu, { retry: { deadlineMs: 3000 } });
-      const provider = new EndpointProvider(() => client);
+      const provider = new EndpointProvider(new PlatformSession(() => client));
       const name = uniqueName("r429-deadline");
       emu.setFaults({ force429: 5, retryAfterSeconds: 600, match: ["saveEndpoint"] });
       const err = await thrown(() => createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] }));
@@ -97,7 +98,7 @@ export async function quotaDeployment(): Promise<QuotaDeployment> {
   emu.expectedAtEnd = QUOTA_ENDPOINTS;
   try {
     const client = relClient(emu, { retry: { retries: 6, minDelayMs: 100, maxDelayMs: 2000, deadlineMs: 120_000 } });
-    const provider = new EndpointProvider(() => client);
+    const provider = new EndpointProvider(new PlatformSession(() => client));
 
     await client.listNetworkVolumes();
     if ((client.rateLimit.minute?.resetSeconds ?? 60) <= 10) {

@@ -11,6 +11,7 @@ import { ProviderHost } from "../host";
 import { addressesOf, relClient, runpodConfig, thrown, uniqueName, useRelEmulator } from "../harness";
 import { linesWithSecret, renderError } from "../scan";
 import { createChecked } from "./rateLimits";
+import { PlatformSession } from "../../../src/provider/session";
 
 async function closedPort(): Promise<number> {
   const srv = createServer();
@@ -28,7 +29,7 @@ export function secretsInProcessSuite(): void {
 
     it("a GraphQL address that cannot be reached: the error shows the URL with api_key=REDACTED", async () => {
       const graphqlUrl = `http://127.0.0.1:${await closedPort()}/graphql`;
-      const provider = new EndpointProvider(() => relClient(emu, { graphqlUrl, retry: { retries: 1 } }));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu, { graphqlUrl, retry: { retries: 1 } })));
       const err = await thrown(() => createChecked(provider, { name: uniqueName("nogql"), templateId: "tpl_vllm", gpuIds: ["ADA_24"] }));
       expect(err).toBeInstanceOf(NetworkError);
       expect(err.message).toContain("api_key=REDACTED");
@@ -45,7 +46,7 @@ export function secretsInProcessSuite(): void {
       ["REST create answered 5xx twice", { errorRate: 1, match: ["restCreateEndpoint"] }],
       ["REST create losing its connection twice before taking effect", { dropBeforeRate: 1, match: ["restCreateEndpoint"] }],
     ])("%s: the provider's error is free of the key", async (_what, faults) => {
-      const provider = new EndpointProvider(() => relClient(emu, { timeoutMs: 200, retry: { retries: 1, deadlineMs: 3000 } }));
+      const provider = new EndpointProvider(new PlatformSession(() => relClient(emu, { timeoutMs: 200, retry: { retries: 1, deadlineMs: 3000 } })));
       emu.setFaults(faults);
       const err = await thrown(() => createChecked(provider, { name: uniqueName("leak"), templateId: "tpl_comfy", gpuTypeIds: ["NVIDIA L4"] }));
       expectClean(err);

@@ -6,6 +6,7 @@ import { ServerError } from "../../../src/api";
 import { EndpointProvider } from "../../../src/provider/endpoint/provider";
 import { mutationCounts, relClient, thrown, uniqueName, useRelEmulator } from "../harness";
 import { createChecked } from "./rateLimits";
+import { PlatformSession } from "../../../src/provider/session";
 
 const READS = ["listNetworkVolumes", "myself", "gpuTypes", "listWorkers"];
 
@@ -59,7 +60,7 @@ export function transientSuite(): void {
 
     it("the provider's update and delete ride out the same faults", async () => {
       const client = relClient(emu, { retry: { retries: 8 } });
-      const provider = new EndpointProvider(() => client);
+      const provider = new EndpointProvider(new PlatformSession(() => client));
       const { id, outs, inputs } = await createChecked(provider, {
         name: uniqueName("prov-writes"),
         templateId: "tpl_comfy",
@@ -83,7 +84,7 @@ export function transientSuite(): void {
 
     it("creates are not repeated by the client after a 5xx: the provider looks, finds nothing, tries once more, then reports the error", async () => {
       const client = relClient(emu);
-      const provider = new EndpointProvider(() => client);
+      const provider = new EndpointProvider(new PlatformSession(() => client));
       const name = uniqueName("create-5xx");
       emu.setFaults({ errorRate: 1, match: ["saveEndpoint"] });
       const err = await thrown(() => createChecked(provider, { name, templateId: "tpl_vllm", gpuIds: ["ADA_24"] }));

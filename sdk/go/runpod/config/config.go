@@ -41,6 +41,11 @@ func GetMaxHourlyCost(ctx *pulumi.Context) float64 {
 	return config.GetFloat64(ctx, "runpod:maxHourlyCost")
 }
 
+// How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
+func GetRateLimitDeadlineMs(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "runpod:rateLimitDeadlineMs")
+}
+
 // Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.
 func GetRequireAvailability(ctx *pulumi.Context) bool {
 	return config.GetBool(ctx, "runpod:requireAvailability")

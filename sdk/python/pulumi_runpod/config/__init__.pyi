@@ -44,6 +44,11 @@ maxHourlyCost: Optional[float]
 Stack budget in USD per hour: fail the preview when the endpoints' summed maxHourlyCost would exceed it. Default: none.
 """
 
+rateLimitDeadlineMs: Optional[int]
+"""
+How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
+"""
+
 requireAvailability: Optional[bool]
 """
 Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.

@@ -63,6 +63,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_float('maxHourlyCost')
 
     @_builtins.property
+    def rate_limit_deadline_ms(self) -> Optional[int]:
+        """
+        How long one request may wait out the account's rate limit (429 answers, pacing), in milliseconds; a resource's customTimeouts replace it for its operation. Default: 600000 (10 minutes).
+        """
+        return __config__.get_int('rateLimitDeadlineMs')
+
+    @_builtins.property
     def require_availability(self) -> Optional[bool]:
         """
         Fail the preview, instead of warning, when a GPU pool or CPU flavor has low or no availability. Default: false.

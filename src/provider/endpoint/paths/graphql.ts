@@ -10,12 +10,12 @@
 import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../../api";
 import { isFailedPrecondition, isNotFound, messageOf } from "../../errorKinds";
 import { isStringArray, joinList, outputsFromRecord, settingsFrom, splitList } from "../../model/state";
-import type { EndpointState } from "../../paths/records";
+import type { EndpointState, TemplateState } from "../../paths/records";
 import { IncompleteCreateError, type Port, type PortContext } from "../../port";
 import { diffEndpoint } from "../diff";
 import { drain, drainLimitMs, runningJobs } from "../drain";
 import { ENDPOINT_MODEL, type EndpointInputs, type EndpointSettings } from "../model";
-import { guardRollout } from "../rollout";
+import { guardRollout } from "../../rollout/rollout";
 
 /** An endpoint as GraphQL reports it → the model's record. GraphQL's `fastBootType` has no priority mode: FASTBOOT is FLASHBOOT. */
 export function endpointStateFromGraphql(e: EndpointRecord): EndpointState {
@@ -135,11 +135,11 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
           record,
         );
       } finally {
-        context.endpoints.changed(record.id);
+        context.listing<EndpointState>("endpoint").changed(record.id);
       }
     },
 
-    read: (id) => context.endpoints.findEndpoint(id),
+    read: (id) => context.listing<EndpointState>("endpoint").find(id),
 
     /**
      * Fields left unset whose unset means the platform's default, and the unmanaged `workersStandby`, carry
@@ -152,14 +152,14 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
       const previous = olds.templateId;
       if (typeof previous === "string" && previous !== inputs.templateId) {
         const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
-        const templates = await Promise.all([previous, inputs.templateId].map((t) => context.templates.find(t)));
+        const templates = await Promise.all([previous, inputs.templateId].map((t) => context.listing<TemplateState>("template").find(t)));
         const secrets = templates.flatMap((t) => Object.values(t?.env ?? {})).filter((v) => v.length > 0);
         const image = templates[0]?.imageName;
         await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {
           what: "the previous template",
           detail: `(${previous}${image ? `, image ${image}` : ""})`,
           put: async () => {
-            context.endpoints.changed(id);
+            context.listing<EndpointState>("endpoint").changed(id);
             await client().saveEndpoint(saveInputFrom({ ...inputs, templateId: previous }, tiers, id, olds));
           },
         });
@@ -176,10 +176,10 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
      * the delete because workers are not at zero, is the live record listed and the scale-down repeated once.
      */
     async delete(id, props) {
-      let record = recordFromOutputs(id, props) ?? (await context.endpoints.findEndpoint(id));
+      let record = recordFromOutputs(id, props) ?? (await context.listing<EndpointState>("endpoint").find(id));
       for (let attempt = 1; record; attempt++) {
         // Before the writes: a lookup after them must not be answered from a listing taken before.
-        context.endpoints.changed(id);
+        context.listing<EndpointState>("endpoint").changed(id);
         try {
           const atZero = record.workersMin === 0 && record.workersMax === 0;
           const identity = { id, name: record.name, templateId: record.templateId ?? "", gpuIds: joinList(record.gpuIds) };
@@ -197,7 +197,7 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
           if (isNotFound(err)) return;
           if (!isFailedPrecondition(err) || attempt >= 2) throw err;
         }
-        record = await context.endpoints.findEndpoint(id);
+        record = await context.listing<EndpointState>("endpoint").find(id);
       }
     },
   };

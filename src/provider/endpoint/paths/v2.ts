@@ -16,7 +16,7 @@ import type { Port, PortContext } from "../../port";
 import { settingsFrom } from "../../model/state";
 import { drain, drainLimitMs } from "../drain";
 import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs, type EndpointSettings } from "../model";
-import { guardRollout } from "../rollout";
+import { guardRollout } from "../../rollout/rollout";
 
 const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
 const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
@@ -156,7 +156,7 @@ async function rollOut(context: PortContext, id: string, inputs: EndpointInputs,
     what: "the previous container settings",
     detail: `(image ${before.image})`,
     put: async () => {
-      context.endpoints.changed(id);
+      context.listing<EndpointState>("endpoint").changed(id);
       await context.client.v2.updateEndpoint(id, containerBody(before));
     },
   });
@@ -168,7 +168,7 @@ export function v2EndpointPort(context: PortContext): Port<EndpointInputs, Endpo
     capabilities: { unreported: ["templateId", "idleTimeout"], replaces: [], copiesTemplates: true },
     create: async (inputs) => endpointStateFromV2(await v2().createEndpoint(createBody(inputs))),
 
-    read: (id) => context.endpoints.findEndpoint(id),
+    read: (id) => context.listing<EndpointState>("endpoint").find(id),
 
     /** A PATCH of container settings (or a re-applied template) makes a release: followed to health, rolled back when it fails (rollOut). */
     async update(id, inputs, olds, options = {}) {
@@ -186,7 +186,7 @@ export function v2EndpointPort(context: PortContext): Port<EndpointInputs, Endpo
      * running a job are waited for (up to the stored `workersReadyTimeout`, default 600 s).
      */
     async delete(id, props) {
-      context.endpoints.changed(id);
+      context.listing<EndpointState>("endpoint").changed(id);
       try {
         const atZero = props?.workersMin === 0 && props?.workersMax === 0;
         if (!atZero) await v2().updateEndpoint(id, { workers: { min: 0, max: 0 } });

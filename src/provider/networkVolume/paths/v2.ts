@@ -28,17 +28,17 @@ export function v2NetworkVolumePort(context: PortContext): Port<NetworkVolumeInp
       if (inputs.type) body.type = inputs.type;
       return networkVolumeStateFromV2(await v2().createNetworkVolume(body));
     },
-    read: (id) => context.networkVolumeListing.find(id),
+    read: (id) => context.listing<NetworkVolumeState>("networkVolume").find(id),
     async update(id, inputs, olds) {
       const body: V2.UpdateNetworkVolumeRequest = {};
       if (inputs.name !== olds.name) body.name = inputs.name;
       if (inputs.size !== olds.size) body.size = inputs.size;
-      context.networkVolumeListing.changed(id);
+      context.listing<NetworkVolumeState>("networkVolume").changed(id);
       // The document rejects an empty PATCH; nothing to send is a read.
       return networkVolumeStateFromV2(Object.keys(body).length > 0 ? await v2().updateNetworkVolume(id, body) : await v2().getNetworkVolume(id));
     },
     async delete(id) {
-      context.networkVolumeListing.changed(id);
+      context.listing<NetworkVolumeState>("networkVolume").changed(id);
       try {
         await v2().deleteNetworkVolume(id);
       } catch (err) {

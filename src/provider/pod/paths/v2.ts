@@ -3,7 +3,7 @@
  * document's shapes: Pod, CreatePodRequest, UpdatePodRequest ↔ {@link PodState} (`image`, `args`, `disk`,
  * `registry`, `cloud`, the volume as `mounts.persistent { size, path }` or `mounts.network [{ volumeId, path }]`,
  * the compute as `gpu { id, count }` or `cpu { id, vcpuCount }`). The document has no GraphQL operations for
- * pods: this port serves both `runpod:api` values (paths/ports.ts).
+ * pods: this port serves both `runpod:api` values (paths/index.ts).
  *
  * A declared env with `templateId` is the pod's whole env: the template's keys createPod (or updatePod's
  * `templateId`) merges in are dropped right after (one updatePod), so the stack shows no diff.
@@ -162,7 +162,7 @@ export function v2PodPort(context: PortContext): Port<PodInputs, PodState> {
       const pod = await createPod(inputs);
       return podStateFromV2(await settleStatus(inputs.templateId ? await exactEnv(pod, inputs) : pod, inputs.desiredStatus));
     },
-    read: (id) => context.podListing.find(id),
+    read: (id) => context.listing<PodState>("pod").find(id),
     async update(id, inputs, olds) {
       const envChanged = changedFields(POD_MODEL, ["env"], olds, { ...inputs }).length > 0;
       const live = envChanged && inputs.startSsh ? await v2().getPod(id) : undefined;
@@ -171,7 +171,7 @@ export function v2PodPort(context: PortContext): Port<PodInputs, PodState> {
       return podStateFromV2(await settleStatus(body?.templateId ? await exactEnv(pod, inputs) : pod, inputs.desiredStatus));
     },
     async delete(id) {
-      context.podListing.changed(id);
+      context.listing<PodState>("pod").changed(id);
       try {
         await v2().deletePod(id);
       } catch (err) {

@@ -26,10 +26,10 @@ export function graphqlRegistryAuthPort(context: PortContext): Port<RegistryAuth
   return {
     capabilities: { unreported: [], replaces: [], copiesTemplates: false, uniqueNames: true },
     create: async (inputs) => registryAuthStateFromGraphql(await context.client.saveRegistryAuth(saveRegistryAuthInput(inputs))),
-    read: (id) => context.registryAuths.find(id),
+    read: (id) => context.listing<RegistryAuthState>("registryAuth").find(id),
     update: async (id, inputs) => registryAuthStateFromGraphql(await context.client.updateRegistryAuth(updateRegistryAuthInput(id, inputs))),
     async delete(id) {
-      context.registryAuths.changed(id);
+      context.listing<RegistryAuthState>("registryAuth").changed(id);
       try {
         await context.client.deleteRegistryAuth(id);
       } catch (err) {

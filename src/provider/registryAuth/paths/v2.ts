@@ -17,10 +17,10 @@ export function v2RegistryAuthPort(context: PortContext): Port<RegistryAuthInput
   return {
     capabilities: { unreported: [], replaces: ["username", "password"], copiesTemplates: false },
     create: async (inputs) => registryAuthStateFromV2(await v2().createRegistry({ name: inputs.name, username: inputs.username, password: inputs.password })),
-    read: (id) => context.registryAuths.find(id),
+    read: (id) => context.listing<RegistryAuthState>("registryAuth").find(id),
     update: () => Promise.reject(new Error("REST v2 has no update of registry credentials; the change replaces them")),
     async delete(id) {
-      context.registryAuths.changed(id);
+      context.listing<RegistryAuthState>("registryAuth").changed(id);
       try {
         await v2().deleteRegistry(id);
       } catch (err) {

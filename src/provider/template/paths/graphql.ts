@@ -56,14 +56,14 @@ export function saveTemplateInput(inputs: TemplateInputs, id?: string): SaveTemp
 
 export function graphqlTemplatePort(context: PortContext): Port<TemplateInputs, TemplateState> {
   return {
-    capabilities: { unreported: [], replaces: [], copiesTemplates: false, uniqueNames: true },
+    capabilities: { unreported: [], replaces: [], copiesTemplates: false, uniqueNames: true, usersFollow: true },
     create: async (inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs))),
-    read: (id) => context.templates.find(id),
+    read: (id) => context.listing<TemplateState>("template").find(id),
     update: async (id, inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs, id))),
     async delete(id) {
-      const record = await context.templates.find(id);
+      const record = await context.listing<TemplateState>("template").find(id);
       if (!record) return;
-      context.templates.changed(id);
+      context.listing<TemplateState>("template").changed(id);
       try {
         await context.client.deleteTemplate(record.name);
       } catch (err) {

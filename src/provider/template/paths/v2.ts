@@ -97,13 +97,13 @@ export function v2TemplatePort(context: PortContext): Port<TemplateInputs, Templ
       copiesTemplates: false,
     },
     create: async (inputs) => templateStateFromV2(await v2().createTemplate(createTemplateBody(inputs))),
-    read: (id) => context.templates.find(id),
+    read: (id) => context.listing<TemplateState>("template").find(id),
     async update(id, inputs, olds) {
       const body = patchTemplateBody(inputs, olds);
       return templateStateFromV2(body ? await v2().updateTemplate(id, body) : await v2().getTemplate(id));
     },
     async delete(id) {
-      context.templates.changed(id);
+      context.listing<TemplateState>("template").changed(id);
       try {
         await v2().deleteTemplate(id);
       } catch (err) {

@@ -11,7 +11,7 @@ import { poll } from "../../api/poll";
 import type { JobStatus } from "../../api/types";
 import { messageOf } from "../errorKinds";
 import { redactSecrets, withoutSecrets } from "../secrets";
-import { SMOKE_STATUSES } from "./rolloutFields";
+import { SMOKE_STATUSES } from "./fields";
 
 /** Pause between two listings while a rollout runs, in milliseconds. */
 export const ROLLOUT_POLL_MS = 250;

@@ -1,0 +1,208 @@
+/**
+ * What every resource kind of one dynamic-provider process shares: one api client, the API path it
+ * manages resources through (`runpod:api`, apiPath.ts), and, for each kind it is given, that kind's
+ * port on the path and one shared listing (listing.ts). A kind that needs another kind's facts asks
+ * here by the kind's name (`listing("template")`), never by importing it. session.ts gives it the
+ * package's kinds (kinds.ts); this file names none.
+ */
+import type { NetworkVolume, PlatformClient } from "../api";
+import { portOf, resolveApiPath, type ApiPath, type PerPath } from "./apiPath";
+import { StackLedger } from "./catalog/budget";
+import type { Catalog } from "./catalog/catalog";
+import { fetchCatalog } from "./catalog/fetch";
+import { CatalogReads } from "./catalog/queries";
+import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
+import { CoalescedCall } from "./coalesce";
+import { LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS, SharedListing } from "./listing";
+import type { Port, PortContext, PortFactory } from "./port";
+
+/**
+ * A kind's container settings as other kinds compare them (Template: REST v2 endpoints copy them), so a
+ * kind asks the session rather than import the kind that owns them.
+ */
+export interface ContainerFacts<T = Record<string, unknown>, C = Record<string, unknown>> {
+  /** The fields that make a new container version. */
+  readonly fields: readonly string[];
+  /** Whether `container` (a copy) holds `source`'s current settings (in memory: env values go nowhere). */
+  runs(source: T, container: C): boolean;
+}
+
+/** What a session needs of a kind (the rest of its descriptor: kind.ts). */
+export interface SessionKind<I = never, R extends { id: string } = { id: string }> {
+  /** `resources.<kind>` of the provider module and the model's `kind`. */
+  readonly kind: string;
+  /** The kind's port per API path (`<kind>/paths/index.ts`): the only place a path is chosen. */
+  readonly ports: PerPath<PortFactory<I, R>>;
+  /** The caller's records of this kind, per path; the session shares one listing per burst. */
+  readonly listing: PerPath<(client: PlatformClient) => Promise<R[]>>;
+  /**
+   * What this kind's records use of other kinds, by kind: the words naming the users of record `id` in
+   * that kind's refused delete ("endpoints a (x), b (y)"), or "". The stack commands remove a kind's
+   * orphans before those of the kinds it uses.
+   */
+  readonly usesOf?: { readonly [kind: string]: (session: KindSession, id: string) => Promise<string> };
+  /** Facts other kinds compare with (Template's container settings), if any. */
+  readonly container?: ContainerFacts;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySessionKind = SessionKind<any, any>;
+
+export interface SessionOptions {
+  /** Largest gap between lookups that share one listing (default {@link LOOKUP_WINDOW_MS}). */
+  lookupWindowMs?: number;
+  /** The configured `runpod:api` (validated at first use; unset: `RUNPOD_API`, then the default). */
+  api?: string;
+  /** `runpod:requireAvailability` / `runpod:maxHourlyCost` as configured (catalog/settings.ts). */
+  catalogSettings?: Record<string, string>;
+  /** Where notices of a preview go (scarce availability); default: the provider's stderr, which the engine shows. */
+  warn?: (message: string) => void;
+}
+
+export class KindSession implements PortContext {
+  private clientInstance?: PlatformClient;
+  private apiPath?: ApiPath;
+  private readonly kinds: ReadonlyMap<string, AnySessionKind>;
+  private readonly listings = new Map<string, SharedListing<{ id: string }>>();
+  private volumes?: CoalescedCall<NetworkVolume[]>;
+  /** The settings a Template diff of this process found a template's container about to take (in memory only: env values are secrets). */
+  private readonly changingTemplates = new Map<string, Readonly<Record<string, unknown>>>();
+  private catalogRead?: Promise<Catalog>;
+  private catalogQueries?: CatalogReads;
+  private catalogReads = 0;
+  /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
+  readonly ledger = new StackLedger();
+
+  /**
+   * @param getClient returns the client (throws ConfigurationError when the key or an address is
+   *   missing or invalid); called at the first use that needs it, and again after it threw.
+   * @param kinds the kinds this session serves (kinds.ts `KINDS`).
+   */
+  constructor(
+    private readonly getClient: () => PlatformClient,
+    private readonly options: SessionOptions,
+    kinds: readonly AnySessionKind[],
+  ) {
+    this.kinds = new Map(kinds.map((k) => [k.kind, k]));
+  }
+
+  get client(): PlatformClient {
+    this.clientInstance ??= this.getClient();
+    return this.clientInstance;
+  }
+
+  /**
+   * The path every kind of this session uses, resolved once.
+   * @throws ConfigurationError naming `runpod:api` (or `RUNPOD_API`) and its values.
+   */
+  get api(): ApiPath {
+    this.apiPath ??= resolveApiPath(this.options.api);
+    return this.apiPath;
+  }
+
+  private descriptor(kind: string): AnySessionKind {
+    const found = this.kinds.get(kind);
+    if (!found) throw new Error(`this session serves no resource kind "${kind}"; it serves ${[...this.kinds.keys()].join(", ")}`);
+    return found;
+  }
+
+  /**
+   * The caller's records of `kind` on this session's path, one listing per burst of lookups shared by
+   * every kind (reads, create settlement, the users named by a refused delete).
+   */
+  listing<R extends { id: string }>(kind: string): SharedListing<R> {
+    let shared = this.listings.get(kind);
+    if (!shared) {
+      const list = portOf(this.descriptor(kind).listing, this.api);
+      // A burst of checks (a preview of many endpoints naming one template) shares one listing as long as the checks keep coming.
+      shared = new SharedListing(() => list(this.client), this.options.lookupWindowMs ?? LOOKUP_WINDOW_MS, LOOKUP_MAX_AGE_MS);
+      this.listings.set(kind, shared);
+    }
+    return shared as unknown as SharedListing<R>;
+  }
+
+  /** `kind`'s port on this session's path: how that path creates, reads, updates and deletes it. */
+  port<I, R extends { id: string }>(kind: string): Port<I, R> {
+    return portOf(this.descriptor(kind).ports, this.api)(this) as Port<I, R>;
+  }
+
+  /**
+   * Who still uses record `id` of `kind`, in the words of its refused delete ("endpoints a (x); pods
+   * b (y)"), or "": each kind that declares it uses `kind` (kind.ts `usesOf`) names its records.
+   */
+  async usersOf(kind: string, id: string): Promise<string> {
+    const words: string[] = [];
+    for (const user of this.kinds.values()) {
+      const phrase = await user.usesOf?.[kind]?.(this, id);
+      if (phrase) words.push(phrase);
+    }
+    return words.join("; ");
+  }
+
+  /** The container settings `kind` declares for other kinds to compare with (Template's). */
+  container<T, C>(kind: string): ContainerFacts<T, C> {
+    const facts = this.descriptor(kind).container;
+    if (!facts) throw new Error(`resource kind "${kind}" declares no container settings`);
+    return facts as ContainerFacts<T, C>;
+  }
+
+  /**
+   * The serverless catalog, read once per session (one provider process serves a whole preview or
+   * up, so: once per deployment, whatever the number of endpoints); concurrent callers share the read,
+   * and a failed read is not repeated for the next endpoint.
+   */
+  catalog(): Promise<Catalog> {
+    this.catalogRead ??= (async () => {
+      this.catalogReads += 1;
+      return fetchCatalog(this.catalogSource);
+    })();
+    return this.catalogRead;
+  }
+
+  /** The catalog reads of this session's client, shared by preview's catalog and the plugin's catalog functions. */
+  get catalogSource(): CatalogReads {
+    this.catalogQueries ??= new CatalogReads(this.client.v2);
+    return this.catalogQueries;
+  }
+
+  /** How many catalog reads this session started (at most 1). */
+  get catalogReadCount(): number {
+    return this.catalogReads;
+  }
+
+  /** @throws ConfigurationError naming the key of a malformed setting. */
+  get catalogSettings(): CatalogSettings {
+    return resolveCatalogSettings(this.options.catalogSettings ?? {});
+  }
+
+  /** A notice for the user (e.g. scarce availability), shown by the engine with the preview. */
+  warn(message: string): void {
+    (this.options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`)))(message);
+  }
+
+  /**
+   * Reports that this deployment is about to change the container settings of template `id` to those of
+   * `next` (its checked inputs; its diff, at preview and at up): the endpoints using it, diffed after it,
+   * compare their copy with them where the path copies templates (endpoint/provider.ts).
+   */
+  templateChanging(id: string, next: Readonly<Record<string, unknown>>): void {
+    this.changingTemplates.set(id, next);
+  }
+
+  /** The settings a Template diff of this deployment found template `id`'s container about to take, if any. */
+  templateNext(id: string): Readonly<Record<string, unknown>> | undefined {
+    return this.changingTemplates.get(id);
+  }
+
+  /** This process created, changed or deleted a network volume: the next {@link networkVolumes} lists again. */
+  networkVolumeChanged(): void {
+    this.volumes?.invalidate();
+  }
+
+  /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */
+  networkVolumes(): Promise<NetworkVolume[]> {
+    const windowMs = this.options.lookupWindowMs ?? LOOKUP_WINDOW_MS;
+    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), windowMs, Math.max(windowMs, LOOKUP_MAX_AGE_MS));
+    return this.volumes.get();
+  }
+}

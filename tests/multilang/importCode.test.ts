@@ -1,0 +1,128 @@
+/**
+ * The plugin's `pulumi import` as a Python or Go user runs it (docs/plugin.md › Adopting what exists),
+ * through the real CLI against the emulator: it exits 0 with no "failed to validate" warning (on
+ * `runpod:api graphql`: on v2 the platform reports no endpoint's template, docs/plugin.md), and the language host's GenerateProgram (Pulumi's own code generators in the
+ * minimal hosts of scripts/build-pulumi-tools.sh) writes the code declaring what was imported. The
+ * Python code, taken as the program, previews with no changes; the import protects unless
+ * `--protect=false`, as `pulumi import` does.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv, type PlatformClient } from "../../src/api";
+import { LocalStack, tempDir } from "../../scripts/exampleStack";
+import { pulumiRoot } from "../../scripts/pulumiCli";
+import { pythonSdkPath, requirePythonTooling, writeProject } from "./harness";
+
+jest.setTimeout(300_000);
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+let work: string;
+const stacks: LocalStack[] = [];
+
+beforeAll(async () => {
+  requirePythonTooling();
+  const goHost = path.join(pulumiRoot(), "bin", "pulumi-language-go");
+  if (!fs.existsSync(goHost)) throw new Error(`${goHost} is missing: run \`npm run tools\` (scripts/build-pulumi-tools.sh, which npm test runs)`);
+  emu = await startEmulator({ port: 0, quiet: true, saveSemantics: "replace", workerStartMs: 50 });
+  client = createClientFromEnv(
+    { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+    {},
+  );
+  work = tempDir("pulumi-runpod-import-");
+});
+
+afterAll(async () => {
+  for (const s of stacks) await s.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** A fresh project of `runtime` (no program yet: `pulumi import` does not run one) on its own stack and the emulator. */
+async function project(runtime: "python" | "go", env: Record<string, string> = {}): Promise<LocalStack> {
+  const programDir = path.join(work, runtime);
+  fs.mkdirSync(programDir, { recursive: true });
+  writeProject(programDir, `import-${runtime}`, runtime);
+  const stack = await LocalStack.create({ programDir, stackName: runtime, stateDir: path.join(work, `state-${runtime}`), env });
+  stacks.push(stack);
+  await stack.usePlatform(emu.urls, emu.apiKey);
+  await stack.setConfig("runpod:api", "graphql");
+  return stack;
+}
+
+/** A template, an endpoint running it, a network volume and a pod, made outside Pulumi, in one import file. */
+async function madeOutside(prefix: string): Promise<string> {
+  const template = await client.saveTemplate({ name: `${prefix}-tpl`, imageName: "nginx:1", isServerless: true, containerDiskInGb: 10 });
+  const endpoint = await client.saveEndpoint({ name: `${prefix}-api`, templateId: template.id, gpuIds: "AMPERE_80", workersMax: 2 });
+  const volume = await client.v2.createNetworkVolume({ name: `${prefix}-vol`, size: 15, dataCenter: "EU-RO-1", type: "STANDARD" });
+  const pod = await client.v2.createPod({ name: `${prefix}-pod`, image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 2 } });
+  const file = path.join(work, `${prefix}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      resources: [
+        { type: "runpod:index:Template", name: "tpl", id: template.id },
+        { type: "runpod:index:Endpoint", name: "api", id: endpoint.id },
+        { type: "runpod:index:NetworkVolume", name: "vol", id: volume.id },
+        { type: "runpod:index:Pod", name: "box", id: pod.id },
+      ],
+    }),
+  );
+  return file;
+}
+
+const noValidationWarning = (out: string) => expect(out).not.toMatch(/failed to validate|has a problem/);
+
+test("Python: `pulumi import` exits 0 and prints the program; protected by default; the program previews with no changes", async () => {
+  const stack = await project("python", { PYTHONPATH: pythonSdkPath() });
+  const file = await madeOutside("py");
+  const r = await stack.run(["import", "--file", file, "--yes"]);
+  noValidationWarning(r.stdout + r.stderr);
+  expect(r.stdout).toContain("import pulumi_runpod as runpod");
+  expect(r.stdout).toMatch(/tpl = runpod\.Template\("tpl",/);
+  expect(r.stdout).toMatch(/api = runpod\.Endpoint\("api",/);
+  expect(r.stdout).toMatch(/vol = runpod\.NetworkVolume\("vol",/);
+  expect(r.stdout).toMatch(/box = runpod\.Pod\("box",[^]*image_name="alpine:3"/);
+  // Imported together, the endpoint's template is the imported one.
+  expect(r.stdout).toContain("template_id=tpl.id");
+  expect(r.stdout).toContain("protect=True");
+  expect(r.stdout).toContain("the imported resources are marked as protected");
+  const state = await stack.resources();
+  const imported = state.filter((s) => s.type.startsWith("runpod:index:")).map((s) => `${s.type} protect=${String(s.protect)}`);
+  expect(imported.sort()).toEqual([
+    "runpod:index:Endpoint protect=true",
+    "runpod:index:NetworkVolume protect=true",
+    "runpod:index:Pod protect=true",
+    "runpod:index:Template protect=true",
+  ]);
+
+  // The generated code is a working program: declared as printed, nothing changes.
+  const code = r.stdout.slice(r.stdout.indexOf("import pulumi"));
+  fs.writeFileSync(path.join(stack.programDir, "__main__.py"), code);
+  await stack.run(["preview", "--expect-no-changes"]);
+
+  // Protected, as `pulumi import` says: destroy refuses until unprotected.
+  const refused = await stack.run(["destroy", "--yes"], { expectFailure: true });
+  expect(refused.stdout + refused.stderr).toMatch(/protected/);
+  await stack.run(["state", "unprotect", "--all", "--yes"]);
+  await stack.run(["destroy", "--yes"]);
+  expect((await client.listTemplates()).map((t) => t.name)).not.toContain("py-tpl");
+});
+
+test("Go: `pulumi import --protect=false` exits 0, writes the Go program with --out, and leaves the resources unprotected", async () => {
+  const stack = await project("go", { GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" });
+  const file = await madeOutside("go");
+  const out = path.join(work, "imported.go");
+  const r = await stack.run(["import", "--file", file, "--yes", "--protect=false", "--out", out]);
+  noValidationWarning(r.stdout + r.stderr);
+  const code = fs.readFileSync(out, "utf8");
+  expect(code).toContain('"github.com/pulumi-runpod/pulumi-runpod/sdk/go/runpod"');
+  expect(code).toMatch(/runpod\.NewTemplate\(ctx, "tpl", &runpod\.TemplateArgs\{/);
+  expect(code).toMatch(/runpod\.NewEndpoint\(ctx, "api", &runpod\.EndpointArgs\{/);
+  expect(code).toMatch(/runpod\.NewPod\(ctx, "box", &runpod\.PodArgs\{/);
+  expect(code).not.toContain("pulumi.Protect(true)");
+  const state = await stack.resources();
+  expect(state.filter((s) => s.type.startsWith("runpod:index:")).every((s) => !s.protect)).toBe(true);
+  await stack.run(["destroy", "--yes"]);
+});
