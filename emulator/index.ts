@@ -147,6 +147,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   urls = { graphql: `${origin}/graphql`, restV1: `${origin}/rest`, restV2: `${origin}/api`, inference: `${origin}/inference`, admin: `${origin}/_emulator` };
   core.platform.restoreWorkers();
+  core.jobs.restore(store.listEndpoints().map((r) => r.id));
 
   let closing: Promise<void> | undefined;
   return {

@@ -13,6 +13,7 @@ import type { EndpointMeta, EndpointRecord, NetworkVolume, SaveEndpointInput } f
 import type { Seed, SeedGpuType } from "./seed";
 import type { EndpointRow, EndpointV2State, Store } from "./store";
 import type { DiffEntry, Templates } from "./templates";
+import type { Scaling } from "./scaler";
 import type { SaveSemantics } from "./types";
 import type { SimWorker, WorkerPool, WorkerSpec } from "./workers";
 
@@ -307,7 +308,21 @@ export class Platform {
   }
 
   private syncWorkers(row: EndpointRow): void {
-    this.workers.reconcile(row.id, row.workersMin, this.workerSpec(row));
+    this.workers.reconcile(row.id, this.scaling(row), this.workerSpec(row));
+  }
+
+  /** The scaler's settings: GraphQL's fields, with REST v2's exact (fractional) queue delay when one was set. */
+  private scaling(row: EndpointRow): Scaling {
+    const type = row.scalerType ?? F.scalerType.default;
+    const value = row.scalerValue ?? F.scalerValue.default;
+    const queueDelay = row.v2?.queueDelay;
+    return {
+      min: row.workersMin,
+      max: row.workersMax,
+      type,
+      value: type === "QUEUE_DELAY" && queueDelay !== undefined && Math.max(1, Math.round(queueDelay)) === value ? queueDelay : value,
+      idleTimeoutMs: (row.idleTimeout ?? F.idleTimeout.default) * 1000,
+    };
   }
 
   /** What new workers run and where they land: the catalog places them by stock (catalog.ts). */

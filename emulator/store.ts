@@ -122,21 +122,32 @@ export interface PodRow {
   log: { ts: string; tsMs: number; seq: number; source: "container" | "system"; line: string }[];
 }
 
-/** A job as stored. Its visible status is derived from the clock (see jobs.ts), so no timer is needed. */
+/** A job's policy as sent with it (`policy` of the /run and /runsync body). */
+export interface JobPolicy {
+  /** Milliseconds the handler may run once a worker takes the job (default: the endpoint's execution timeout). */
+  executionTimeout?: number;
+  /** Milliseconds from acceptance after which the job is gone, whatever its state (default 24 h). */
+  ttl?: number;
+  /** The job does not make the scaler start workers. */
+  lowPriority?: boolean;
+}
+
+/** A job as stored. Its visible status is derived from these instants and the clock (see jobs.ts). */
 export interface JobRow {
   id: string;
   endpointId: string;
   userId: string;
   input: unknown;
-  /** Epoch milliseconds when the job was accepted. */
+  /** Epoch milliseconds when the job was accepted (or re-queued by `/retry`). */
   createdAt: number;
-  /** Milliseconds from acceptance to the final state. */
-  durationMs: number;
-  /** Milliseconds spent IN_QUEUE (default: half of `durationMs`, for rows written by an older emulator). */
-  queuedMs?: number;
-  /** Simulated worker that ran the job (assigned when it leaves the queue), if one was accepting jobs then. */
+  /** Milliseconds the handler runs once a worker takes the job (already cut at the execution timeout). */
+  runMs: number;
+  /** Epoch milliseconds when a worker took the job off the queue; absent while it is queued. */
+  startedAt?: number;
+  /** Simulated worker that runs the job (public models: none). */
   workerId?: string;
-  /** Final state reached at `createdAt + durationMs`; `stream` holds the partial outputs and when each appears (ms after `createdAt`). */
+  policy?: JobPolicy;
+  /** Final state reached at `startedAt + runMs`; `stream` holds the partial outputs and when each appears (ms after `startedAt`). */
   outcome: { status: "COMPLETED" | "FAILED" | "TIMED_OUT"; output?: unknown; error?: string; stream?: { atMs: number; output: unknown }[] };
   /** Stream chunks already handed out by `/stream` (each is delivered once). */
   streamed?: number;

@@ -1,8 +1,9 @@
 /**
- * Simulated workers. Every endpoint keeps `workersMin` workers of its current template version running; each
- * becomes READY after `workerStartMs` and emits a container line every `logIntervalMs` (and a system heartbeat
- * every third tick) into a bounded per-worker history that backs the log stream (spec: GET
- * /v2/serverless/{id}/workers/...). Jobs leaving the queue are assigned to an accepting READY worker.
+ * Simulated workers. Every endpoint keeps as many workers of its current template version as its settings and queue
+ * want (`workersMin` at least, `workersMax` at most, the rest by its scaler: scaler.ts); each becomes READY after
+ * `workerStartMs` and emits a container line every `logIntervalMs` (and a system heartbeat every third tick) into a
+ * bounded per-worker history that backs the log stream (spec: GET /v2/serverless/{id}/workers/...). A READY worker
+ * runs one job at a time (jobs.ts hands them out); one the queue no longer needs stops after the idle timeout.
  *
  * Rollout (template image/env change or another template): replacements start first (surge); an old worker
  * keeps taking jobs until enough replacements are READY, then DRAINS (takes no new jobs, finishes its running
@@ -10,10 +11,11 @@
  *
  * A worker whose image fails to start (the `failingImages` fault) never becomes READY: it turns UNHEALTHY after
  * `workerStartMs`, logs why, and restarts (INITIALIZING again) as long after, until it starts or is replaced. It does
- * not count as a READY replacement, so the old workers keep serving the queue throughout.
+ * not count as a READY replacement, so the old workers keep serving the queue throughout; with none, jobs wait.
  */
 import type { LogSource } from "./facts";
 import { randomId } from "./ids";
+import { desiredWorkers, type Scaling } from "./scaler";
 
 /** One stored log line. `seq` increases by one per line of the worker and forms the SSE id suffix. */
 export interface LogEntry {
@@ -193,6 +195,11 @@ export class SimWorker {
     this.onStop();
   }
 
+  /** Started and running its release: READY, or DRAINING its last jobs (never-ready workers are not). */
+  get up(): boolean {
+    return this.readyAt !== undefined && (this.status === "READY" || this.status === "DRAINING");
+  }
+
   get gpuTypeId(): string {
     return this.spec.gpuTypeId;
   }
@@ -221,12 +228,34 @@ export class SimWorker {
   }
 }
 
-/** Keeps each endpoint's running workers at `workersMin` of its current template version, rolling and draining. */
+/** What the job queue hears from the pool: a worker may take a job; an endpoint's workers are gone. */
+export interface PoolListener {
+  workerFree(endpointId: string): void;
+  endpointRemoved(endpointId: string): void;
+}
+
+/** An endpoint's target: what new workers run, its scaling settings and what its queue wants (scaler.ts). */
+interface Target {
+  spec: WorkerSpec;
+  scaling: Scaling;
+  /** Workers the queue wants, before `min` and `max`. */
+  demand: number;
+}
+
+/**
+ * Keeps each endpoint's workers at what its settings and queue want (scaler.ts), on its current template version:
+ * rolling, draining, and stopping workers the queue no longer needs after the idle timeout. A worker runs one job
+ * at a time.
+ */
 export class WorkerPool {
   private running = new Map<string, SimWorker[]>();
   private stopped = new Map<string, SimWorker[]>();
-  private targets = new Map<string, { count: number; spec: WorkerSpec }>();
-  private jobTimers = new Map<string, { worker: SimWorker; timer: NodeJS.Timeout }>();
+  private targets = new Map<string, Target>();
+  /** The worker running each job. */
+  private jobWorkers = new Map<string, SimWorker>();
+  private idleTimers = new Map<SimWorker, NodeJS.Timeout>();
+  /** Set by the job queue (jobs.ts). */
+  listener?: PoolListener;
 
   constructor(
     private timing: WorkerTiming,
@@ -237,6 +266,11 @@ export class WorkerPool {
     return (
       w.spec.templateId === spec.templateId && w.spec.templateVersion === spec.templateVersion && (w.spec.releaseVersion ?? 1) === (spec.releaseVersion ?? 1)
     );
+  }
+
+  /** Workers to run now: the queue's demand within the endpoint's min and max (and the simulator's ceiling). */
+  private static desired(target: Target): number {
+    return Math.min(desiredWorkers(target.scaling, target.demand), SIMULATED_WORKERS_MAX);
   }
 
   /** Whether a running worker runs an older configuration than its endpoint's current one (REST v2 `isStale`). */
@@ -250,13 +284,37 @@ export class WorkerPool {
     return this.targets.get(endpointId)?.spec;
   }
 
+  /** The endpoint's scaling settings (undefined for an endpoint the pool does not run). */
+  scaling(endpointId: string): Scaling | undefined {
+    return this.targets.get(endpointId)?.scaling;
+  }
+
   /**
-   * Aim for `workersMin` workers built from `spec`: start missing ones, drain surplus ones (newest first), and
-   * drain workers of another template version once their replacements are READY.
+   * The endpoint's settings changed (or it was created): start missing workers built from `spec`, drain surplus ones
+   * at once (idle and not yet ready ones first, newest first), and drain workers of another template version once
+   * their replacements are READY.
    */
-  reconcile(endpointId: string, wanted: number, spec: WorkerSpec): void {
-    const workersMin = Math.min(wanted, SIMULATED_WORKERS_MAX);
-    this.targets.set(endpointId, { count: workersMin, spec });
+  reconcile(endpointId: string, scaling: Scaling, spec: WorkerSpec): void {
+    this.targets.set(endpointId, { spec, scaling, demand: this.targets.get(endpointId)?.demand ?? 0 });
+    this.apply(endpointId, true);
+    this.listener?.workerFree(endpointId);
+  }
+
+  /**
+   * The queue wants `demand` workers (scaler.ts): start missing ones; surplus workers that are not ready are stopped,
+   * ready ones stop once idle for the idle timeout.
+   */
+  setDemand(endpointId: string, demand: number): void {
+    const target = this.targets.get(endpointId);
+    if (!target || target.demand === demand) return;
+    target.demand = demand;
+    this.apply(endpointId, false);
+  }
+
+  private apply(endpointId: string, settingsChanged: boolean): void {
+    const target = this.targets.get(endpointId)!;
+    const { spec } = target;
+    const count = WorkerPool.desired(target);
     const list = this.running.get(endpointId) ?? [];
     this.running.set(endpointId, list);
     // Throttled workers give way as soon as the spec finds capacity.
@@ -267,19 +325,54 @@ export class WorkerPool {
       }
     }
     const fresh = list.filter((w) => w.status !== "DRAINING" && WorkerPool.current(w, spec));
-    for (let n = fresh.length; n < workersMin; n++) {
+    for (let n = fresh.length; n < count; n++) {
       const worker: SimWorker = new SimWorker(
         endpointId,
         spec,
         this.timing,
-        () => this.settle(endpointId),
+        () => this.becameFree(worker),
         () => this.meter?.stopped(worker),
       );
       list.push(worker);
       if (!spec.throttled) this.meter?.started(worker);
     }
-    for (const w of fresh.slice(workersMin).reverse()) w.drain("workersMin lowered");
+    // Surplus: workers not ready serve nobody; idle ones next; busy ones finish their job first (draining).
+    const rank = (w: SimWorker) => (w.status !== "READY" ? 0 : w.jobs.size === 0 ? 1 : 2);
+    const surplus = fresh
+      .slice()
+      .reverse()
+      .sort((a, b) => rank(a) - rank(b))
+      .slice(0, Math.max(0, fresh.length - count));
+    for (const w of surplus) {
+      if (settingsChanged) w.drain("scaling settings lowered");
+      else if (w.status !== "READY") w.drain("no longer needed by the queue");
+    }
     this.settle(endpointId);
+  }
+
+  /** A worker became READY or finished its job: it may take a job, and it stops if the queue leaves it idle. */
+  private becameFree(worker: SimWorker): void {
+    this.settle(worker.endpointId);
+    if (worker.status === "READY" && worker.jobs.size === 0) this.armIdle(worker);
+    this.listener?.workerFree(worker.endpointId);
+  }
+
+  /** After the idle timeout, an idle worker beyond what the endpoint wants stops. */
+  private armIdle(worker: SimWorker): void {
+    const target = this.targets.get(worker.endpointId);
+    if (!target) return;
+    clearTimeout(this.idleTimers.get(worker));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(worker);
+      const t = this.targets.get(worker.endpointId);
+      if (!t || worker.status !== "READY" || worker.jobs.size > 0) return;
+      const fresh = this.list(worker.endpointId).filter((w) => w.status !== "DRAINING" && WorkerPool.current(w, t.spec));
+      if (fresh.length <= WorkerPool.desired(t)) return;
+      worker.drain(`idle for ${t.scaling.idleTimeoutMs} ms with no job queued`);
+      this.settle(worker.endpointId);
+    }, target.scaling.idleTimeoutMs);
+    timer.unref();
+    this.idleTimers.set(worker, timer);
   }
 
   /** Drain old-version workers that READY replacements cover; stop draining workers that have no job left. */
@@ -292,7 +385,7 @@ export class WorkerPool {
     const stale = list
       .filter((w) => w.status !== "DRAINING" && !WorkerPool.current(w, target.spec))
       .sort((a, b) => Number(b.status === "READY") - Number(a.status === "READY"));
-    const keep = Math.max(0, target.count - readyFresh);
+    const keep = Math.max(0, WorkerPool.desired(target) - readyFresh);
     const { templateId, templateVersion } = target.spec;
     for (const w of stale.slice(keep)) w.drain(`replaced by template ${templateId} version ${templateVersion}`);
     for (const w of list.filter((x) => x.status === "DRAINING" && x.jobs.size === 0)) {
@@ -302,6 +395,8 @@ export class WorkerPool {
   }
 
   private retire(endpointId: string, worker: SimWorker, reason: string): void {
+    clearTimeout(this.idleTimers.get(worker));
+    this.idleTimers.delete(worker);
     worker.stop(reason);
     const kept = this.stopped.get(endpointId) ?? [];
     kept.push(worker);
@@ -310,28 +405,30 @@ export class WorkerPool {
   }
 
   /**
-   * A job of `endpointId` leaves the queue: run it on the accepting READY worker with the fewest jobs until
-   * `finishAt` (epoch ms). Returns the worker id, or undefined when no worker accepts jobs (the job then runs unassigned).
+   * A READY worker of the endpoint with no job, if any: one of the current version first, else an old one still
+   * serving while its replacements start.
    */
-  assign(endpointId: string, jobId: string, finishAt: number): string | undefined {
-    const candidates = this.list(endpointId).filter((w) => w.status === "READY");
-    if (candidates.length === 0) return undefined;
-    const worker = candidates.reduce((best, w) => (w.jobs.size < best.jobs.size ? w : best));
-    worker.jobs.add(jobId);
-    const timer = setTimeout(() => this.release(jobId), Math.max(0, finishAt - Date.now()));
-    timer.unref();
-    this.jobTimers.set(jobId, { worker, timer });
-    return worker.id;
+  freeWorker(endpointId: string): SimWorker | undefined {
+    const target = this.targets.get(endpointId);
+    const free = this.list(endpointId).filter((w) => w.status === "READY" && w.jobs.size === 0);
+    return free.find((w) => target !== undefined && WorkerPool.current(w, target.spec)) ?? free[0];
   }
 
-  /** The job is over (finished or cancelled): free its worker, which may let a draining worker stop. */
+  /** `worker` takes job `jobId` off the queue. */
+  occupy(worker: SimWorker, jobId: string): void {
+    clearTimeout(this.idleTimers.get(worker));
+    this.idleTimers.delete(worker);
+    worker.jobs.add(jobId);
+    this.jobWorkers.set(jobId, worker);
+  }
+
+  /** The job is over (finished or cancelled): free its worker, which may take the next job or, draining, stop. */
   release(jobId: string): void {
-    const entry = this.jobTimers.get(jobId);
-    if (!entry) return;
-    clearTimeout(entry.timer);
-    this.jobTimers.delete(jobId);
-    entry.worker.jobs.delete(jobId);
-    this.settle(entry.worker.endpointId);
+    const worker = this.jobWorkers.get(jobId);
+    if (!worker) return;
+    this.jobWorkers.delete(jobId);
+    worker.jobs.delete(jobId);
+    this.becameFree(worker);
   }
 
   /** Running (INITIALIZING, READY or DRAINING) workers of an endpoint. */
@@ -349,33 +446,27 @@ export class WorkerPool {
     for (const w of this.list(endpointId)) w.log("system", line);
   }
 
-  private dropJobsOf(workers: SimWorker[]): void {
+  private stopAll(workers: SimWorker[], reason: string): void {
     for (const w of workers) {
-      for (const jobId of w.jobs) {
-        const entry = this.jobTimers.get(jobId);
-        if (entry) clearTimeout(entry.timer);
-        this.jobTimers.delete(jobId);
-      }
+      for (const jobId of w.jobs) this.jobWorkers.delete(jobId);
       w.jobs.clear();
+      clearTimeout(this.idleTimers.get(w));
+      this.idleTimers.delete(w);
+      w.stop(reason);
     }
   }
 
   /** Stop and forget all workers of a deleted endpoint, including their logs. */
   remove(endpointId: string): void {
-    const workers = this.list(endpointId);
-    this.dropJobsOf(workers);
-    for (const w of workers) w.stop("endpoint deleted");
+    this.stopAll(this.list(endpointId), "endpoint deleted");
     this.running.delete(endpointId);
     this.stopped.delete(endpointId);
     this.targets.delete(endpointId);
+    this.listener?.endpointRemoved(endpointId);
   }
 
   close(): void {
-    for (const id of [...this.running.keys()]) {
-      const workers = this.list(id);
-      this.dropJobsOf(workers);
-      for (const w of workers) w.stop("emulator shutting down");
-    }
+    for (const id of [...this.running.keys()]) this.stopAll(this.list(id), "emulator shutting down");
     this.running.clear();
     this.stopped.clear();
     this.targets.clear();

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the TEST TOOLING the multi-language tests (tests/multilang) need beside the Pulumi CLI of
 # scripts/install-pulumi.sh, none of which this machine's package sources serve ready-made:
-#   .pulumi/bin/pulumi-language-python       minimal Python language host (scripts/pulumi-language-python)
+#   .pulumi/bin/pulumi-language-python       minimal Python language host (scripts/pulumi-language-python;
+#                                            GenerateProgram by pkg/v3 codegen/python, scripts/pulumi-language-codegen)
 #   .pulumi/bin/pulumi-language-python-exec  its run script
-#   .pulumi/bin/pulumi-language-go           minimal Go language host (scripts/pulumi-language-go): the
+#   .pulumi/bin/pulumi-language-go           minimal Go language host (scripts/pulumi-language-go; GenerateProgram
+#                                            by codegen/go): the
 #                                            official one (sdk/go/pulumi-language-go/v3) is not served by
 #                                            the Go module proxy here
 #   .pulumi/tools/pulumi-sdkgen              the Pulumi code generator (pkg/v3 codegen/python, codegen/go)
@@ -36,7 +38,7 @@ mkdir -p "$BIN" "$TOOLS" "$CACHE"
 # ---- Go tools ----
 build_go_tools() {
   local hash key out
-  hash="$(sha_of "$ROOT/scripts/pulumi-sdkgen/main.go" "$ROOT/scripts/pulumi-language-python/main.go" "$ROOT/scripts/pulumi-language-go/main.go")"
+  hash="$(sha_of "$ROOT/scripts/pulumi-sdkgen/main.go" "$ROOT/scripts/pulumi-language-python/main.go" "$ROOT/scripts/pulumi-language-go/main.go" "$ROOT/scripts/pulumi-language-codegen/codegen.go")"
   key="go-v$VERSION-$(go env GOVERSION)-$(go env GOOS)-$(go env GOARCH)-$hash"
   out="$CACHE/$key"
   if [ -x "$out/pulumi-sdkgen" ] && [ -x "$out/pulumi-language-python" ] && [ -x "$out/pulumi-language-go" ]; then
@@ -49,10 +51,11 @@ build_go_tools() {
     pkg_gomod="$(go mod download -json "github.com/pulumi/pulumi/pkg/v3@v$VERSION" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).GoMod))')"
     [ -n "$pkg_gomod" ] || die "github.com/pulumi/pulumi/pkg/v3@v$VERSION is not available from the Go module proxy"
     wrap="$(mktemp -d)"
-    mkdir -p "$wrap/sdkgen" "$wrap/langpython" "$wrap/langgo"
+    mkdir -p "$wrap/sdkgen" "$wrap/langpython" "$wrap/langgo" "$wrap/codegen"
     cp "$ROOT/scripts/pulumi-sdkgen/main.go" "$wrap/sdkgen/main.go"
     cp "$ROOT/scripts/pulumi-language-python/main.go" "$wrap/langpython/main.go"
     cp "$ROOT/scripts/pulumi-language-go/main.go" "$wrap/langgo/main.go"
+    cp "$ROOT/scripts/pulumi-language-codegen/codegen.go" "$wrap/codegen/codegen.go"   # both hosts' GenerateProgram
     (
       cd "$wrap"
       go mod init local/pulumi-runpod-tools >/dev/null 2>&1

@@ -24,6 +24,26 @@ const imageInputSchema = z
 
 const bodySchema = z.object({ input: z.record(z.unknown()) }).passthrough();
 
+/** Bounds of the job policy (the platform's docs: executionTimeout at least 5 s, ttl from 10 s to a week). */
+export const POLICY_MS = { executionTimeout: { min: 5000, max: 604_800_000 }, ttl: { min: 10_000, max: 604_800_000 } } as const;
+
+const policyMs = (field: keyof typeof POLICY_MS) =>
+  z
+    .number({ invalid_type_error: `must be an integer number of milliseconds from ${POLICY_MS[field].min} to ${POLICY_MS[field].max}` })
+    .int(`must be an integer number of milliseconds from ${POLICY_MS[field].min} to ${POLICY_MS[field].max}`)
+    .min(POLICY_MS[field].min, `must be an integer number of milliseconds from ${POLICY_MS[field].min} to ${POLICY_MS[field].max}`)
+    .max(POLICY_MS[field].max, `must be an integer number of milliseconds from ${POLICY_MS[field].min} to ${POLICY_MS[field].max}`)
+    .optional();
+
+/** `policy` of a job: its execution timeout, its TTL and whether it may make the scaler start workers. */
+const policySchema = z
+  .object({
+    executionTimeout: policyMs("executionTimeout"),
+    ttl: policyMs("ttl"),
+    lowPriority: z.boolean({ invalid_type_error: "must be true or false" }).optional(),
+  })
+  .passthrough();
+
 /** Longest `input.executionMs` the echo handler accepts (1 hour). */
 const EXECUTION_MS_MAX = 3_600_000;
 
@@ -58,6 +78,13 @@ function submit(ctx: RouteContext, sync: boolean) {
   }
   const body = bodySchema.safeParse(ctx.body);
   if (!body.success) throw new ProblemError(400, "The request body must be an object with an 'input' object.", issueList(body.error));
+  const policy = body.data.policy === undefined ? undefined : policySchema.safeParse(body.data.policy);
+  if (policy && !policy.success)
+    throw new ProblemError(
+      400,
+      "The job policy is invalid.",
+      issueList(policy.error, "policy").map((e) => (e.startsWith("policy") ? e : `policy.${e}`)),
+    );
   let input = body.data.input;
   const executionMs = input.executionMs;
   if (
@@ -79,7 +106,9 @@ function submit(ctx: RouteContext, sync: boolean) {
       );
     input = parsed.data;
   }
-  return core.jobs.submit(principal.user.id, target, input, sync);
+  const { executionTimeout, ttl, lowPriority } = policy?.data ?? {};
+  const given = Object.entries({ executionTimeout, ttl, lowPriority }).filter(([, v]) => v !== undefined);
+  return core.jobs.submit(principal.user.id, target, input, sync, Object.fromEntries(given));
 }
 
 function findJob(ctx: RouteContext) {
@@ -112,7 +141,7 @@ export const inferenceRoutes: Route[] = [
       const wait = waitParam(ctx.url);
       const job = submit(ctx, true);
       await ctx.core.jobs.waitUntilDone(job, wait);
-      return json(ctx.core.jobs.view(ctx.core.store.getJob(job.id) ?? job));
+      return json(ctx.core.jobs.view(ctx.core.jobs.latest(job)));
     },
   },
   {
@@ -124,7 +153,7 @@ export const inferenceRoutes: Route[] = [
       const wait = waitParam(ctx.url);
       const job = findJob(ctx);
       await ctx.core.jobs.waitUntilDone(job, wait);
-      return json(ctx.core.jobs.view(ctx.core.store.getJob(job.id) ?? job));
+      return json(ctx.core.jobs.view(ctx.core.jobs.latest(job)));
     },
   },
   {
@@ -211,7 +240,7 @@ export const inferenceRoutes: Route[] = [
     handle({ params, core }) {
       const match = /^(.+)\.png$/.exec(params.file);
       const job = match && core.store.getJob(match[1]);
-      if (!job || job.outcome.status !== "COMPLETED" || Date.now() < job.createdAt + job.durationMs) {
+      if (!job || core.jobs.view(core.jobs.latest(job)).status !== "COMPLETED") {
         throw new ProblemError(404, `Image "${params.file}" not found.`);
       }
       return { kind: "body", status: 200, body: PNG_1X1, contentType: "image/png" };

@@ -139,19 +139,24 @@ export class ServerlessV2 {
     };
   }
 
-  /** `listEndpointReleases`: release history newest first and the rollout summary. */
+  /**
+   * `listEndpointReleases`: release history newest first and the rollout summary. A worker counts as running a
+   * release (`workersOnLatest`, `workerCount`) once it started: a worker still starting, or failing to start
+   * (`UNHEALTHY`, `listEndpointWorkers` shows it so), runs nothing yet; `workersTotal` counts every allocated worker.
+   */
   releases(userId: string, id: string) {
     const row = this.platform.ownedEndpoint(userId, id);
     const v2 = this.platform.v2State(row);
-    const running = this.core.workers.list(row.id);
-    const onLatest = running.filter((w) => !this.core.workers.isStale(w)).length;
+    const allocated = this.core.workers.list(row.id);
+    const up = allocated.filter((w) => w.up);
+    const onLatest = up.filter((w) => !this.core.workers.isStale(w)).length;
     return {
       endpointVersion: v2.version,
       rollout: {
-        inProgress: running.some((w) => this.core.workers.isStale(w)),
+        inProgress: allocated.some((w) => this.core.workers.isStale(w)),
         workersOnLatest: onLatest,
-        workersTotal: running.length,
-        percentOnLatest: running.length === 0 ? 0 : Math.round((onLatest / running.length) * 100),
+        workersTotal: allocated.length,
+        percentOnLatest: allocated.length === 0 ? 0 : Math.round((onLatest / allocated.length) * 100),
       },
       releases: [...v2.releases].reverse().map((r) => ({
         id: r.id,
@@ -159,7 +164,7 @@ export class ServerlessV2 {
         source: "MANUAL",
         buildId: null,
         createdByUserId: r.createdByUserId,
-        workerCount: running.filter((w) => (w.spec.releaseVersion ?? 1) === r.version).length,
+        workerCount: up.filter((w) => (w.spec.releaseVersion ?? 1) === r.version).length,
         createdAt: iso(r.createdAt),
         diff: r.diff,
       })),

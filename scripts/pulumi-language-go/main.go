@@ -6,9 +6,9 @@
 //
 // It speaks the LanguageRuntime protocol and implements what `pulumi preview|up|refresh|destroy|import`
 // need: Run compiles the program (`go build` in its directory, or takes `runtime.options.binary`) and
-// runs it with the environment the Go SDK's pulumi.Run reads (PULUMI_MONITOR, PULUMI_CONFIG, …). No code
-// generation (use `pulumi import --generate-code=false`), no dependency installation (`go build` with
-// -mod=mod fetches what go.mod names).
+// runs it with the environment the Go SDK's pulumi.Run reads (PULUMI_MONITOR, PULUMI_CONFIG, …), and
+// GenerateProgram (`pulumi import`'s code) with Pulumi's codegen/go (scripts/pulumi-language-codegen).
+// No dependency installation (`go build` with -mod=mod fetches what go.mod names).
 package main
 
 import (
@@ -28,10 +28,13 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
 
+	gocodegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/cmdutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"local/pulumi-runpod-tools/codegen"
 )
 
 // Exit code of pulumi.Run after the program has already logged its error (constant.ExitStatusLoggedError).
@@ -247,4 +250,12 @@ func (h *languageHost) RuntimeOptionsPrompts(
 	context.Context, *pulumirpc.RuntimeOptionsRequest,
 ) (*pulumirpc.RuntimeOptionsResponse, error) {
 	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+// GenerateProgram turns PCL into a Go program with Pulumi's own generator, as the official
+// host does: the code `pulumi import` prints, and `pulumi-runpod adopt`'s.
+func (h *languageHost) GenerateProgram(
+	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
+) (*pulumirpc.GenerateProgramResponse, error) {
+	return codegen.GenerateProgram(ctx, req, gocodegen.GenerateProgram)
 }

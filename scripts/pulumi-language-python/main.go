@@ -8,8 +8,9 @@
 // need: Run starts `<python> pulumi-language-python-exec <program>` (run.py, installed beside this
 // binary), which drives the program with the pulumi package's public API. The interpreter is the
 // program's virtualenv (`runtime.options.virtualenv` in Pulumi.yaml, relative to the program or
-// absolute), else `python3` on PATH. No code generation (use `pulumi import --generate-code=false`),
-// no dependency installation (the test's virtualenv is prepared by scripts/build-pulumi-tools.sh).
+// absolute), else `python3` on PATH. GenerateProgram (`pulumi import`'s code) uses Pulumi's
+// codegen/python (scripts/pulumi-language-codegen). No dependency installation (the test's virtualenv
+// is prepared by scripts/build-pulumi-tools.sh).
 package main
 
 import (
@@ -29,10 +30,13 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
 
+	pycodegen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/cmdutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"local/pulumi-runpod-tools/codegen"
 )
 
 // Exit code of the run script after it has already shown the user an actionable error.
@@ -263,4 +267,12 @@ func (h *languageHost) RuntimeOptionsPrompts(
 	context.Context, *pulumirpc.RuntimeOptionsRequest,
 ) (*pulumirpc.RuntimeOptionsResponse, error) {
 	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+// GenerateProgram turns PCL into a Python program with Pulumi's own generator, as the official
+// host does: the code `pulumi import` prints, and `pulumi-runpod adopt`'s.
+func (h *languageHost) GenerateProgram(
+	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
+) (*pulumirpc.GenerateProgramResponse, error) {
+	return codegen.GenerateProgram(ctx, req, pycodegen.GenerateProgram)
 }

@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { ENV_VARS } from "../api";
 import { clientFor, type AddressFlags, type CliClient } from "./client";
+import { adoptCommand, type AdoptOptions } from "./commands/adopt";
 import { costCommand, type CostOptions } from "./commands/cost";
 import { importCommand, type ImportOptions } from "./commands/import";
 import { logsCommand, type LogsOptions } from "./commands/logs";
@@ -27,12 +28,24 @@ import { workersCommand, type WorkersOptions } from "./commands/workers";
 import type { CommandContext } from "./context";
 import { describeError, ENVIRONMENT_HINTS, exitCodeFor, STACK_HINTS } from "./errors";
 import { EXIT, type CliIo } from "./io";
-import { parseBucket, parseCount, parseMillis, parseUsdPerHour, parseSeconds, parseSettle, parseSince, parseSource, parseTail, parseUrl } from "./options";
+import {
+  collect,
+  parseBucket,
+  parseCount,
+  parseMillis,
+  parseUsdPerHour,
+  parseSeconds,
+  parseSettle,
+  parseSince,
+  parseSource,
+  parseTail,
+  parseUrl,
+} from "./options";
 import { styleFor } from "./style";
 
 const PROGRAM = "pulumi-runpod";
 /** Commands that read the stack's configuration (and so get its hints). */
-const STACK_COMMANDS = new Set(["import", "recover", "orphans", "cost"]);
+const STACK_COMMANDS = new Set(["adopt", "import", "recover", "orphans", "cost"]);
 
 /**
  * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code.
@@ -134,6 +147,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .argument("<id>", "id of the existing object on the platform")
     .action((resourceName: string, id: string, opts: ImportOptions) => act("import", (ctx) => importCommand(ctx, resourceName, id, opts))());
 
+  stackCommand("adopt", "bring the account's objects that no stack holds into the stack, writing the program that declares them (docs/operations.md)")
+    .option("--kinds <list>", "only these kinds, comma-separated: containerregistryauth, networkvolume, template, endpoint, pod")
+    .option("--name <regex>", "only objects whose platform name matches this regular expression")
+    .option("--language <language>", "the program's language: typescript, javascript, python, go, yaml (default: from Pulumi.yaml's runtime)")
+    .option("--out <file>", "where the program goes (default: adopted.<ext> in the project)")
+    .option("--force", "overwrite --out when it exists")
+    .option("--dry-run", "only print what would be adopted (kind, platform name, id, resource name)")
+    .option("-y, --yes", "adopt without asking")
+    .action((opts: AdoptOptions) => act("adopt", (ctx) => adoptCommand(ctx, opts))());
+
   stackCommand("recover", "settle what an interrupted `pulumi up`/`destroy` left pending: adopt or drop pending creates, read back pending updates and deletes")
     .option("-y, --yes", "act (default: only print what would be done)")
     .addOption(
@@ -142,11 +165,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         "seconds after the interrupted run's last state write during which its requests may still land (default: 120 s retry deadline + runpod:timeoutMs)",
       ).argParser(parseSettle),
     )
+    .option("--id <id>", "adopt this object for its pending create (repeatable); needed where the backend's other stacks cannot all be read", collect, [])
     .action((opts: RecoverOptions) => act("recover", (ctx) => recoverCommand(ctx, opts))());
 
-  stackCommand("orphans", "list platform objects tied to the stack (recorded names, auto-name prefixes) that no stack holds")
+  stackCommand(
+    "orphans",
+    "list platform objects this stack's records prove its own (pending operations, recorded resources, unrecorded creates) that no stack holds",
+  )
     .option("--delete", "delete them (scale to zero first); needs --yes")
     .option("-y, --yes", "with --delete: act (default: only print what would be deleted)")
+    .option("--id <id>", "with --delete: only this orphan (repeatable); needed where the backend's other stacks cannot all be read", collect, [])
     .action((opts: OrphansOptions) => act("orphans", (ctx) => orphansCommand(ctx, opts))());
 
   stackCommand("cost", "the stack's endpoints with their hourly cost estimates and totals (docs/cost.md); --since adds actual spend")

@@ -124,3 +124,8 @@ export function parseBucket(value: string): "hour" | "day" {
   if (value !== "hour" && value !== "day") throw new InvalidArgumentError("must be hour or day.");
   return value;
 }
+
+/** A repeatable option (`--id a --id b`): each value joins the earlier ones. */
+export function collect(value: string, earlier: string[]): string[] {
+  return [...earlier, value];
+}

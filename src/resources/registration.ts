@@ -16,13 +16,19 @@ export function registeredProperties(outputs: readonly string[], args: object | 
   return props;
 }
 
+/** The error of the configuration's problem, kept: Pulumi prints an error object once, however many callers throw it. */
+let configError: pulumi.RunError | undefined;
+
 /**
  * Stops the program (a `pulumi.RunError`: one line, at preview) when the stack's configuration holds a
- * `runpod:*` key the provider does not read.
+ * `runpod:*` key the provider does not read. Every resource and function throws the same error object,
+ * so the program prints it once (a lookup's rejected promise and a resource's throw would print it twice).
  */
 export function checkStackConfig(): void {
   const problem = unknownConfigKeys(Object.keys(pulumi.runtime.allConfig()));
-  if (problem) throw new pulumi.RunError(problem);
+  if (!problem) return;
+  if (configError?.message !== problem) configError = new pulumi.RunError(problem);
+  throw configError;
 }
 
 /**

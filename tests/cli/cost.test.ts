@@ -5,7 +5,20 @@
  * billing: tests/e2e/cost.test.ts.
  */
 import { parse } from "csv-parse/sync";
-import { bucketStarts, buildReport, renderCsv, renderJson, renderText, sparkline, type BillingRecord, type EndpointEstimate } from "../../src/cli/cost/report";
+import { podCosts } from "../../src/cli/cost/pods";
+import { PulumiCommandError } from "../../src/cli/stack/pulumiCommand";
+import { previewFailureReason } from "../../src/cli/cost/previewFailure";
+import {
+  bucketStarts,
+  buildReport,
+  renderCsv,
+  renderJson,
+  renderText,
+  sparkline,
+  withPods,
+  type BillingRecord,
+  type EndpointEstimate,
+} from "../../src/cli/cost/report";
 import { documentExample } from "../provider/catalogFixture";
 import { runInProcess } from "./harness";
 
@@ -63,6 +76,40 @@ test("estimates, totals and the idle-billed flag; the budget verdict", () => {
   ]);
   expect(text).toContain("! llm costs money while idle: workersMin 1, standby 0 = $4.18/h, $3009.60 per 30 days with no traffic");
   expect(text).toContain("over budget: $11.72/h with all workers busy exceeds --max-hourly $10.00/h");
+});
+
+test("with pods, each table's total row adds up its own rows; the stack's total, pods included, follows the pods", () => {
+  const pods = podCosts([
+    { resource: "dev", podId: "pod1", desiredStatus: "RUNNING", costPerHour: 0.69 },
+    { resource: "idle", podId: "pod2", desiredStatus: "EXITED", costPerHour: 0.34 },
+  ]);
+  const report = withPods(buildReport("preview", ESTIMATES, undefined, 12), pods);
+  expect(report.totals).toMatchObject({ maxHourlyCost: 12.41, idleHourlyCost: 4.87, podHourlyCost: 0.69 });
+  expect(report.budget).toEqual({ maxHourly: 12, over: true });
+  const lines = renderText(report, plain).split("\n");
+  expect(lines).toContain("total               $11.72   $4.18");
+  expect(lines.filter((l) => l.startsWith("total"))).toEqual(["total               $11.72   $4.18", "total                 $0.69"]);
+  expect(lines).toContain("stack total (endpoints and running pods): $12.41/h with all workers busy, $4.87/h idle");
+  expect(lines).toContain("over budget: $12.41/h with all workers busy exceeds --max-hourly $12.00/h");
+});
+
+test("a failed preview's reason is its error diagnostics, not the tail of its JSON document", () => {
+  const doc = {
+    steps: [],
+    diagnostics: [
+      { urn: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev", message: "warning: something else\n", severity: "warning" },
+      { urn: "urn:x::big", message: "pulumi-nodejs:dynamic:Resource resource 'big' has a problem: the stack would cost up to $47.15/h …\n", severity: "error" },
+      { urn: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev", message: "preview failed\n", severity: "error" },
+    ],
+    changeSummary: { same: 7 },
+  };
+  const stdout = JSON.stringify(doc, null, 4);
+  const err = new PulumiCommandError(["preview", "--json"], 255, `${stdout}error: preview failed\n`, stdout);
+  expect(previewFailureReason(err)).toBe("pulumi-nodejs:dynamic:Resource resource 'big' has a problem: the stack would cost up to $47.15/h …");
+  // No JSON document (the CLI could not start the program): the command and its last lines.
+  expect(previewFailureReason(new PulumiCommandError(["preview", "--json"], 255, "error: no Pulumi.yaml project file found\n", ""))).toBe(
+    "`pulumi preview --json` exited 255: error: no Pulumi.yaml project file found",
+  );
 });
 
 test("spend per bucket beside the estimate, with a sparkline; only the stack's endpoints count", () => {

@@ -6,6 +6,7 @@
 import type { EndpointRecord, SaveEndpointInput } from "../../src/api/types";
 import type { Checkpoint, PendingOperation, StateResource } from "../../src/cli/stack/checkpoint";
 import { endpointKind } from "../../src/cli/stack/endpointKind";
+import { ownershipFrom } from "../../src/cli/stack/ownership";
 import { applyRecovery, kindsToList, planRecovery, type Listings, type RecoveryAction } from "../../src/cli/stack/recoveryPlan";
 import { startHarness, type Harness } from "./harness";
 
@@ -137,6 +138,36 @@ describe.each(["v2", "graphql"] as const)("on API path %s", (api) => {
       ["twin", "ambiguous", [first.id, second.id].sort()],
       ["copy", "drop", undefined],
     ]);
+  });
+
+  test("an endpoint another stack of the backend holds is never adopted; where other stacks cannot be read, only a confirmed id is", async () => {
+    const theirs = await make("theirs-4c4c4c4");
+    const ours = await make("ours-5d5d5d5");
+    listings = new Map([[endpointKind.type, await endpointKind.list(h.client, api)]]);
+    const state = checkpoint(
+      [],
+      [creating("theirs", inputs("theirs-4c4c4c4", { __autonamed: true })), creating("ours", inputs("ours-5d5d5d5", { __autonamed: true }))],
+    );
+    const other = ownershipFrom({
+      stack: "proj/dev",
+      current: state,
+      earlier: [],
+      others: [
+        {
+          stack: "other/dev",
+          checkpoint: { version: 3, deployment: { resources: [{ urn: "urn:pulumi:dev::other::x::y", type: endpointKind.type, custom: true, id: theirs.id }] } },
+        },
+      ],
+    });
+    const seen = planRecovery(state, listings, { ownership: other, confirmed: [] });
+    expect(summary(seen)).toEqual([
+      ["theirs", "drop", undefined],
+      ["ours", "adopt", ours.id],
+    ]);
+    expect(seen[0]).toMatchObject({ heldElsewhere: { object: { id: theirs.id }, holder: { stack: "other/dev", as: "resource y" } } });
+    const unseen = { ownership: { ...other, otherHolderOf: other.otherHolderOf, unseen: "not a file backend" }, confirmed: [] as string[] };
+    expect(planRecovery(state, listings, unseen)[1]).toMatchObject({ action: "confirm", object: { id: ours.id }, unseen: "not a file backend" });
+    expect(summary(planRecovery(state, listings, { ...unseen, confirmed: [ours.id] }))[1]).toEqual(["ours", "adopt", ours.id]);
   });
 
   test("two pending creates never adopt the same endpoint; pending deletes are read back; other providers' operations are left", async () => {

@@ -163,6 +163,16 @@ test("runpod:maxHourlyCost fails the preview when the stack's sum would exceed i
     expect(r.stdout + r.stderr).toMatch(/embed \(embed-[0-9a-f]{7}\) \$\d+\.\d\d\/h = \d+%/);
     expect(platformWrites()).toBe(0);
     expect(emu.endpoints(emu.apiKey)).toEqual(before);
+    // `cost` falls back to the state and quotes preview's own reason, not the tail of its JSON document.
+    const cost = await runBin(["cost", "--stack", stack.name], stack.env, { cwd: stack.programDir });
+    expect(cost.code).toBe(0);
+    const warning = cost.stderr.split("\n").find((l) => l.includes("`pulumi preview` failed"));
+    expect(warning).toMatch(
+      new RegExp(
+        `warning: \`pulumi preview\` failed, so the estimates are the stack's state as deployed: .*resource '(llm|embed)' has a problem: the stack would cost up to \\$${total.toFixed(2)}/h`,
+      ),
+    );
+    expect(warning).not.toMatch(/"same"|[{}]/);
   } finally {
     await stack.removeConfig("runpod:maxHourlyCost");
   }

@@ -1,8 +1,8 @@
 /**
  * Rollout of a template change onto the workers of its endpoints (issue 14, Emulator and "Rollout under load"):
  * replacements start first, old workers drain (finish their jobs, take no new ones) and stop once replacements are
- * READY. While jobs arrive every 100 ms through the job interface, every job completes on the worker it started
- * on and the endpoint never has fewer READY workers than workersMin. Checked by polling the worker listing.
+ * READY. While jobs keep the endpoint's workers busy through the job interface, every job completes on the worker it
+ * started on and the endpoint never has fewer READY workers than workersMin. Checked by polling the worker listing.
  */
 import type { RunningEmulator } from "../../emulator";
 import { createEndpoint, createTemplate, gql, rest, SAVE, saveTemplate, start, until } from "./harness";
@@ -58,10 +58,12 @@ interface JobTrace {
 }
 
 /**
- * Send a job every 100 ms through /run while `during` runs, then poll every job to its final state. `during` waits
- * on `sent(n)` (n more jobs sent) rather than on wall time, so a slow machine still sends enough of them.
+ * Keep `inFlight` jobs unfinished through /run while `during` runs (a worker runs one job at a time, so as many as
+ * workersMin keep every worker busy without a queue that makes the scaler add workers), then poll every job to its
+ * final state. `during` waits on `sent(n)` (n more jobs sent) rather than on wall time, so a slow machine still sends
+ * enough of them.
  */
-async function jobsDuring(endpointId: string, during: (sent: (n: number) => Promise<void>) => Promise<void>): Promise<JobTrace[]> {
+async function jobsDuring(endpointId: string, inFlight: number, during: (sent: (n: number) => Promise<void>) => Promise<void>): Promise<JobTrace[]> {
   const traces: JobTrace[] = [];
   const sent = async (n: number) => {
     const target = traces.length + n;
@@ -71,6 +73,10 @@ async function jobsDuring(endpointId: string, during: (sent: (n: number) => Prom
   const pollers: Promise<void>[] = [];
   const sender = (async () => {
     while (sending) {
+      if (traces.filter((t) => t.final === undefined).length >= inFlight) {
+        await sleep(10);
+        continue;
+      }
       const res = await rest("POST", `${emu.urls.inference}/v2/${endpointId}/run`, emu.apiKey, { input: { n: traces.length } });
       expect(res.status).toBe(200);
       const trace: JobTrace = { id: res.body.id, running: [] };
@@ -88,7 +94,6 @@ async function jobsDuring(endpointId: string, during: (sent: (n: number) => Prom
           }
         })(),
       );
-      await sleep(100);
     }
   })();
   await during(sent);
@@ -152,7 +157,7 @@ test("a template image change rolls the endpoint's workers under load: no job lo
   const oldIds = new Set(before.map((w) => w.id));
 
   const watch = watchWorkers(ep.id);
-  const traces = await jobsDuring(ep.id, async (sent) => {
+  const traces = await jobsDuring(ep.id, 2, async (sent) => {
     await sent(6);
     const res = await saveTemplate(emu, { ...template, imageName: "acme/llm-worker:1.4.3" });
     expect(res.body.errors).toBeUndefined();
@@ -199,7 +204,7 @@ test("switching an endpoint to another template (updateEndpointTemplate) rolls i
   const ep = await createEndpoint(emu, { name: "switch", templateId: a.id, workersMin: 1, workersMax: 2 });
   const oldIds = new Set((await readyWorkers(ep.id, 1, "acme/a:1")).map((w) => w.id));
   const watch = watchWorkers(ep.id);
-  const traces = await jobsDuring(ep.id, async (sent) => {
+  const traces = await jobsDuring(ep.id, 1, async (sent) => {
     await sent(6);
     const res = await gql(emu, `mutation($input: UpdateEndpointTemplateInput!) { updateEndpointTemplate(input: $input) { id templateId } }`, {
       input: { endpointId: ep.id, templateId: b.id },
@@ -228,12 +233,14 @@ test("saveEndpoint with another templateId rolls the workers the same way", asyn
   expect(fresh.id).not.toBe(old.id);
 });
 
-test("an endpoint scaled to zero has no workers to roll, and its jobs still complete", async () => {
+test("an endpoint scaled to zero has no workers to roll; a job starts a worker of the new template and runs on it", async () => {
   const template = await createTemplate(emu);
   const ep = await createEndpoint(emu, { name: "zero", templateId: template.id, workersMin: 0 });
   await saveTemplate(emu, { ...template, imageName: "acme/worker:2" });
   expect(await listWorkers(ep.id)).toEqual([]);
   const job = await rest("POST", `${emu.urls.inference}/v2/${ep.id}/runsync`, emu.apiKey, { input: { x: 1 } });
-  expect(job.body).toMatchObject({ status: "COMPLETED" });
-  expect(job.body.workerId).toBeUndefined();
+  expect(job.body).toMatchObject({ status: "COMPLETED", workerId: expect.any(String) });
+  // It waited in the queue while its worker started.
+  expect(job.body.delayTime).toBeGreaterThanOrEqual(WORKER_START_MS);
+  expect((await listWorkers(ep.id)).map((w) => [w.id, w.imageName, w.templateVersion])).toEqual([[job.body.workerId, "acme/worker:2", 2]]);
 });

@@ -178,7 +178,12 @@ describe("PATCH", () => {
       expect(during.workers.filter((w: any) => w.isStale && w.version === 1)).toHaveLength(2);
       expect(during.workers.filter((w: any) => !w.isStale && w.version === 2 && w.status === "INITIALIZING")).toHaveLength(2);
       const mid = (await at(`/serverless/${ep.id}/releases`)).body;
-      expect(mid.rollout).toEqual({ inProgress: true, workersOnLatest: 2, workersTotal: 4, percentOnLatest: 50 });
+      // The replacements are still starting: none runs the release yet (issue 40: only ready workers count).
+      expect(mid.rollout).toEqual({ inProgress: true, workersOnLatest: 0, workersTotal: 4, percentOnLatest: 0 });
+      expect(mid.releases.map((r: any) => [r.version, r.workerCount])).toEqual([
+        [2, 0],
+        [1, 2],
+      ]);
 
       const done = await until(async () => {
         const r = (await at(`/serverless/${ep.id}/releases`)).body;

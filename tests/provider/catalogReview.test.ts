@@ -2,7 +2,7 @@
 import { Catalog } from "../../src/provider/catalog/catalog";
 import { hourlyCost } from "../../src/provider/catalog/cost";
 import { overLimit, StackLedger } from "../../src/provider/catalog/budget";
-import { compareCuda, reviewSelection } from "../../src/provider/catalog/review";
+import { compareCuda, reviewSelection, unknownValue } from "../../src/provider/catalog/review";
 import type { ComputeSelection } from "../../src/provider/catalog/selection";
 import { exampleCpu, exampleGpu, smallCatalog } from "./catalogFixture";
 
@@ -42,6 +42,17 @@ describe("catalog review", () => {
     expect(failures[0].property).toBe("gpuIds");
     expect(failures[0].reason).toContain('"ADA_42" is not a serverless GPU pool of the catalog; nearest: "ADA_24"; valid: ADA_24, ADA_80_PRO');
     expect(failures[0].reason).toContain("ADA_24 (24 GB: RTX 4090, L4)");
+  });
+
+  it("names the id that holds a short name as its nearest value (docs/pod.md: a GPU type by its display name)", () => {
+    const { failures } = reviewSelection(gpuSelection({ pools: [], typeIds: ["RTX 4090"] }), catalog, volumes);
+    expect(failures).toEqual([
+      { property: "gpuTypeIds", reason: expect.stringContaining('"RTX 4090" is not a GPU type of a serverless pool; nearest: "NVIDIA GeForce RTX 4090"') },
+    ]);
+    const ids = ["NVIDIA A100 80GB PCIe", "NVIDIA A100-SXM4-80GB", "NVIDIA L4"];
+    expect(unknownValue("a100", ids, "a GPU type")).toContain('nearest: "NVIDIA A100 80GB PCIe", "NVIDIA A100-SXM4-80GB"; valid:');
+    // Too short to be a part of a name, and nothing close: no nearest value, only the valid ones.
+    expect(unknownValue("L", ids, "a GPU type")).toBe('"L" is not a GPU type; valid: NVIDIA A100 80GB PCIe, NVIDIA A100-SXM4-80GB, NVIDIA L4');
   });
 
   it("fails on a GPU type outside every serverless pool and on an exclusion outside the pools", () => {

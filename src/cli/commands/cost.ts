@@ -14,6 +14,7 @@ import type { CommandContext } from "../context";
 import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { podCosts, type PodEstimate } from "../cost/pods";
+import { previewFailureReason } from "../cost/previewFailure";
 import { bucketStarts, buildReport, renderCsv, renderJson, renderText, withPods, withVolumes, type BucketSize, type EndpointEstimate } from "../cost/report";
 import { volumeCosts, type VolumeEstimate } from "../cost/volumes";
 import { resourceNameOf, resourcesOf, type StateResource } from "../stack/checkpoint";
@@ -132,8 +133,9 @@ export async function costCommand(ctx: CommandContext, opts: CostOptions): Promi
       pods = [...plannedPods.values()];
       source = "preview";
     } catch (err) {
-      const why = err instanceof Error ? err.message.split("\n").slice(-3).join(" ") : String(err);
-      ctx.io.stderr.write(ctx.err.yellow(`warning: \`pulumi preview\` failed, so the estimates are the stack's state as deployed: ${why}`) + "\n");
+      ctx.io.stderr.write(
+        ctx.err.yellow(`warning: \`pulumi preview\` failed, so the estimates are the stack's state as deployed: ${previewFailureReason(err)}`) + "\n",
+      );
     }
   }
 

@@ -12,13 +12,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_RATE_LIMIT_DEADLINE_MS, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from "../../api";
 import type { CommandContext } from "../context";
+import { UsageError } from "../errors";
 import { EXIT, type ExitCode } from "../io";
 import { STACK_TYPE, pendingOf, resourceNameOf, resourcesOf, type Checkpoint } from "../stack/checkpoint";
-import { applyRecovery, kindsToList, planRecovery, type RecoveryAction } from "../stack/recoveryPlan";
+import { readOwnership } from "../stack/ownership";
+import { applyRecovery, kindsToList, planRecovery, type PlanOwnership, type RecoveryAction } from "../stack/recoveryPlan";
 import { kindOf } from "../stack/registry";
 import { stackSession, type StackOptions, type StackSession } from "../stack/session";
 import { exportCheckpoint, exportMendingSidecars, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { renderTable } from "../table";
+import { printable } from "../terminalText";
 import type { PlatformObject } from "../stack/stackKind";
 
 export interface RecoverOptions extends StackOptions {
@@ -29,6 +32,8 @@ export interface RecoverOptions extends StackOptions {
    * be sent and land (default: {@link defaultSettleMs}).
    */
   settle?: number;
+  /** Ids confirmed for adoption (repeated `--id`): needed where the backend's other stacks cannot all be read. */
+  id?: string[];
 }
 
 /**
@@ -46,9 +51,13 @@ export function defaultSettleMs(timeoutMs: number = DEFAULT_TIMEOUT_MS, rateLimi
 
 /**
  * Prints the plan for the stack's pending operations and, with `--yes`, carries it out.
+ * A pending create's object is adopted only by the ownership rule (stack/ownership.ts): one that another
+ * stack of the backend holds is never a candidate; where the backend's stacks cannot all be read, only
+ * an object confirmed with `--id` is adopted.
  * @returns 0 when nothing is left pending (or on a dry run); 1 when some pending operation stays
- *   (several candidates for one create, or a create of another provider).
- * @throws PulumiCommandError when a `pulumi` command fails; the api client's errors (listing).
+ *   (several candidates for one create, an unconfirmed one, or a create of another provider).
+ * @throws UsageError for an `--id` that is no pending create's candidate; PulumiCommandError when a
+ *   `pulumi` command fails; the api client's errors (listing).
  */
 export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions): Promise<ExitCode> {
   const session = stackSession(ctx, opts);
@@ -64,13 +73,20 @@ export async function recoverCommand(ctx: CommandContext, opts: RecoverOptions):
   if (pendingOf(checkpoint).some((op) => kindOf(op.resource.type)) && !(await settle(ctx, session, checkpoint, opts))) return EXIT.INTERRUPTED;
   const kinds = kindsToList(checkpoint);
   const listings = new Map<string, PlatformObject[]>();
+  let owners: PlanOwnership | undefined;
   if (kinds.length > 0) {
     const { client } = await session.connect();
     const api = await session.api();
     for (const kind of kinds) listings.set(kind.type, await kind.list(client, api));
+    owners = { ownership: await readOwnership(session, checkpoint), confirmed: opts.id ?? [] };
   }
-  const actions = planRecovery(checkpoint, listings);
+  const actions = planRecovery(checkpoint, listings, owners);
+  const offered = new Set(actions.flatMap((a) => (a.action === "adopt" || a.action === "confirm" ? [a.object.id] : [])));
+  const unknown = (opts.id ?? []).filter((id) => !offered.has(id));
+  if (unknown.length > 0)
+    throw new UsageError(`--id ${unknown.map(printable).join(", ")}: no pending create of this stack made it (see \`pulumi-runpod recover\`)`);
   ctx.io.stdout.write(planTable(actions, ctx.out.bold));
+  if (owners?.ownership.unseen) ctx.io.stderr.write(`warning: cannot see every stack of this backend (${owners.ownership.unseen})\n`);
 
   if (!opts.yes) {
     ctx.io.stdout.write(ctx.out.yellow("dry run: nothing changed; run again with --yes to do the above") + "\n");
@@ -179,7 +195,14 @@ function describe(a: RecoveryAction): [string, string] {
         `the ${a.kind.noun} is on the platform${a.replaces ? "; the replaced one is marked for deletion (next `pulumi up`)" : ""}`,
       ];
     case "drop":
-      return ["drop", `no such ${a.kind.noun} on the platform: the create never reached it`];
+      return [
+        "drop",
+        a.heldElsewhere
+          ? `the ${a.kind.noun} named so (${a.heldElsewhere.object.id}) is stack ${a.heldElsewhere.holder.stack}'s (${a.heldElsewhere.holder.as}); none other on the platform`
+          : `no such ${a.kind.noun} on the platform: the create never reached it`,
+      ];
+    case "confirm":
+      return ["leave pending", `${a.kind.noun} ${a.object.id} may be it, but other stacks cannot be seen: run again with --id ${a.object.id} to adopt it`];
     case "ambiguous":
       return [
         "leave pending",

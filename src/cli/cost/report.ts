@@ -90,18 +90,17 @@ export function buildReport(
     if (spend) row.spend = spendIn(e.endpointId ? spend.records.filter((r) => r.serverlessId === e.endpointId) : [], spend.window.buckets);
     return row;
   });
-  const sum = (f: (e: EndpointCost) => number | null | undefined) => round(endpoints.reduce((s, e) => s + (f(e) ?? 0), 0));
-  const report: CostReport = {
-    source,
-    endpoints,
-    totals: { maxHourlyCost: sum((e) => e.maxHourlyCost), idleHourlyCost: sum((e) => e.idleHourlyCost) },
-  };
-  if (spend) {
-    report.window = spend.window;
-    report.totals.spend = sum((e) => e.spend?.totalAmount);
-  }
+  const report: CostReport = { source, endpoints, totals: endpointTotals(endpoints, spend !== undefined) };
+  if (spend) report.window = spend.window;
   if (maxHourly !== undefined) report.budget = { maxHourly, over: report.totals.maxHourlyCost > maxHourly };
   return report;
+}
+
+/** The endpoints' own sums (the stack's totals add the pods, {@link withPods}); `spend` with a spend window. */
+export function endpointTotals(endpoints: readonly EndpointCost[], withSpend: boolean): { maxHourlyCost: number; idleHourlyCost: number; spend?: number } {
+  const sum = (f: (e: EndpointCost) => number | null | undefined) => round(endpoints.reduce((s, e) => s + (f(e) ?? 0), 0));
+  const totals = { maxHourlyCost: sum((e) => e.maxHourlyCost), idleHourlyCost: sum((e) => e.idleHourlyCost) };
+  return withSpend ? { ...totals, spend: sum((e) => e.spend?.totalAmount) } : totals;
 }
 
 /** Adds the stack's network volumes and their totals to `report` (none: left as it is). */
@@ -152,7 +151,9 @@ export function renderText(report: CostReport, styles: { bold: (s: string) => st
     `${money(e.idleHourlyCost)}${e.idleBilled ? " !" : ""}`,
     ...(spend ? [money(e.spend?.totalAmount), sparkline(e.spend?.perBucket ?? [])] : []),
   ]);
-  rows.push(["total", "", money(report.totals.maxHourlyCost), money(report.totals.idleHourlyCost), ...(spend ? [money(report.totals.spend), ""] : [])]);
+  // The endpoints' own total: the stack's, pods included, follows the pods' table.
+  const own = endpointTotals(report.endpoints, spend);
+  rows.push(["total", "", money(own.maxHourlyCost), money(own.idleHourlyCost), ...(spend ? [money(own.spend ?? 0), ""] : [])]);
   const out = tableLines(headers, rows, styles.bold);
   out.push(
     `estimates from the ${report.source === "preview" ? "preview of the program (after the change)" : "stack's state (as deployed)"}, USD per hour at catalog list prices`,
@@ -168,6 +169,11 @@ export function renderText(report: CostReport, styles: { bold: (s: string) => st
   }
   out.push(...renderVolumesText(report.volumes ?? [], report.window, styles.bold, sparkline));
   out.push(...renderPodsText(report.pods ?? [], report.window, styles.bold, sparkline));
+  if (report.pods?.length)
+    out.push(
+      "",
+      `stack total (endpoints and running pods): ${money(report.totals.maxHourlyCost)}/h with all workers busy, ${money(report.totals.idleHourlyCost)}/h idle`,
+    );
   if (report.budget) {
     const verdict = `${money(report.totals.maxHourlyCost)}/h with all workers busy ${report.budget.over ? "exceeds" : "is within"} --max-hourly ${money(report.budget.maxHourly)}/h`;
     out.push(report.budget.over ? styles.red(`over budget: ${verdict}`) : verdict);

@@ -19,6 +19,8 @@ export class PulumiCommandError extends Error {
     readonly args: string[],
     readonly exitCode: number | null,
     readonly output: string,
+    /** Its standard output alone (`output` is stdout then stderr): the JSON document of a `--json` command. */
+    readonly stdout = "",
   ) {
     const tail = output.trim().split("\n").slice(-12).join("\n");
     super(`\`pulumi ${args.join(" ")}\` failed (exit ${exitCode ?? "signal"}): ${tail}`);
@@ -54,7 +56,7 @@ export function pulumiRunner(options: PulumiRunnerOptions): PulumiRunner {
       child.on("close", (code) => {
         const stdout = Buffer.concat(out).toString("utf8");
         if (code === 0) resolve(stdout);
-        else reject(new PulumiCommandError(args, code, stdout + Buffer.concat(err).toString("utf8")));
+        else reject(new PulumiCommandError(args, code, stdout + Buffer.concat(err).toString("utf8"), stdout));
       });
     });
 }

@@ -8,18 +8,23 @@
  *   then reads it. When the URN already has a live resource, the create was a replacement: the old
  *   resource is marked for deletion, as the engine marks it once the replacement exists, so the next
  *   `pulumi up` deletes it.
- * - A pending create with no such object never reached the platform: it is dropped.
+ * - A pending create with no such object never reached the platform: it is dropped. An object that
+ *   another stack of the backend holds is that stack's, never a candidate (ownership.ts).
+ * - Where the backend's other stacks cannot all be read, a candidate is adopted only when the user
+ *   confirmed its id; otherwise the create stays pending.
  * - Two or more candidates: nothing is decided (the table lists them); the user imports one.
  * - Pending updates and deletes (and reads, imports) are read back with a targeted refresh, which
  *   drops what is gone and records what is there; the next `pulumi up`/`destroy` finishes the work.
  */
 import { pendingOf, resourcesOf, type Checkpoint, type PendingOperation, type StateResource } from "./checkpoint";
+import type { Holder, Ownership } from "./ownership";
 import { canonicalType, kindOf } from "./registry";
 import type { PlatformObject, StackKind } from "./stackKind";
 
 export type RecoveryAction =
   | { action: "adopt"; op: PendingOperation; kind: StackKind; object: PlatformObject; replaces: boolean }
-  | { action: "drop"; op: PendingOperation; kind: StackKind }
+  | { action: "drop"; op: PendingOperation; kind: StackKind; heldElsewhere?: { object: PlatformObject; holder: Holder } }
+  | { action: "confirm"; op: PendingOperation; kind: StackKind; object: PlatformObject; unseen: string }
   | { action: "ambiguous"; op: PendingOperation; kind: StackKind; objects: PlatformObject[] }
   | { action: "refresh"; op: PendingOperation; kind: StackKind }
   | { action: "foreign"; op: PendingOperation };
@@ -27,11 +32,18 @@ export type RecoveryAction =
 /** The platform's objects, by kind type token (only kinds with pending creates need one). */
 export type Listings = ReadonlyMap<string, readonly PlatformObject[]>;
 
+/** What the plan asks of the ownership rule (ownership.ts), and the ids the user confirmed (`--id`). */
+export interface PlanOwnership {
+  ownership: Pick<Ownership, "otherHolderOf" | "unseen">;
+  confirmed: readonly string[];
+}
+
 /**
- * One action per pending operation of `checkpoint`, in the state's order.
+ * One action per pending operation of `checkpoint`, in the state's order. Without `owners`, no other
+ * stack is known.
  * @throws Error when a pending create's kind has no listing in `listings`.
  */
-export function planRecovery(checkpoint: Checkpoint, listings: Listings): RecoveryAction[] {
+export function planRecovery(checkpoint: Checkpoint, listings: Listings, owners?: PlanOwnership): RecoveryAction[] {
   const resources = resourcesOf(checkpoint);
   const held = new Set(resources.filter((r) => r.id !== undefined).map((r) => `${canonicalType(r.type)}\u0000${r.id}`));
   const claimed = new Set<string>();
@@ -43,10 +55,16 @@ export function planRecovery(checkpoint: Checkpoint, listings: Listings): Recove
     if (!listing) throw new Error(`no ${kind.noun} listing to look for ${op.resource.urn} in`);
     const key = (o: PlatformObject) => `${kind.type}\u0000${o.id}`;
     const inputs = op.resource.inputs ?? {};
-    const candidates = listing.filter((o) => !held.has(key(o)) && !claimed.has(key(o)) && kind.madeBy(o, inputs));
-    if (candidates.length === 0) return { action: "drop", op, kind };
+    const made = listing.filter((o) => !held.has(key(o)) && !claimed.has(key(o)) && kind.madeBy(o, inputs));
+    const candidates = made.filter((o) => !owners?.ownership.otherHolderOf(kind, o));
+    if (candidates.length === 0) {
+      const elsewhere = made[0] && { object: made[0], holder: owners!.ownership.otherHolderOf(kind, made[0])! };
+      return { action: "drop", op, kind, ...(elsewhere && { heldElsewhere: elsewhere }) };
+    }
     if (candidates.length > 1) return { action: "ambiguous", op, kind, objects: candidates };
     claimed.add(key(candidates[0]));
+    const unseen = owners?.ownership.unseen;
+    if (unseen && !owners.confirmed.includes(candidates[0].id)) return { action: "confirm", op, kind, object: candidates[0], unseen };
     const replaces = resources.some((r) => r.urn === op.resource.urn && !r.delete);
     return { action: "adopt", op, kind, object: candidates[0], replaces };
   });

@@ -24,13 +24,27 @@ export interface CatalogReview {
 /** How many known values a message lists before "…". */
 const LIST_LIMIT = 12;
 
-/** `"x" is not …; did you mean "y"? valid: a, b, c`: the nearest value first when one is close. */
+/** How many values holding the given one as a part ("RTX 4090" in "NVIDIA GeForce RTX 4090") are named as nearest. */
+const PART_LIMIT = 3;
+
+/**
+ * The valid values nearest `value`: those holding it as a part (a short name of a long id, any case), else
+ * the closest by edit distance when it is close (a typo).
+ */
+function nearest(value: string, valid: readonly string[]): string[] {
+  const v = value.trim().toLowerCase();
+  const holding = v.length >= 3 ? valid.filter((x) => x.toLowerCase().includes(v)) : [];
+  if (holding.length > 0 && holding.length <= PART_LIMIT) return holding;
+  const near = closest(value, valid as string[]);
+  return distance(v, near.toLowerCase()) <= Math.max(2, Math.floor(value.length / 3)) ? [near] : [];
+}
+
+/** `"x" is not …; nearest: "y"; valid: a, b, c`: the nearest values first when some are close. */
 export function unknownValue(value: string, valid: readonly string[], what: string): string {
   const shown = valid.length > LIST_LIMIT ? `${valid.slice(0, LIST_LIMIT).join(", ")}, … (${valid.length} in all)` : valid.join(", ") || "none";
   if (valid.length === 0) return `"${value}" is not ${what}; the catalog has none`;
-  const near = closest(value, valid as string[]);
-  const close = distance(value.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(value.length / 3));
-  return `"${value}" is not ${what}${close ? `; nearest: "${near}"` : ""}; valid: ${shown}`;
+  const near = nearest(value, valid);
+  return `"${value}" is not ${what}${near.length > 0 ? `; nearest: ${near.map((n) => `"${n}"`).join(", ")}` : ""}; valid: ${shown}`;
 }
 
 /** CUDA `major.minor` compared numerically (12.11 > 12.2), as the document says. */

@@ -1,0 +1,58 @@
+/**
+ * The Pulumi project `adopt` runs in, from its `Pulumi.yaml`: its name (URNs), the language its
+ * runtime implies (which program to write), and where the stack's configuration file lives (kept
+ * byte for byte, so a failed adoption puts it back as it was).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parse } from "yaml";
+import { UsageError } from "../errors";
+
+export const LANGUAGES = ["typescript", "javascript", "python", "go", "yaml"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The out file's extension per language. */
+export const EXTENSION: Record<Language, string> = { typescript: "ts", javascript: "js", python: "py", go: "go", yaml: "yaml" };
+
+export interface Project {
+  dir: string;
+  name: string;
+  /** From the runtime (`nodejs` with `typescript: false` is JavaScript); undefined for a runtime adopt does not write. */
+  language?: Language;
+  /** The directory of the stack configuration files (`stackConfigDir`, else the project's). */
+  configDir: string;
+}
+
+interface ProjectFile {
+  name?: unknown;
+  runtime?: unknown;
+  stackConfigDir?: unknown;
+}
+
+/** @throws UsageError when `dir` holds no readable `Pulumi.yaml`. */
+export function readProject(dir: string): Project {
+  const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => join(dir, f)).find((f) => existsSync(f));
+  if (!file) throw new UsageError(`no Pulumi.yaml in ${resolve(dir)}: run adopt in a Pulumi project (or give its directory with --cwd)`);
+  const doc = (parse(readFileSync(file, "utf8")) ?? {}) as ProjectFile;
+  if (typeof doc.name !== "string") throw new UsageError(`${file} has no project name`);
+  const runtime = doc.runtime as string | { name?: string; options?: { typescript?: boolean } } | undefined;
+  const runtimeName = typeof runtime === "string" ? runtime : runtime?.name;
+  const typescript = typeof runtime === "object" ? runtime?.options?.typescript !== false : true;
+  const language: Language | undefined =
+    runtimeName === "nodejs"
+      ? typescript && !existsSync(join(dir, "index.js"))
+        ? "typescript"
+        : "javascript"
+      : runtimeName === "python" || runtimeName === "go" || runtimeName === "yaml"
+        ? runtimeName
+        : undefined;
+  const configDir = typeof doc.stackConfigDir === "string" ? resolve(dir, doc.stackConfigDir) : resolve(dir);
+  return { dir: resolve(dir), name: doc.name, language, configDir };
+}
+
+/** Parses `--language`. @throws UsageError naming the allowed values. */
+export function parseLanguage(text: string): Language {
+  const l = text.toLowerCase();
+  if ((LANGUAGES as readonly string[]).includes(l)) return l as Language;
+  throw new UsageError(`--language: "${text}" is not one of ${LANGUAGES.join(", ")}`);
+}

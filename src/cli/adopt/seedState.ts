@@ -1,0 +1,66 @@
+/**
+ * The dynamic path's state edit (as `pulumi-runpod import` makes it, src/cli/commands/import.ts): each
+ * adopted object joins the checkpoint under the URN the written program gives it, with its id, the
+ * serialized provider of its kind, and what the platform does not report (plan.ts `carried`); a
+ * targeted `pulumi refresh` then reads each one in.
+ */
+import { randomUUID } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { providerStub, typeToken } from "../../provider";
+import { RESOURCE_KINDS } from "../../provider/kinds";
+import { NODEJS_PROVIDER_TYPE, STACK_TYPE, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
+import { MODEL_OF, type AdoptedObject } from "./plan";
+
+/** How Pulumi marks a secret value in an exported state; `stack import` encrypts a plaintext one. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+export const secretOf = (value: unknown) => ({ [SECRET_SIG]: SECRET_VALUE, plaintext: JSON.stringify(value) });
+
+/** The serialized stub of each kind, as a program's `pulumi.dynamic.Resource` writes it. */
+async function serializedProvider(kind: keyof typeof RESOURCE_KINDS): Promise<string> {
+  const stub = providerStub(kind);
+  return (await pulumi.runtime.serializeFunction(() => stub, { allowSecrets: false })).text;
+}
+
+export interface SeedTarget {
+  stack: string;
+  project: string;
+  /** The stack's configuration as the engine hands it to the default `pulumi-nodejs` provider (secret keys marked). */
+  providerInputs: Record<string, unknown>;
+}
+
+/** The URN `name` of `object`'s kind gets in a program's stack (no parent). */
+export const urnOf = (t: SeedTarget, object: AdoptedObject) =>
+  `urn:pulumi:${t.stack}::${t.project}::${typeToken(MODEL_OF[object.kind])}::${object.resourceName}`;
+
+/** `original` with the adopted objects added (and the stack and default provider when it has none). */
+export async function seededCheckpoint(original: Checkpoint, objects: readonly AdoptedObject[], target: SeedTarget): Promise<Checkpoint> {
+  const checkpoint = structuredClone(original);
+  const resources = (checkpoint.deployment.resources ??= []);
+  const stackUrn = `urn:pulumi:${target.stack}::${target.project}::${STACK_TYPE}::${target.project}-${target.stack}`;
+  if (!resources.some((r) => r.type === STACK_TYPE)) resources.unshift({ urn: stackUrn, custom: false, type: STACK_TYPE });
+  const providerUrn = `urn:pulumi:${target.stack}::${target.project}::${NODEJS_PROVIDER_TYPE}::default`;
+  let provider = resourcesOf(checkpoint).find((r) => r.urn === providerUrn && !r.delete);
+  if (!provider) {
+    provider = { urn: providerUrn, custom: true, id: randomUUID(), type: NODEJS_PROVIDER_TYPE, inputs: target.providerInputs, outputs: target.providerInputs };
+    resources.splice(resources.findIndex((r) => r.type === STACK_TYPE) + 1, 0, provider);
+  }
+  const parent = resources.find((r) => r.type === STACK_TYPE)!.urn;
+  for (const o of objects) {
+    const serialized = await serializedProvider(MODEL_OF[o.kind].kind as keyof typeof RESOURCE_KINDS);
+    const carried = Object.fromEntries(Object.entries(o.carried).map(([k, v]) => [k, o.carriedSecrets.includes(k) ? secretOf(v) : v]));
+    const props = { __provider: serialized, ...carried };
+    const adopted: StateResource = {
+      urn: urnOf(target, o),
+      custom: true,
+      id: o.id,
+      type: typeToken(MODEL_OF[o.kind]),
+      inputs: props,
+      outputs: props,
+      parent,
+      provider: `${provider.urn}::${provider.id}`,
+    };
+    resources.push(adopted);
+  }
+  return checkpoint;
+}

@@ -1,0 +1,121 @@
+/**
+ * `pulumi-runpod adopt` on a YAML and a Python project (the provider plugin's path: `pulumi import --file`),
+ * through the real Pulumi CLI, the hosts of scripts/build-pulumi-tools.sh and the compiled bin against the
+ * emulator: an account made through REST v2 alone is adopted; once the program loads what adopt wrote (YAML:
+ * the sections merged into Pulumi.yaml; Python: `import adopted`), `pulumi preview --refresh
+ * --expect-no-changes` passes, no platform object was created, replaced or deleted, and a one-value edit
+ * updates in place.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv, type PlatformClient } from "../../src/api";
+import { LocalStack, tempDir } from "../../scripts/exampleStack";
+import { pulumiRoot } from "../../scripts/pulumiCli";
+import { runBin } from "../cli/harness";
+import { pythonSdkPath, requirePythonTooling, writeProject } from "./harness";
+
+jest.setTimeout(600_000);
+
+const ENV_SECRET = "hf_adopt-yaml-secret-4321";
+const NAMES = /^(ghcr-bot|model-cache|llm-worker|llm-api|notebook)$/;
+
+describe.each(["yaml", "python"] as const)("a %s project", (language) => {
+  let emu: RunningEmulator;
+  let client: PlatformClient;
+  let work: string;
+  let programDir: string;
+  let stack: LocalStack;
+
+  async function accountIds(): Promise<string[]> {
+    const all = [
+      ...(await client.v2.listEndpoints()),
+      ...(await client.v2.listTemplates()),
+      ...(await client.v2.listRegistries()),
+      ...(await client.v2.listNetworkVolumes()),
+      ...(await client.v2.listPods()),
+    ];
+    return all.map((x) => x.id).sort();
+  }
+
+  beforeAll(async () => {
+    if (language === "python") requirePythonTooling();
+    const host = path.join(pulumiRoot(), "bin", `pulumi-language-${language}`);
+    if (!fs.existsSync(host)) throw new Error(`${host} is missing: run \`npm run tools\` (scripts/build-pulumi-tools.sh, which npm test runs)`);
+    emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
+    client = createClientFromEnv({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2 }, {});
+    work = tempDir(`pulumi-runpod-adopt-${language}-`);
+    programDir = path.join(work, "program");
+    fs.mkdirSync(programDir, { recursive: true });
+    writeProject(programDir, `adopted-${language}`, language);
+    if (language === "python") fs.writeFileSync(path.join(programDir, "__main__.py"), "import adopted  # noqa: F401\n");
+    const env = language === "python" ? { PYTHONPATH: pythonSdkPath() } : undefined;
+    stack = await LocalStack.create({ programDir, stackName: `adopt${language}`, stateDir: path.join(work, "state"), env });
+    await stack.usePlatform(emu.urls, emu.apiKey); // the default path (REST v2)
+
+    const registry = await client.v2.createRegistry({ name: "ghcr-bot", username: "bot", password: "registry-pass-9876" });
+    const volume = await client.v2.createNetworkVolume({ name: "model-cache", size: 50, dataCenter: "EU-RO-1" });
+    const template = await client.v2.createTemplate({
+      name: "llm-worker",
+      image: "ghcr.io/acme/llm:1.2",
+      serverless: true,
+      disk: 20,
+      env: { HF_TOKEN: ENV_SECRET },
+      registry: registry.id,
+      startSsh: false,
+      startJupyter: false,
+    } as never);
+    await client.v2.createEndpoint({
+      name: "llm-api",
+      type: "QUEUE",
+      templateId: template.id,
+      gpu: { pools: ["ADA_24"] },
+      workers: { min: 0, max: 2, idleTimeout: 10 },
+      scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+      networkVolumes: [volume.id],
+    });
+    await client.v2.createPod({
+      name: "notebook",
+      image: "runpod/pytorch:2.4.0",
+      gpu: { id: "NVIDIA GeForce RTX 4090" },
+      mounts: { network: [{ volumeId: volume.id, path: "/workspace" }] },
+    });
+  });
+
+  afterAll(async () => {
+    await emu?.close();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test("adopt writes the program and imports through the plugin; loaded, preview --refresh --expect-no-changes passes; a one-value edit updates in place", async () => {
+    const before = await accountIds();
+    const r = await runBin(["adopt", "--yes", "--name", NAMES.source, "--stack", stack.name], stack.env, { cwd: programDir });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    const written = fs.readFileSync(path.join(programDir, `adopted.${language === "python" ? "py" : "yaml"}`), "utf8");
+    if (language === "yaml") {
+      expect(written).toContain("templateId: ${llmWorker.id}");
+      expect(written).toContain("networkVolumeId: ${modelCache.id}");
+    } else {
+      expect(written).toContain("template_id=llm_worker.id,");
+      expect(written).toContain("network_volume_id=model_cache.id,");
+    }
+    expect(written).not.toContain(ENV_SECRET);
+    expect(await stack.exportText()).not.toContain(ENV_SECRET);
+
+    if (language === "yaml") fs.appendFileSync(path.join(programDir, "Pulumi.yaml"), written);
+    await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+    expect(await accountIds()).toEqual(before);
+
+    const file = path.join(programDir, language === "yaml" ? "Pulumi.yaml" : "adopted.py");
+    const edited = fs
+      .readFileSync(file, "utf8")
+      .replace(language === "yaml" ? /workersMax: 2\n/ : /workers_max=2,/, language === "yaml" ? "workersMax: 3\n" : "workers_max=3,");
+    expect(edited).not.toBe(fs.readFileSync(file, "utf8"));
+    fs.writeFileSync(file, edited);
+    const up = await stack.run(["up", "--yes"]);
+    expect(up.stdout).toMatch(/1 updated/);
+    expect(up.stdout).not.toMatch(/created|replaced|deleted/);
+    expect(await accountIds()).toEqual(before);
+    expect((await client.v2.listEndpoints()).find((e) => e.name === "llm-api")?.workers.max).toBe(3);
+  });
+});
