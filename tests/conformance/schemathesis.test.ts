@@ -84,7 +84,14 @@ describe("schemathesis over the whole REST v2 document against the emulator", ()
   beforeAll(async () => {
     if (!fs.existsSync(ST)) throw new Error(`${ST} is missing: run \`npm run tools\` (scripts/build-pulumi-tools.sh, which npm test runs)`);
     work = fs.mkdtempSync(path.join(os.tmpdir(), "schemathesis-"));
-    emu = await startEmulator({ port: 0, quiet: true });
+    // Not recorded for tests/conformance/v2Traffic.test.ts: schemathesis checks every answer against the document itself.
+    const recording = process.env.RUNPOD_EMULATOR_V2_TRAFFIC;
+    delete process.env.RUNPOD_EMULATOR_V2_TRAFFIC;
+    try {
+      emu = await startEmulator({ port: 0, quiet: true });
+    } finally {
+      if (recording !== undefined) process.env.RUNPOD_EMULATOR_V2_TRAFFIC = recording;
+    }
     const reportPath = path.join(work, "report.json");
     const result = await run(
       ST,
