@@ -12,7 +12,11 @@ import type { InputField, ResourceModel } from "../../provider/model/fields";
 import { inputNames } from "../../provider/model/fields";
 import { outputsFromRecord } from "../../provider/model/state";
 import { NETWORK_VOLUME_MODEL } from "../../provider/networkVolume/model";
-import { LISTINGS } from "../../provider/paths/listings";
+import { ENDPOINT_LISTING } from "../../provider/endpoint/paths";
+import { NETWORK_VOLUME_LISTING } from "../../provider/networkVolume/paths";
+import { POD_LISTING } from "../../provider/pod/paths";
+import { REGISTRY_AUTH_LISTING } from "../../provider/registryAuth/paths";
+import { TEMPLATE_LISTING } from "../../provider/template/paths";
 import type { EndpointState, NetworkVolumeState, PodState, RegistryAuthState, TemplateState } from "../../provider/paths/records";
 import { POD_MODEL } from "../../provider/pod/model";
 import { REGISTRY_AUTH_MODEL } from "../../provider/registryAuth/model";
@@ -87,13 +91,12 @@ export interface Account {
 
 /** Lists the account through REST v2 (what the platform makes itself, an endpoint's bound template, is not listed there). */
 export async function listAccount(client: PlatformClient): Promise<Account> {
-  const v2 = LISTINGS.v2;
   const [registryAuth, networkVolume, template, endpoint, pod] = await Promise.all([
-    v2.registryAuths(client),
-    v2.networkVolumes(client),
-    v2.templates(client),
-    v2.endpoints(client),
-    v2.pods(client),
+    REGISTRY_AUTH_LISTING.v2(client),
+    NETWORK_VOLUME_LISTING.v2(client),
+    TEMPLATE_LISTING.v2(client),
+    ENDPOINT_LISTING.v2(client),
+    POD_LISTING.v2(client),
   ]);
   return { registryAuth, networkVolume, template, endpoint, pod };
 }
