@@ -14,7 +14,7 @@
 #                                            config gap closed (scripts/pulumi-language-yaml)
 #   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
 #   .pulumi/schemathesis                     a virtualenv with schemathesis (scripts/schemathesis-requirements.txt,
-#                                            every package pinned) for tests/conformance/schemathesis.test.ts
+#                                            every package pinned) for tests/tooling/schemathesis.test.ts
 # and compiles tests/multilang/go once, so the Go build cache holds the Pulumi Go SDK for the Go test.
 # Users never need any of these: they bring the official language hosts with their Pulumi CLI.
 # Only the tests (and `npm run bench`'s plugin rows, `npm run gen:plugin`) use them, so `npm test` builds them

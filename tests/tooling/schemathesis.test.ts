@@ -82,7 +82,9 @@ describe("schemathesis over the whole REST v2 document against the emulator", ()
   let work: string;
 
   beforeAll(async () => {
-    if (!fs.existsSync(ST)) throw new Error(`${ST} is missing: run \`npm run tools\` (scripts/build-pulumi-tools.sh, which npm test runs)`);
+    if (!fs.existsSync(ST)) {
+      throw new Error(`schemathesis is not installed (${ST} is missing): run \`npm run tools\` once (it builds the test tooling; npm test runs it), then this tier again`);
+    }
     work = fs.mkdtempSync(path.join(os.tmpdir(), "schemathesis-"));
     // Not recorded for tests/conformance/v2Traffic.test.ts: schemathesis checks every answer against the document itself.
     const recording = process.env.RUNPOD_EMULATOR_V2_TRAFFIC;
