@@ -83,7 +83,9 @@ describe("schemathesis over the whole REST v2 document against the emulator", ()
 
   beforeAll(async () => {
     if (!fs.existsSync(ST)) {
-      throw new Error(`schemathesis is not installed (${ST} is missing): run \`npm run tools\` once (it builds the test tooling; npm test runs it), then this tier again`);
+      throw new Error(
+        `schemathesis is not installed (${ST} is missing): run \`npm run tools\` once (it builds the test tooling; npm test runs it), then this tier again`,
+      );
     }
     work = fs.mkdtempSync(path.join(os.tmpdir(), "schemathesis-"));
     // Not recorded for tests/conformance/v2Traffic.test.ts: schemathesis checks every answer against the document itself.
