@@ -29,12 +29,16 @@ export class ProviderRuntime {
 
   private readonly kinds: ReadonlyMap<string, AnyKind>;
 
-  constructor(kinds: readonly AnyKind[] = KINDS) {
+  /** @param lookupWindowMs the sessions' listing window (kindSession.ts); a test pins it so its counts do not depend on machine speed. */
+  constructor(
+    kinds: readonly AnyKind[] = KINDS,
+    private readonly lookupWindowMs?: number,
+  ) {
     this.kinds = new Map(kinds.map((k) => [k.kind, k]));
-    this.session = ProviderRuntime.sessionFor({});
+    this.session = this.sessionFor({});
   }
 
-  private static sessionFor(input: ClientConfigInput, api?: string, catalogSettings: Record<string, string> = {}): PlatformSession {
+  private sessionFor(input: ClientConfigInput, api?: string, catalogSettings: Record<string, string> = {}): PlatformSession {
     // The client is built, and the path resolved, at first use (after `configure`), reading the environment
     // then; the api client's modules (graphql among them, most of a provider process's start-up) load then
     // too, so `configure` stays light.
@@ -44,7 +48,7 @@ export class ProviderRuntime {
         const client = require("../api") as typeof import("../api");
         return client.createClient(client.resolveClientConfig(input, process.env, PULUMI_CONFIG_KEYS));
       },
-      { api, catalogSettings },
+      { api, catalogSettings, lookupWindowMs: this.lookupWindowMs },
     );
   }
 
@@ -76,7 +80,7 @@ export class ProviderRuntime {
     if (fingerprint === this.fingerprint) return;
     this.fingerprint = fingerprint;
     this.configurations += 1;
-    this.session = ProviderRuntime.sessionFor(input, api, catalogSettings);
+    this.session = this.sessionFor(input, api, catalogSettings);
     this.providers = new Map();
   }
 

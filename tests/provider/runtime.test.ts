@@ -4,7 +4,7 @@
  * configuration and replaced, deliberately, when the configuration changes.
  */
 import type { RunningEmulator } from "../../emulator";
-import { RESOURCE_KINDS } from "../../src/provider/kinds";
+import { KINDS, RESOURCE_KINDS } from "../../src/provider/kinds";
 import { ProviderRuntime } from "../../src/provider/runtime";
 import { emulatorAddresses, startTestEmulator, uniqueName } from "./harness";
 
@@ -22,6 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
+/** Lookups of one test share a listing however slow the machine (the default 1 s window is a burst's, not a test's). */
+const LOOKUP_WINDOW_MS = 60_000;
+
 const source = (c: Record<string, string>) => ({ config: { get: (key: string) => c[key] } });
 
 /** check + create of a chosen-name endpoint through the runtime's endpoint provider. */
@@ -38,7 +41,7 @@ describe("ProviderRuntime", () => {
   });
 
   it("the same configuration again keeps the provider and its bookkeeping: one pre-create listing for all creates", async () => {
-    const runtime = new ProviderRuntime();
+    const runtime = new ProviderRuntime(KINDS, LOOKUP_WINDOW_MS);
     runtime.configure(source(config));
     const provider = await runtime.provider("endpoint");
     emu.resetStats();
@@ -52,7 +55,7 @@ describe("ProviderRuntime", () => {
   });
 
   it("a changed configuration gets a new client and fresh bookkeeping (the old ones describe another account or address)", async () => {
-    const runtime = new ProviderRuntime();
+    const runtime = new ProviderRuntime(KINDS, LOOKUP_WINDOW_MS);
     runtime.configure(source(config));
     const provider = await runtime.provider("endpoint");
     emu.resetStats();
