@@ -153,8 +153,9 @@ function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
  * `listTemplates`, then per endpoint its release listing (`listEndpointReleases`, docs/endpoint.md ›
  * Releases kept in state: by the diff, and again by the update, which follows a release nobody followed)
  * and one `updateEndpoint` (PATCH of `workers`) — the copies match, so no re-apply, and `workers` is a
- * scaling field, so no release of its own (docs/endpoint.md › Rollouts and rollback); a delete scales to zero (`updateEndpoint`), waits for in-progress jobs
- * (`listEndpointWorkers`, which the emulator counts as `listWorkers`: v2's DELETE cancels them) and then `deleteEndpoint`s, three per endpoint.
+ * scaling field, so no release of its own (docs/endpoint.md › Rollouts and rollback); a delete looks at
+ * the workers (`listEndpointWorkers`, which the emulator counts as `listWorkers`: v2's DELETE cancels jobs
+ * in progress) and, none running, `deleteEndpoint`s: two per endpoint.
  * Templates: nothing for a preview; `createTemplate` / `updateTemplate` per create / update; one
  * `listTemplates` for a refresh; a delete goes by id (`deleteTemplate`), so, unlike GraphQL's delete by
  * name, it needs no listing.
@@ -169,7 +170,7 @@ function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
     case "update":
       return kind === "endpoints" ? 3 * n + 2 * listing : n;
     case "destroy":
-      return kind === "endpoints" ? 3 * n : n;
+      return kind === "endpoints" ? 2 * n : n;
     case "refresh":
       return kind === "endpoints" ? 2 * listing : listing;
   }

@@ -98,7 +98,11 @@ test("a failed preview's reason is its error diagnostics, not the tail of its JS
     steps: [],
     diagnostics: [
       { urn: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev", message: "warning: something else\n", severity: "warning" },
-      { urn: "urn:x::big", message: "pulumi-nodejs:dynamic:Resource resource 'big' has a problem: the stack would cost up to $47.15/h …\n", severity: "error" },
+      {
+        urn: "urn:x::big",
+        message: "error: pulumi-nodejs:dynamic:Resource resource 'big' has a problem: the stack would cost up to $47.15/h …\n",
+        severity: "error",
+      },
       { urn: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev", message: "preview failed\n", severity: "error" },
     ],
     changeSummary: { same: 7 },

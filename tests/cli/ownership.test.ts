@@ -5,11 +5,13 @@
  * backend and the commands built on the rule: tests/interrupted/ownership.test.ts.
  */
 import type { Checkpoint, PendingOperation, StateResource } from "../../src/cli/stack/checkpoint";
-import { endpointKind } from "../../src/cli/stack/endpointKind";
 import { ownershipFrom } from "../../src/cli/stack/ownership";
 import type { PlatformObject } from "../../src/cli/stack/stackKind";
-import { templateKind } from "../../src/cli/stack/templateKinds";
 import { startHarness, type Harness } from "./harness";
+import { kindOf } from "../../src/cli/stack/registry";
+
+const endpointKind = kindOf("pulumi-nodejs:dynamic/runpod:Endpoint")!;
+const templateKind = kindOf("pulumi-nodejs:dynamic/runpod:Template")!;
 
 const urn = (project: string, type: string, name: string) => `urn:pulumi:dev::${project}::${type}::${name}`;
 const template = (project: string, name: string, id: string | undefined, platformName: string): StateResource => ({

@@ -143,6 +143,8 @@ test("through `pulumi preview`: a misspelled runpod:* key and a failed lookup ea
   const typo = await stack.run(["preview"], { expectFailure: true });
   const typoText = typo.stdout + typo.stderr;
   expect(typoText).toContain("Unknown configuration key runpod:graphQLUrl (did you mean runpod:graphqlUrl?)");
+  // Once as it happens and once under Diagnostics, though the lookup and each resource stop on it.
+  expect(typoText.split("Unknown configuration key").length - 1).toBe(2);
   expect(typoText).not.toMatch(/\n\s+at [\w.<]+ \(/);
   expect(emu.stats().requests).toBe(0);
   await stack.remove();

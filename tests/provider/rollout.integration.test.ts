@@ -133,6 +133,25 @@ describe("the smoke gate", () => {
   });
 });
 
+describe("the smoke gate on an endpoint scaled to zero (issue 40: jobs run on workers)", () => {
+  it("a release whose workers cannot start fails it: the smoke job stays queued while the workers its queue started crash, and the update rolls back naming both", async () => {
+    const d = await deployed("me/good:1", { workersMin: 0, waitForWorkers: false, smokeInput: JSON.stringify({ prompt: "ping" }) });
+    expect(await workers(d.e.id)).toEqual([]);
+    emu.setFaults({ failingImages: ["me/bad:6"] });
+    const err = (await rollTo(d, "me/bad:6")) as Error;
+    // Where jobs ignored workers, the smoke job passed without any worker and the rollout was shown healthy.
+    expect(err).toBeInstanceOf(Error);
+    const m = err.message;
+    expect(m).toContain(`Endpoint ${d.e.inputs.name} (${d.e.id}): the rollout of release rel_`);
+    expect(m).toMatch(/failed: 1 worker failed to start \(UNHEALTHY\); its smoke job \S+ is still IN_QUEUE \(no worker of the release could take it\)\./);
+    expect(m).toMatch(/Last log lines of worker \S+:\n( {2}.*\n)* {2}.*container exited with code 1 during startup/);
+    expect(m).toContain("Rolled back: every worker runs the previous container settings again (image me/good:1)");
+    expect(m).not.toContain(SECRET);
+    expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:1");
+    expect((await workers(d.e.id)).every((w) => w.image === "me/good:1" && !w.isStale)).toBe(true);
+  });
+});
+
 describe("a template save on GraphQL (endpoints follow their template)", () => {
   it("is followed on every endpoint using it; a failing image saves the previous settings back and both endpoints run them again", async () => {
     const session = new PlatformSession(() => client, { api: "graphql" });

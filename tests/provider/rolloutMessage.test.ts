@@ -23,6 +23,13 @@ describe("rolloutFailure", () => {
     );
   });
 
+  it("failed starts while the smoke job waited: the job is named as still queued", () => {
+    expect(message({ kind: "unhealthy", ...base, failedWorkers: ["w1"], smoke: { jobId: "job1", status: "IN_QUEUE" } })).toMatch(
+      /failed: 1 worker failed to start \(UNHEALTHY\); its smoke job job1 is still IN_QUEUE \(no worker of the release could take it\)\.\n/,
+    );
+    expect(message({ kind: "unhealthy", ...base, smoke: { jobId: "job1", status: "IN_PROGRESS" } })).toContain("; its smoke job job1 is still IN_PROGRESS.");
+  });
+
   it("a timeout gives the figures; a smoke job says how it ended, or why it was not sent; a secret in a job's error is redacted", () => {
     expect(message({ kind: "timeout", ...base, failedWorkers: [] })).toMatch(
       /^Endpoint llm \(ep1\): the rollout of release rel_1 \(version 4\) failed: it was not done within rolloutTimeout \(30 s\): 1 of 3 workers on it\.\nRolled back/,

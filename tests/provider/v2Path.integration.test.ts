@@ -60,7 +60,10 @@ describe("Endpoint on REST v2", () => {
     expect(updated.outs).toMatchObject({ workersMax: 4, idleTimeout: 30, templateId: "tpl_vllm" });
     expect((await client.v2.getEndpoint(id)).workers).toMatchObject({ max: 4, idleTimeout: 30 });
 
+    emu.resetStats();
     await provider.delete(id, updated.outs as Record<string, unknown>);
+    // Idle: a look at the workers, then the DELETE; no scale-down (the DELETE cancels nothing then).
+    expect(emu.stats().byOperation).toEqual({ listWorkers: 1, deleteEndpoint: 1 });
     expect(await provider.read(id, updated.outs as Record<string, unknown>)).toEqual({});
   });
 
@@ -299,6 +302,7 @@ describe("Endpoint delete on REST v2", () => {
     for (let i = 0; i < 100 && (await client.jobStatus(id, job.id)).status !== "IN_PROGRESS"; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await client.jobStatus(id, job.id)).status).toBe("IN_PROGRESS");
     const runningSince = Date.now();
+    emu.resetStats();
     const deleting = provider.delete(id, outs as Record<string, unknown>);
     // The job ends COMPLETED (not CANCELLED); the endpoint may be gone (404) between two polls once it has.
     let last = "IN_PROGRESS";
@@ -311,6 +315,8 @@ describe("Endpoint delete on REST v2", () => {
     }
     expect(["COMPLETED", "GONE"]).toContain(last);
     await deleting;
+    // A job running: scaled to zero before the wait.
+    expect(emu.stats().byOperation.updateEndpoint).toBe(1);
     // A DELETE sent before the job's 1.5 s had run would have cancelled it: the delete waited at least that long.
     expect(Date.now() - runningSince).toBeGreaterThanOrEqual(1400);
     expect(await new EndpointProvider(on("v2")).read(id, outs as Record<string, unknown>)).toEqual({});

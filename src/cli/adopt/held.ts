@@ -1,29 +1,30 @@
 /**
- * What a stack of the backend already holds, which `adopt` leaves out: this stack's resources and those
- * of the backend's other stacks (`pulumi stack ls --all --json`, each exported), by kind and id.
- * One small function, so the backend-wide ownership rule (the issue "A team's first week") can take its place.
+ * What a stack of the backend already holds, which `adopt` leaves out: the ownership rule the stack
+ * commands share (src/cli/stack/ownership.ts: this stack's resources and pending operations, and those
+ * of the backend's other stacks), asked of each object as the kind's stack listing shows it.
  */
-import { resourcesOf, type Checkpoint } from "../stack/checkpoint";
-import type { PulumiRunner } from "../stack/pulumiCommand";
+import { typeToken } from "../../provider";
+import type { PlatformClient } from "../../api";
+import type { Checkpoint } from "../stack/checkpoint";
+import { readOwnership } from "../stack/ownership";
 import { kindOf } from "../stack/registry";
-import { exportCheckpoint } from "../stack/stackState";
-import type { StackKind } from "../stack/stackKind";
+import type { StackSession } from "../stack/session";
+import { ADOPT_KINDS, MODEL_OF, heldKey } from "./plan";
 
-/** `<stack kind type>:<id>` of every live resource of this package in `checkpoint`. */
-export function heldIn(checkpoint: Checkpoint): { kind: StackKind; id: string }[] {
-  return resourcesOf(checkpoint).flatMap((r) => {
-    const kind = kindOf(r.type);
-    return kind && r.id && !r.delete ? [{ kind, id: r.id }] : [];
-  });
+export interface Held {
+  /** `kind:id` (plan.ts `heldKey`) of every object a stack of the backend holds. */
+  keys: Set<string>;
+  /** Why some stacks of the backend could not be read (ownership.ts), if so. */
+  unseen?: string;
 }
 
-/**
- * The resources of this package held by any stack of the backend, every project's (this one's included:
- * `pulumi stack ls --all --json`, each exported).
- */
-export async function heldByBackend(pulumi: PulumiRunner, runnerFor: (stack: string) => PulumiRunner): Promise<{ kind: StackKind; id: string }[]> {
-  const stacks = JSON.parse(await pulumi(["stack", "ls", "--all", "--json"], { anyStack: true })) as { name: string }[];
-  const held: { kind: StackKind; id: string }[] = [];
-  for (const s of stacks) held.push(...heldIn(await exportCheckpoint(runnerFor(s.name))));
-  return held;
+export async function heldObjects(session: StackSession, current: Checkpoint, client: PlatformClient): Promise<Held> {
+  const ownership = await readOwnership(session, current);
+  const keys = new Set<string>();
+  for (const kind of ADOPT_KINDS) {
+    const stackKind = kindOf(typeToken(MODEL_OF[kind]))!;
+    // The stack listing's objects (REST v2): what the rule compares pending creates with.
+    for (const object of await stackKind.list(client, "v2")) if (ownership.holderOf(stackKind, object)) keys.add(heldKey(kind, object.id));
+  }
+  return { keys, unseen: ownership.unseen };
 }

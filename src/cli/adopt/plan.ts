@@ -12,10 +12,10 @@ import type { InputField, ResourceModel } from "../../provider/model/fields";
 import { inputNames } from "../../provider/model/fields";
 import { outputsFromRecord } from "../../provider/model/state";
 import { NETWORK_VOLUME_MODEL } from "../../provider/networkVolume/model";
-import { LISTINGS } from "../../provider/paths/listings";
 import type { EndpointState, NetworkVolumeState, PodState, RegistryAuthState, TemplateState } from "../../provider/paths/records";
 import { POD_MODEL } from "../../provider/pod/model";
 import { REGISTRY_AUTH_MODEL } from "../../provider/registryAuth/model";
+import { PlatformSession } from "../../provider/session";
 import { runsTemplate } from "../../provider/template/container";
 import { INJECTED_ENV, TEMPLATE_MODEL } from "../../provider/template/model";
 import { UsageError } from "../errors";
@@ -87,13 +87,13 @@ export interface Account {
 
 /** Lists the account through REST v2 (what the platform makes itself, an endpoint's bound template, is not listed there). */
 export async function listAccount(client: PlatformClient): Promise<Account> {
-  const v2 = LISTINGS.v2;
+  const v2 = new PlatformSession(() => client, { api: "v2" });
   const [registryAuth, networkVolume, template, endpoint, pod] = await Promise.all([
-    v2.registryAuths(client),
-    v2.networkVolumes(client),
-    v2.templates(client),
-    v2.endpoints(client),
-    v2.pods(client),
+    v2.listing<RegistryAuthState>("registryAuth").list(),
+    v2.listing<NetworkVolumeState>("networkVolume").list(),
+    v2.listing<TemplateState>("template").list(),
+    v2.listing<EndpointState>("endpoint").list(),
+    v2.listing<PodState>("pod").list(),
   ]);
   return { registryAuth, networkVolume, template, endpoint, pod };
 }

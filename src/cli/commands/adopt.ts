@@ -20,10 +20,10 @@ import { stackSession, type StackOptions } from "../stack/session";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { renderTable } from "../table";
 import { emitProgram } from "../adopt/emit";
-import { heldByBackend, heldIn } from "../adopt/held";
+import { heldObjects } from "../adopt/held";
 import { importThroughPlugin } from "../adopt/pluginImport";
 import { entryKey } from "../adopt/emit/yaml";
-import { ADOPT_KINDS, KIND_WORDS, MODEL_OF, heldKey, leftOutOf, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../adopt/plan";
+import { KIND_WORDS, MODEL_OF, heldKey, leftOutOf, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../adopt/plan";
 import { EXTENSION, parseLanguage, readProject, type Language } from "../adopt/project";
 import { sealSecrets, secretOf, seededCheckpoint, urnOf } from "../adopt/seedState";
 import { keepConfigFile, pulumiWithInput, setConfig } from "../adopt/stackConfigFile";
@@ -60,19 +60,12 @@ export async function adoptCommand(ctx: CommandContext, opts: AdoptOptions): Pro
   const api = await session.api();
   const { client } = await session.connect();
   const original = await exportCheckpoint(pulumi);
-  const held = new Set<string>();
-  const keyOf = (type: string, id: string) => {
-    const kind = ADOPT_KINDS.find((k) => typeToken(MODEL_OF[k]) === type);
-    return kind ? heldKey(kind, id) : undefined;
-  };
-  for (const h of [...heldIn(original), ...(await heldByBackend(pulumi, session.pulumiFor))]) {
-    const key = keyOf(h.kind.type, h.id);
-    if (key) held.add(key);
-  }
   const takenNames = new Set(resourcesOf(original).map((r) => resourceNameOf(r.urn)));
   const account = await listAccount(client);
-  const objects = planAdoption(account, { kinds, name, held, takenNames, api });
-  for (const l of leftOutOf(account).filter((x) => kinds.includes(x.kind) && !held.has(heldKey(x.kind, x.id)) && (!name || name.test(x.name)))) {
+  const held = await heldObjects(session, original, client);
+  if (held.unseen) ctx.io.stderr.write(`${held.unseen}; an object one of those stacks holds may be adopted here too\n`);
+  const objects = planAdoption(account, { kinds, name, held: held.keys, takenNames, api });
+  for (const l of leftOutOf(account).filter((x) => kinds.includes(x.kind) && !held.keys.has(heldKey(x.kind, x.id)) && (!name || name.test(x.name)))) {
     ctx.io.stdout.write(`left out: ${KIND_WORDS[l.kind].noun} ${l.id} (${l.name}), ${l.why}\n`);
   }
   if (objects.length === 0) {

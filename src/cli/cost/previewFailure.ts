@@ -34,7 +34,11 @@ function errorMessages(stdout: string): string[] {
   const out: string[] = [];
   for (const d of doc.diagnostics ?? []) {
     if (d.severity !== "error" || typeof d.message !== "string") continue;
-    const line = d.message.replace(/\s+/g, " ").trim();
+    // The engine's message may carry its own "error: " prefix; the warning has one already.
+    const line = d.message
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/^error:\s*/i, "");
     if (line && !GENERIC.test(line) && !out.includes(line)) out.push(line);
   }
   return out;

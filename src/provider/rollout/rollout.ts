@@ -201,9 +201,14 @@ export function rolloutFailure(
   const release = f.release ? `release ${f.release.id}${f.release.version != null ? ` (version ${f.release.version})` : ""}` : "its new release";
   const failedCount = f.failedWorkers.length;
   const workersFailed = `${failedCount} worker${failedCount === 1 ? "" : "s"} failed to start (UNHEALTHY)`;
+  // A smoke job the failure overtook: queued means no worker of the release could take it.
+  const smokeLeft =
+    f.smoke?.jobId && !(SMOKE_STATUSES as readonly string[]).includes(f.smoke.status)
+      ? `; its smoke job ${f.smoke.jobId} is still ${f.smoke.status}${f.smoke.status === "IN_QUEUE" ? " (no worker of the release could take it)" : ""}`
+      : "";
   const why =
     f.kind === "unhealthy"
-      ? workersFailed
+      ? workersFailed + smokeLeft
       : f.kind === "smoke"
         ? (f.smoke!.jobId
             ? `its smoke job ${f.smoke!.jobId} ended ${f.smoke!.status}${f.smoke!.error ? ` (${f.smoke!.error})` : ""}, not the expected smokeStatus`

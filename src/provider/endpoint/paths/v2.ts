@@ -5,8 +5,9 @@
  * the type `QUEUE` / `LOAD_BALANCER`; keeps no link to a template: `templateId` is a snapshot);
  * `createEndpoint` with every managed field, `updateEndpoint` (PATCH) with only what changed, as whole
  * sub-documents — a release (container settings, a re-applied template) followed to health and rolled
- * back to the endpoint's previous container when it fails (rollOut) — and a delete that scales to zero
- * first (PATCH `workers { min: 0, max: 0 }`), lets running jobs finish, then `deleteEndpoint`.
+ * back to the endpoint's previous container when it fails (rollOut) — and a delete that looks at the
+ * workers first: idle, `deleteEndpoint` at once; a job running, scale to zero (PATCH `workers { min: 0,
+ * max: 0 }`), let running jobs finish, then `deleteEndpoint`.
  */
 import type { V2 } from "../../../api";
 import { isNotFound } from "../../errorKinds";
@@ -14,7 +15,7 @@ import { changedFields } from "../../model/compare";
 import type { ContainerSettings, EndpointState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
 import { settingsFrom } from "../../model/state";
-import { drain, drainLimitMs } from "../drain";
+import { drain, drainLimitMs, runningJobs } from "../drain";
 import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs, type EndpointSettings } from "../model";
 import { guardRollout } from "../../rollout/rollout";
 
@@ -287,15 +288,19 @@ export function v2EndpointPort(context: PortContext): Port<EndpointInputs, Endpo
     },
 
     /**
-     * v2's DELETE cancels in-progress jobs, so between the scale-down and the delete the workers still
-     * running a job are waited for (up to the stored `workersReadyTimeout`, default 600 s).
+     * v2's DELETE cancels in-progress jobs (and needs no scale-down first), so the workers are looked at
+     * first: none running a job, the DELETE goes at once (two requests: the rate limit is the account's).
+     * Otherwise scale to zero (skipped when the stored outputs are there), wait for the workers still
+     * running a job (up to the stored `workersReadyTimeout`, default 600 s), then delete.
      */
     async delete(id, props) {
       context.listing<EndpointState>("endpoint").changed(id);
       try {
-        const atZero = props?.workersMin === 0 && props?.workersMax === 0;
-        if (!atZero) await v2().updateEndpoint(id, { workers: { min: 0, max: 0 } });
-        await drain(context, id, drainLimitMs(props));
+        if ((await runningJobs(context, id)) > 0) {
+          const atZero = props?.workersMin === 0 && props?.workersMax === 0;
+          if (!atZero) await v2().updateEndpoint(id, { workers: { min: 0, max: 0 } });
+          await drain(context, id, drainLimitMs(props));
+        }
         await v2().deleteEndpoint(id);
       } catch (err) {
         if (!isNotFound(err)) throw err;
