@@ -192,6 +192,9 @@ async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, 
   const update = await measure(counter, async () => {
     await copies();
     await forEachLimited(indexes, opts.parallelism, async (i) => {
+      // The diff's and the update's look for a release nobody followed (docs/endpoint.md › Releases kept in state).
+      await v2.listEndpointReleases(ids[i]);
+      await v2.listEndpointReleases(ids[i]);
       await v2.updateEndpoint(ids[i], { workers: workers(UPDATED_IDLE_TIMEOUT) });
     });
   });

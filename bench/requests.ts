@@ -150,10 +150,12 @@ function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
  * endpoint): a refresh sets `templateCurrent` from one `listEndpoints` (the copies) and one
  * `listTemplates` (the settings, one listing for all); an update's diff compares the same live, so a
  * template changed outside Pulumi reaches its endpoints at the next `up`: one `listEndpoints` and one
- * `listTemplates`, then one `updateEndpoint` (PATCH of `workers`) per endpoint — the copies match, so no
- * re-apply, and `workers` is a scaling field, so no release to follow (docs/endpoint.md › Rollouts and
- * rollback); a delete looks at the workers (`listEndpointWorkers`, which the emulator counts as
- * `listWorkers`: v2's DELETE cancels jobs in progress) and, none running, `deleteEndpoint`s: two per endpoint.
+ * `listTemplates`, then per endpoint its release listing (`listEndpointReleases`, docs/endpoint.md ›
+ * Releases kept in state: by the diff, and again by the update, which follows a release nobody followed)
+ * and one `updateEndpoint` (PATCH of `workers`) — the copies match, so no re-apply, and `workers` is a
+ * scaling field, so no release of its own (docs/endpoint.md › Rollouts and rollback); a delete looks at
+ * the workers (`listEndpointWorkers`, which the emulator counts as `listWorkers`: v2's DELETE cancels jobs
+ * in progress) and, none running, `deleteEndpoint`s: two per endpoint.
  * Templates: nothing for a preview; `createTemplate` / `updateTemplate` per create / update; one
  * `listTemplates` for a refresh; a delete goes by id (`deleteTemplate`), so, unlike GraphQL's delete by
  * name, it needs no listing.
@@ -166,7 +168,7 @@ function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
     case "create":
       return kind === "endpoints" ? n + listing : n;
     case "update":
-      return kind === "endpoints" ? n + 2 * listing : n;
+      return kind === "endpoints" ? 3 * n + 2 * listing : n;
     case "destroy":
       return kind === "endpoints" ? 2 * n : n;
     case "refresh":

@@ -52,7 +52,7 @@ function describe(field: Field): string {
 function propertyOf(field: Field, asInput = false): PropertySpec {
   const display = field.kind === "output" ? field.type : field.rule.type;
   const spec: PropertySpec = { ...typeOf(display), description: describe(field) };
-  if (field.kind === "input" && field.secret) spec.secret = true;
+  if (field.kind !== "setting" && field.secret) spec.secret = true;
   if (asInput && field.kind === "input" && field.deprecated) spec.deprecationMessage = field.deprecated;
   return spec;
 }

@@ -25,7 +25,7 @@ import {
   NAME_PREFIX_PROPERTY,
   RESOURCE_KINDS,
   resources,
-  secretNames,
+  secretOutputNames,
   type ResourceKindName,
   type ResourceModel,
   type ResourceOperations,
@@ -212,7 +212,7 @@ export class ResourceProviderServer {
   /** Properties for the engine, the kind's secret fields wrapped as secrets. */
   private answer(urn: string, record: unknown) {
     const model: ResourceModel = RESOURCE_KINDS[this.kind(urn)].model;
-    return toStruct(withSecrets(record as Record_, secretNames(model)));
+    return toStruct(withSecrets(record as Record_, secretOutputNames(model)));
   }
 
   /** Validates and completes the inputs; an unset `name` comes from the resource name (`<name>-<7 hex digits>`). */

@@ -91,7 +91,18 @@ export { clientInputFromConfig, PULUMI_HINTS } from "./providerConfig";
 /** @internal */
 export { UNKNOWN } from "./unknown";
 /** @internal */
-export { argumentNames, changeOf, defaultsOf, inputNames, outputNames, secretNames, settingNames, typeToken, type ResourceModel } from "./model/fields";
+export {
+  argumentNames,
+  changeOf,
+  defaultsOf,
+  inputNames,
+  outputNames,
+  secretNames,
+  secretOutputNames,
+  settingNames,
+  typeToken,
+  type ResourceModel,
+} from "./model/fields";
 /** @internal */
 export { renderArgumentTable, renderChangePolicyTable } from "./model/tables";
 /** @internal */
@@ -105,6 +116,7 @@ export {
   ENDPOINT_OUTPUT_FIELDS,
   ENDPOINT_SETTING_DEFAULTS,
   ENDPOINT_SETTING_FIELDS,
+  ENDPOINT_SECRET_FIELDS,
   CUDA_VERSIONS,
   type EndpointInputField,
   type EndpointSettingField,

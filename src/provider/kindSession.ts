@@ -25,6 +25,8 @@ export interface ContainerFacts<T = Record<string, unknown>, C = Record<string, 
   readonly fields: readonly string[];
   /** Whether `container` (a copy) holds `source`'s current settings (in memory: env values go nowhere). */
   runs(source: T, container: C): boolean;
+  /** The fields in which `container` differs from `source`'s settings (names only: values go nowhere). */
+  changed(source: T, container: C): string[];
 }
 
 /** What a session needs of a kind (the rest of its descriptor: kind.ts). */

@@ -25,7 +25,7 @@ export function pathFailures(model: ResourceModel, inputs: Record<string, unknow
     }
     if (!field.paths || field.paths.includes(path)) continue;
     if (value === undefined || containsUnknown(value) || same(value, field.default)) continue;
-    const why = field.kind === "setting" && field.offPath ? ` (${field.offPath})` : "";
+    const why = field.offPath ? ` (${field.offPath})` : "";
     failures.push({
       property: name,
       reason: `${model.type}.${name} cannot be expressed on API path ${path} (${API_PATH_CONFIG_KEY})${why}; only on ${field.paths.join(", ")}: unset it, or set ${API_PATH_CONFIG_KEY} to ${field.paths[0]}`,

@@ -68,6 +68,13 @@ export interface Port<I, R extends { id: string }> {
 
   /** The caller's record `id`, or undefined when it has none (from the session's shared listing). */
   read(id: string): Promise<R | undefined>;
+  /**
+   * Where the path tracks releases (REST v2 endpoints): the newest release of record `id` when it is newer
+   * than the one the stored outputs `olds` hold (never followed to health), else undefined.
+   */
+  unfollowedRelease?(id: string, olds: Props): Promise<{ id: string; version: number | null } | undefined>;
+  /** Where the path tracks releases: record `record` with its current release taken as followed (adoption, older state). */
+  adoptRelease?(record: R): Promise<R>;
   /** Applies `inputs` to record `id`; `olds` are the stored outputs (last read). */
   update(id: string, inputs: I, olds: Props, options?: UpdateOptions): Promise<R>;
   /**

@@ -4,12 +4,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, FlashbootMode, GpuTier, Location, ScalerType } from "../api/spec";
-import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
+import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, ENDPOINT_SECRET_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
 import { checkedOptions, registeredProperties, warnDeprecated } from "./registration";
+import { secretValues } from "./secretInputs";
 
 /**
- * Arguments of an {@link Endpoint}. Give exactly one of `gpuIds` and `gpuTypeIds`. Unset optional
- * fields take the platform's defaults (shown per field), which is also what `pulumi preview` shows.
+ * Arguments of an {@link Endpoint}. Give `imageName`, `templateId` or both (the endpoint's own container
+ * values win over the template's), and exactly one of `gpuIds`, `gpuTypeIds` and `cpuFlavorIds`. Unset
+ * optional fields take the platform's defaults (shown per field), which is also what `pulumi preview` shows.
  * Invalid values fail at preview with one message per field naming the accepted values or range.
  */
 export interface EndpointArgs {
@@ -23,8 +25,50 @@ export interface EndpointArgs {
    * for the new one.
    */
   name?: pulumi.Input<string>;
-  /** Serverless template to run: its id, e.g. `tpl_vllm` (1 to 64 letters, digits, `_`, `-`). Updated in place. */
-  templateId: pulumi.Input<string>;
+  /**
+   * Serverless template to run: its id, e.g. `tpl_vllm` (1 to 64 letters, digits, `_`, `-`). Updated in
+   * place. Optional on `runpod:api v2` (the default), where the endpoint runs a copy of the template's
+   * container with its own container values winning; required on `graphql`. Unset: the endpoint runs
+   * its own `imageName`. A template whose `category` does not match the compute (a `CPU` template on
+   * GPUs, or the reverse) fails at preview.
+   */
+  templateId?: pulumi.Input<string>;
+  /**
+   * Container image the endpoint runs, with repository and tag, e.g. `ghcr.io/acme/worker:1.2.0` (at
+   * most 1000 characters; REST v2 `image`). Unset: the template's. A change is a release: followed to
+   * health and rolled back on failure. `runpod:api v2` only: on `graphql` preview fails (saveEndpoint
+   * carries no container). Give `imageName`, `templateId` or both; neither fails at preview naming both.
+   */
+  imageName?: pulumi.Input<string>;
+  /** Start command overriding the image's own (REST v2 `args`; at most 4096 characters). Unset: the template's, none without one. A release; `runpod:api v2` only. */
+  dockerArgs?: pulumi.Input<string>;
+  /** Container disk of each worker in GB, an integer of at least 1 (REST v2 `disk`). Unset: the template's, else the platform's. A release; `runpod:api v2` only. */
+  containerDiskInGb?: pulumi.Input<number>;
+  /** Exposed ports as `port/protocol` (`http` or `tcp`), e.g. `["8000/http"]`. Unset: the template's, none without one. Order does not matter. A release; `runpod:api v2` only. */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Environment variables, name → value (names `[A-Za-z_][A-Za-z0-9_]*`, values at most 32768
+   * characters). Secret: every value is stored encrypted and the `env` output is always a secret. With
+   * `templateId`, merged over the template's per key (the endpoint's values win). Unset: the template's,
+   * none without one. A release; `runpod:api v2` only.
+   */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Registry credentials to pull a private image (a `ContainerRegistryAuth` id). Unset: the template's, none without one. A release; `runpod:api v2` only. */
+  containerRegistryAuthId?: pulumi.Input<string>;
+  /**
+   * CPU flavors in priority order (catalog ids, e.g. `["cpu3c", "cpu5c"]`; see `getCpuTypes()`): a CPU
+   * endpoint (REST v2 `cpu`). Not together with `gpuIds` / `gpuTypeIds` (preview fails naming them);
+   * GPU-only inputs (`gpuCount`, CUDA versions, `excludedGpuTypes`) fail at preview on a CPU endpoint.
+   * Changes update in place; GPU ↔ CPU replaces the endpoint (the compute family is immutable).
+   * `runpod:api v2` only.
+   */
+  cpuFlavorIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * vCPUs of each worker of a CPU endpoint: a power of two (2, 4, 8, …) that every flavor of
+   * `cpuFlavorIds` offers (checked at preview against the catalog). Default 2. Only with
+   * `cpuFlavorIds`. Updated in place. `runpod:api v2` only.
+   */
+  vcpuCount?: pulumi.Input<number>;
   /**
    * GPU tiers in priority order, e.g. `["ADA_24", "AMPERE_24"]` (sent as the comma-separated string the
    * platform expects). One of `AMPERE_16`, `AMPERE_24`, `ADA_24`, `AMPERE_48`, `ADA_48_PRO`, `AMPERE_80`,
@@ -197,7 +241,21 @@ export class Endpoint extends pulumi.dynamic.Resource {
   /** The endpoint id (same as `id`). */
   declare public readonly endpointId: pulumi.Output<string>;
   declare public readonly name: pulumi.Output<string>;
-  declare public readonly templateId: pulumi.Output<string>;
+  /** The template the endpoint was declared with (null when none; REST v2 keeps no link to it). */
+  declare public readonly templateId: pulumi.Output<string | null>;
+  /** The image the endpoint runs, as the platform reports it (REST v2; null on GraphQL). */
+  declare public readonly imageName: pulumi.Output<string | null>;
+  declare public readonly dockerArgs: pulumi.Output<string | null>;
+  /** GB. */
+  declare public readonly containerDiskInGb: pulumi.Output<number | null>;
+  declare public readonly ports: pulumi.Output<string[] | null>;
+  /** Secret. */
+  declare public readonly env: pulumi.Output<Record<string, string> | null>;
+  declare public readonly containerRegistryAuthId: pulumi.Output<string | null>;
+  /** CPU flavors of a CPU endpoint (empty for GPU endpoints). */
+  declare public readonly cpuFlavorIds: pulumi.Output<string[]>;
+  /** vCPUs per worker of a CPU endpoint (null for GPU endpoints). */
+  declare public readonly vcpuCount: pulumi.Output<number | null>;
   /** GPU tiers as the platform reports them, in its order (also when created from `gpuTypeIds`). */
   declare public readonly gpuIds: pulumi.Output<GpuTier[]>;
   /** The GPU type names the endpoint was created with; absent when created with tiers (the platform does not report them). */
@@ -235,8 +293,21 @@ export class Endpoint extends pulumi.dynamic.Resource {
    * `workersMin: 0` ("scale to zero") endpoint warm, and billed. Not shown in the spec: from the official clients.
    */
   declare public readonly workersStandby: pulumi.Output<number | null>;
-  /** Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface). */
+  /** Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface); a load-balancing endpoint's `requestUrls.base`. */
   declare public readonly jobUrl: pulumi.Output<string>;
+  /**
+   * Where to send requests, as the platform gives them for the endpoint's type (REST v2): `run`,
+   * `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint;
+   * `base` and `health` for a load-balancing one. Null on `runpod:api graphql`.
+   */
+  declare public readonly requestUrls: pulumi.Output<Record<string, string> | null>;
+  /**
+   * The version of the release last followed to health (REST v2; null for the release a create made, and
+   * on GraphQL). A newer release on the platform shows in preview; the next `up` follows it.
+   */
+  declare public readonly releaseVersion: pulumi.Output<number | null>;
+  /** That release's container settings as JSON text (secret: it holds the env values); what a failed rollout is rolled back to. */
+  declare public readonly releasedContainer: pulumi.Output<string | null>;
   /**
    * Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint
    * holds a copy of them, taken at create and at each re-apply: false after a refresh that found the
@@ -281,7 +352,10 @@ export class Endpoint extends pulumi.dynamic.Resource {
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = ENDPOINT_MODEL;
     opts = checkedOptions(type, name, opts);
-    super(providerStub(kind), name, registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name), opts, module, type);
+    const props = registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name);
+    if (args && "env" in args) props.env = secretValues(args.env);
+    const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...ENDPOINT_SECRET_FIELDS] };
+    super(providerStub(kind), name, props, secrets, module, type);
     warnDeprecated(ENDPOINT_MODEL, args, this);
   }
 

@@ -107,7 +107,7 @@ describe("API floor", () => {
     expect(floor.create.byOperation).toEqual({ listTemplates: 1, createEndpoint: 2, ...CATALOG });
     // The copy each endpoint runs against its template's settings (templateCurrent; the update's diff).
     expect(floor.refresh.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1 });
-    expect(floor.update.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1, updateEndpoint: 2 });
+    expect(floor.update.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1, listEndpointReleases: 4, updateEndpoint: 2 });
     expect(floor.destroy.byOperation).toEqual({ updateEndpoint: 2, listWorkers: 2, deleteEndpoint: 2 });
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
   });

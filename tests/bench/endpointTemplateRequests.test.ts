@@ -24,7 +24,8 @@ const SENT: Record<Kind, Record<BenchApi, Record<BenchOperation, Record<string, 
       create: { listTemplates: 1, ...CATALOG, createEndpoint: N },
       // The copies the endpoints run against their template's settings: templateCurrent, then the update's diff.
       refresh: { listEndpoints: 1, listTemplates: 1 },
-      update: { listEndpoints: 1, listTemplates: 1, updateEndpoint: N },
+      // The release listing of each endpoint: by its diff, and by its update (a release nobody followed is followed).
+      update: { listEndpoints: 1, listTemplates: 1, listEndpointReleases: 2 * N, updateEndpoint: N },
       destroy: { updateEndpoint: N, listWorkers: N, deleteEndpoint: N },
     },
     graphql: {

@@ -39,7 +39,7 @@ const endpointsNow = () => emu.endpoints().map((e) => e.id);
 
 test("every example directory is a Pulumi program with a test here", () => {
   const names = fs.readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join(EXAMPLES, d.name, "Pulumi.yaml")));
-  expect(names.map((d) => d.name).sort()).toEqual(["javascript", "minimal-endpoint", "template-rollout"]);
+  expect(names.map((d) => d.name).sort()).toEqual(["cpu-endpoint", "javascript", "minimal-endpoint", "template-rollout"]);
 });
 
 test("examples/minimal-endpoint: preview, up (one endpoint), destroy", async () => {
@@ -58,6 +58,34 @@ test("examples/minimal-endpoint: preview, up (one endpoint), destroy", async () 
   expect(out.jobUrl).toContain(out.endpointId);
   await stack.run(["destroy", "--yes"]);
   expect(endpointsNow()).toEqual(before);
+  await stack.remove();
+});
+
+test("examples/cpu-endpoint: an image-only CPU endpoint with a secret env value; a new image tag rolls out in place; destroy", async () => {
+  const stack = await stackOf("cpu-endpoint");
+  await stack.setConfig("apiToken", "sk_example-cpu-token-7071", { secret: true });
+  await stack.run(["up", "--yes"]);
+  const first = (await stack.outputs()) as { endpointId: string; imageName: string; runUrl: string; maxHourlyCost: number };
+  const v2 = async (path: string) =>
+    (await (await fetch(`${emu.urls.restV2}/v2${path}`, { headers: { authorization: `Bearer ${emu.apiKey}` } })).json()) as Record<string, unknown>;
+  const record = await v2(`/serverless/${first.endpointId}`);
+  expect(record).toMatchObject({ image: "ghcr.io/acme/cpu-worker:1.0.0", gpu: null, env: { LOG_LEVEL: "info", API_TOKEN: "sk_example-cpu-token-7071" } });
+  expect((record.cpu as { id: string; vcpuCount: number }[]).map((c) => [c.id, c.vcpuCount])).toEqual([
+    ["cpu3c", 4],
+    ["cpu5c", 4],
+  ]);
+  expect(first.runUrl).toBe((record.requestUrls as { run: string }).run);
+  // 2 workers × 4 vCPUs × the dearer flavor's serverless price per vCPU (emulator catalog: cpu5c, $0.04).
+  expect(first.maxHourlyCost).toBeCloseTo(0.32, 5);
+  expect((await stack.exportText()).includes("sk_example-cpu-token-7071")).toBe(false);
+  await stack.setConfig("imageTag", "1.1.0");
+  const up = await stack.run(["up", "--yes"]);
+  expect(up.stdout).toMatch(/~ 1 updated/);
+  expect(((await stack.outputs()) as typeof first).endpointId).toBe(first.endpointId);
+  expect((await v2(`/serverless/${first.endpointId}`)).image).toBe("ghcr.io/acme/cpu-worker:1.1.0");
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+  await stack.run(["destroy", "--yes"]);
+  expect(emu.endpoints().some((e) => e.id === first.endpointId)).toBe(false);
   await stack.remove();
 });
 

@@ -11,7 +11,6 @@ import { createClientFromEnv, type PlatformClient } from "../../src/api";
 import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
 import type { CostReport } from "../../src/cli/cost/report";
 import { runBin } from "../cli/harness";
-import { clearedPendingCreate } from "../interrupted/harness";
 
 jest.setTimeout(600_000);
 
@@ -109,30 +108,29 @@ test("create, cost and logs, stop through desiredStatus, an in-place change, orp
   expect(again.stdout).toMatch(/\b2 unchanged/);
   expect(again.stdout).not.toMatch(/to update|to replace|to create|to delete/);
 
-  // A pod of a create the stack started and did not record (a killed replacement, cleared without `recover`)
-  // is an orphan; --delete terminates it. The same name's form alone would prove nothing.
-  const orphan = await client.v2.createPod({ name: "dev-0c0ffee", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 2 } });
+  // A pod made outside the stack is never its orphan, whatever its name. A pod the stack created and then
+  // forgot (`pulumi state delete`) is: its checkpoint history proves it the stack's; --delete terminates it alone.
+  const stranger = await client.v2.createPod({ name: "dev-0c0ffee", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 2 } });
   const [live] = await stack.resources(POD_TYPE);
   expect((await cli(["orphans"])).stdout).toMatch(/^no orphans/);
-  await clearedPendingCreate(stack, {
-    urn: live.urn,
-    type: live.type,
-    custom: true,
-    parent: live.parent,
-    provider: live.provider,
-    inputs: { ...live.inputs, name: "dev-0c0ffee" },
-  });
+  await stack.run(["state", "delete", live.urn, "--yes"]);
   const listed = await cli(["orphans"]);
   expect(listed.code).toBe(0);
-  expect(listed.stdout).toContain(orphan.id);
-  expect(listed.stdout).toMatch(new RegExp(`${orphan.id} +dev-0c0ffee +pending create of dev`));
+  expect(listed.stdout.split("\n").filter((l) => l.startsWith("pod "))).toEqual([
+    expect.stringMatching(new RegExp(`^pod +${created.id} +e2e-dev +recorded resource dev`)),
+  ]);
+  expect(listed.stdout).not.toContain(stranger.id);
   const removed = await cli(["orphans", "--delete", "--yes"]);
   expect({ code: removed.code, stderr: removed.stderr }).toEqual({ code: 0, stderr: "" });
-  expect(removed.stdout).toContain(`deleted pod ${orphan.id} (dev-0c0ffee)`);
-  expect((await client.v2.listPods()).map((p) => p.id)).toEqual([created.id]);
+  expect(removed.stdout.match(/^deleted pod .*$/gm)).toEqual([`deleted pod ${created.id} (e2e-dev)`]);
+  expect((await client.v2.listPods()).map((p) => p.id)).toEqual([stranger.id]);
+  const remade = await stack.run(["up", "--yes"]);
+  expect(remade.stdout).toMatch(/\+ 1 created/);
+  const remadeId = (await podOut()).id;
+  expect((await client.v2.listPods()).map((p) => p.id).sort()).toEqual([remadeId, stranger.id].sort());
 
   // Destroy: the pod is terminated.
   const destroy = await stack.run(["destroy", "--yes"]);
   expect(destroy.stdout).toMatch(/- 2 deleted/);
-  expect(await client.v2.listPods()).toEqual([]);
+  expect((await client.v2.listPods()).map((p) => p.id)).toEqual([stranger.id]);
 });

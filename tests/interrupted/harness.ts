@@ -5,9 +5,6 @@
  * Also runs the package's CLI (`dist/src/cli/main.js`) the way a user would, in the program directory.
  */
 import { spawn } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import type { RunningEmulator } from "../../emulator";
 import { ENDPOINT_TYPE, type LocalStack, type StateResource } from "../../scripts/exampleStack";
 import { pulumiBinary } from "../../scripts/pulumiCli";
@@ -94,24 +91,4 @@ export function platformIds(emu: RunningEmulator): string[] {
     .endpoints()
     .map((e) => e.id)
     .sort();
-}
-
-/**
- * What a killed create leaves once the user clears it without `recover`: `resource` (no id) becomes a
- * pending create of `stack`, which a completed `pulumi up` keeps (so the stack's history records it),
- * then `pulumi refresh --clear-pending-creates` drops it. Its object, if any, is the stack's orphan.
- */
-export async function clearedPendingCreate(stack: LocalStack, resource: StateResource): Promise<void> {
-  const state = JSON.parse(await stack.exportText()) as { deployment: { pending_operations?: unknown[] } };
-  state.deployment.pending_operations = [...(state.deployment.pending_operations ?? []), { type: "creating", resource }];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-runpod-pending-"));
-  try {
-    const file = path.join(dir, "state.json");
-    fs.writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
-    await stack.run(["stack", "import", "--file", file], { quiet: true });
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  await stack.run(["up", "--yes"], { quiet: true });
-  await stack.run(["refresh", "--yes", "--clear-pending-creates"], { quiet: true });
 }

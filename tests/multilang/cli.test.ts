@@ -14,7 +14,7 @@ import type { CostReport } from "../../src/cli/cost/report";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot } from "../../scripts/pulumiCli";
 import { runBin } from "../cli/harness";
-import { clearedPendingCreate, endProcesses, runUntilKilled } from "../interrupted/harness";
+import { endProcesses, runUntilKilled } from "../interrupted/harness";
 import { linesWithSecrets, pythonSdkPath, requirePythonTooling, resourceName, usePlatform, writeProject } from "./harness";
 
 jest.setTimeout(300_000);
@@ -211,46 +211,44 @@ describe("workers, run and logs in the stack's directory, by resource name, with
   });
 });
 
-/**
- * An endpoint named `name` with the template of `stack`'s `api`, made by a create of `api` that the stack
- * started and did not record (a killed replacement, cleared without `recover`): its orphan.
- */
-async function unrecordedCreate(stack: LocalStack, platform: PlatformClient, name: string): Promise<{ id: string }> {
-  const live = (await stack.resources()).find((r) => r.type === "runpod:index:Endpoint" && resourceName(r.urn) === "api")!;
-  const made = await platform.saveEndpoint({ name, templateId: String(live.inputs?.templateId), gpuIds: "AMPERE_16", workersMax: 1 });
-  await clearedPendingCreate(stack, {
-    urn: live.urn,
-    type: live.type,
-    custom: true,
-    parent: live.parent,
-    provider: live.provider,
-    inputs: { ...live.inputs, name },
-  });
-  return made;
+/** The endpoint of `stack`'s `name`, which `pulumi state delete` then makes the stack forget: its orphan, proved by its checkpoint history. */
+async function forget(stack: LocalStack, name: string): Promise<{ id: string; name: string }> {
+  const held = (await stack.resources()).find((r) => r.type === "runpod:index:Endpoint" && resourceName(r.urn) === name)!;
+  await stack.run(["state", "delete", held.urn, "--yes"], { quiet: true });
+  return { id: held.id!, name: String(held.outputs?.name) };
 }
 
 describe("stack commands", () => {
-  test("orphans lists the endpoint of a create the Python stack's `api` started and did not record, and deletes it", async () => {
-    const orphan = await unrecordedCreate(python, client, "api-0a1b2c3");
+  test("orphans lists the endpoint the Python stack created and then forgot, and deletes it", async () => {
+    await python.setConfig("extra", "true");
+    await python.run(["up", "--yes", "--skip-preview"], { quiet: true });
+    const orphan = await forget(python, "extra");
+    await python.run(["config", "rm", "extra"], { quiet: true });
     const listed = await cli(python, ["orphans"]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`endpoint +${orphan.id} +api-0a1b2c3 +pending create of api`));
-    expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toHaveLength(1);
+    expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toEqual([
+      expect.stringMatching(new RegExp(`^endpoint +${orphan.id} +${orphan.name} +recorded resource extra`)),
+    ]);
     const deleted = await cli(python, ["orphans", "--delete", "--yes"]);
-    expect(deleted.stdout).toContain(`deleted endpoint ${orphan.id} (api-0a1b2c3)`);
+    expect(deleted.stdout).toContain(`deleted endpoint ${orphan.id} (${orphan.name})`);
     expect(emu.endpoints().some((e) => e.id === orphan.id)).toBe(false);
     expect((await cli(python, ["orphans"])).stdout).toContain("no orphans");
   });
 
-  test("orphans of the YAML stack: a create its `api` started and did not record", async () => {
-    const orphan = await unrecordedCreate(yaml, clientYaml, "api-0d0e0f1");
+  test("orphans of the YAML stack: its `api` endpoint after `pulumi state delete` and a new `api`", async () => {
+    const orphan = await forget(yaml, "api");
+    await yaml.run(["up", "--yes", "--skip-preview"], { quiet: true });
+    const live = (await outputs(yaml)).endpointId;
+    expect(live).not.toBe(orphan.id);
     const listed = await cli(yaml, ["orphans"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toEqual([
-      expect.stringMatching(new RegExp(`^endpoint +${orphan.id} +api-0d0e0f1 +pending create of api`)),
+      expect.stringMatching(new RegExp(`^endpoint +${orphan.id} +${orphan.name} +recorded resource api`)),
     ]);
     await cli(yaml, ["orphans", "--delete", "--yes"]);
-    expect(emuYaml.endpoints().some((e) => e.id === orphan.id)).toBe(false);
+    const left = emuYaml.endpoints().map((e) => e.id);
+    expect(left).toContain(live);
+    expect(left).not.toContain(orphan.id);
   });
 
   test("import adopts an endpoint made outside Pulumi as the Python program's `adopted`", async () => {

@@ -206,7 +206,7 @@ const BAD: [string, Record<string, unknown>, string, string][] = [
   ["name with surrounding spaces", { ...base, name: " x " }, "name", "leading or trailing"],
   ["name too long", { ...base, name: "x".repeat(192) }, "name", "at most 191"],
   ["name a number", { ...base, name: 42 }, "name", "string"],
-  ["templateId missing", { name: "n", gpuIds: ["ADA_24"] }, "templateId", "required"],
+  ["neither templateId nor imageName", { name: "n", gpuIds: ["ADA_24"] }, "imageName", "templateId (a serverless template)"],
   ["templateId malformed", { ...base, templateId: "tpl vllm!" }, "templateId", "letters, digits"],
   ["templateId empty", { ...base, templateId: "" }, "templateId", "template id"],
   ["templateId too long", { ...base, templateId: "t".repeat(65) }, "templateId", "1 to 64"],
@@ -272,18 +272,28 @@ describe("checkEndpointInputs: bad inputs", () => {
 });
 
 describe("checkEndpointInputs: values unknown during preview", () => {
-  it.each(ENDPOINT_ARG_FIELDS.filter((f) => f !== "gpuTypeIds"))("skips %s when unknown and keeps the sentinel", (field) => {
-    const r = checkEndpointInputs({ ...base, [field]: UNKNOWN });
-    expect(r.failures).toEqual([]);
-    if (field === "fastBoot") expect(r.inputs.fastBootType).toBe(UNKNOWN);
-    else expect(r.inputs[field]).toBe(UNKNOWN);
-    expect(isComplete(r.inputs)).toBe(false);
-  });
+  // The compute family is judged on whether a selection is given, known or not (below).
+  it.each(ENDPOINT_ARG_FIELDS.filter((f) => !["gpuTypeIds", "cpuFlavorIds", "vcpuCount"].includes(f)))(
+    "skips %s when unknown and keeps the sentinel",
+    (field) => {
+      const r = checkEndpointInputs({ ...base, [field]: UNKNOWN });
+      expect(r.failures).toEqual([]);
+      if (field === "fastBoot") expect(r.inputs.fastBootType).toBe(UNKNOWN);
+      else expect(r.inputs[field]).toBe(UNKNOWN);
+      expect(isComplete(r.inputs)).toBe(false);
+    },
+  );
 
   it("skips unknown gpuTypeIds", () => {
     const r = checkEndpointInputs({ name: "n", templateId: "tpl_vllm", gpuTypeIds: UNKNOWN });
     expect(r.failures).toEqual([]);
     expect(r.inputs.gpuTypeIds).toBe(UNKNOWN);
+  });
+
+  it("skips unknown cpuFlavorIds and vcpuCount of a CPU endpoint", () => {
+    const r = checkEndpointInputs({ name: "n", imageName: "me/x:1", cpuFlavorIds: UNKNOWN, vcpuCount: UNKNOWN });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs).toMatchObject({ cpuFlavorIds: UNKNOWN, vcpuCount: UNKNOWN });
   });
 
   it("accepts unknown elements inside lists but still checks the known ones", () => {

@@ -55,7 +55,8 @@ describe("Endpoint on REST v2", () => {
     const next = await checked(provider, { ...inputs, __autonamed: undefined, workersMax: 4 });
     emu.resetStats();
     const updated = await provider.update(id, read.props as Record<string, unknown>, next);
-    expect(emu.stats().byOperation).toEqual({ updateEndpoint: 1 });
+    // The release listing: a release nobody followed would be followed by this update.
+    expect(emu.stats().byOperation).toEqual({ listEndpointReleases: 1, updateEndpoint: 1 });
     expect(updated.outs).toMatchObject({ workersMax: 4, idleTimeout: 30, templateId: "tpl_vllm" });
     expect((await client.v2.getEndpoint(id)).workers).toMatchObject({ max: 4, idleTimeout: 30 });
 

@@ -7,12 +7,11 @@ import (
 	"context"
 	"reflect"
 
-	"errors"
 	"github.com/pulumi-runpod/pulumi-runpod/sdk/go/runpod/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A serverless endpoint: workers running a template on GPUs, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.
+// A serverless endpoint: workers running a container (its own `imageName`, a template, or both) on GPUs or CPU flavors, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.
 //
 // Import: `pulumi import runpod:index:Endpoint <name> <endpoint id>`.
 type Endpoint struct {
@@ -20,10 +19,20 @@ type Endpoint struct {
 
 	// CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
 	AllowedCudaVersions pulumi.StringArrayOutput `pulumi:"allowedCudaVersions"`
+	// Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+	ContainerDiskInGb pulumi.IntPtrOutput `pulumi:"containerDiskInGb"`
+	// Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	ContainerRegistryAuthId pulumi.StringPtrOutput `pulumi:"containerRegistryAuthId"`
+	// CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+	CpuFlavorIds pulumi.StringArrayOutput `pulumi:"cpuFlavorIds"`
 	// Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
 	DataCenterIds pulumi.StringArrayOutput `pulumi:"dataCenterIds"`
+	// Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	DockerArgs pulumi.StringPtrOutput `pulumi:"dockerArgs"`
 	// The endpoint id (same as `id`).
 	EndpointId pulumi.StringPtrOutput `pulumi:"endpointId"`
+	// Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	Env pulumi.StringMapOutput `pulumi:"env"`
 	// GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
 	ExcludedGpuTypes pulumi.StringArrayOutput `pulumi:"excludedGpuTypes"`
 	// Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
@@ -36,15 +45,17 @@ type Endpoint struct {
 	Flashboot pulumi.StringPtrOutput `pulumi:"flashboot"`
 	// GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
 	GpuCount pulumi.IntPtrOutput `pulumi:"gpuCount"`
-	// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
+	// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
 	GpuIds pulumi.StringArrayOutput `pulumi:"gpuIds"`
-	// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+	// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
 	GpuTypeIds pulumi.StringArrayOutput `pulumi:"gpuTypeIds"`
 	// USD per hour with no traffic at all: `workersMin` plus standby workers at that price (nonzero means the endpoint costs money while idle).
 	IdleHourlyCost pulumi.Float64PtrOutput `pulumi:"idleHourlyCost"`
 	// Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
 	IdleTimeout pulumi.IntPtrOutput `pulumi:"idleTimeout"`
-	// Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface).
+	// Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
+	ImageName pulumi.StringPtrOutput `pulumi:"imageName"`
+	// Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface); a load-balancing endpoint's `requestUrls.base`.
 	JobUrl pulumi.StringPtrOutput `pulumi:"jobUrl"`
 	// Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
 	Locations pulumi.StringArrayOutput `pulumi:"locations"`
@@ -60,6 +71,14 @@ type Endpoint struct {
 	NetworkVolumeId pulumi.StringPtrOutput `pulumi:"networkVolumeId"`
 	// Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
 	NetworkVolumeIds pulumi.StringArrayOutput `pulumi:"networkVolumeIds"`
+	// Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	Ports pulumi.StringArrayOutput `pulumi:"ports"`
+	// The version of the endpoint's release last followed to health (REST v2 `listEndpointReleases`); a newer one on the platform shows in preview and the next `up` follows it. Null on `runpod:api graphql`.
+	ReleaseVersion pulumi.IntPtrOutput `pulumi:"releaseVersion"`
+	// The container settings of that release as JSON text (a secret: it holds the env values): what a failed rollout is rolled back to. Null on `runpod:api graphql`.
+	ReleasedContainer pulumi.StringPtrOutput `pulumi:"releasedContainer"`
+	// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+	RequestUrls pulumi.StringMapOutput `pulumi:"requestUrls"`
 	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
 	Rollback pulumi.BoolPtrOutput `pulumi:"rollback"`
 	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
@@ -76,10 +95,12 @@ type Endpoint struct {
 	SmokeStatus pulumi.StringPtrOutput `pulumi:"smokeStatus"`
 	// Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.
 	TemplateCurrent pulumi.BoolPtrOutput `pulumi:"templateCurrent"`
-	// Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
+	// Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
 	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type pulumi.StringPtrOutput `pulumi:"type"`
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers pulumi.BoolPtrOutput `pulumi:"waitForWorkers"`
 	// USD per hour of one worker at the highest-priced GPU pool or CPU flavor the endpoint may land on.
@@ -98,12 +119,17 @@ type Endpoint struct {
 func NewEndpoint(ctx *pulumi.Context,
 	name string, args *EndpointArgs, opts ...pulumi.ResourceOption) (*Endpoint, error) {
 	if args == nil {
-		return nil, errors.New("missing one or more required arguments")
+		args = &EndpointArgs{}
 	}
 
-	if args.TemplateId == nil {
-		return nil, errors.New("invalid value for required argument 'TemplateId'")
+	if args.Env != nil {
+		args.Env = pulumi.ToSecret(args.Env).(pulumi.StringMapInput)
 	}
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"env",
+		"releasedContainer",
+	})
+	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Endpoint
 	err := ctx.RegisterResource("runpod:index:Endpoint", name, args, &resource, opts...)
@@ -139,8 +165,18 @@ func (EndpointState) ElementType() reflect.Type {
 type endpointArgs struct {
 	// CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
 	AllowedCudaVersions []string `pulumi:"allowedCudaVersions"`
+	// Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+	ContainerDiskInGb *int `pulumi:"containerDiskInGb"`
+	// Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	ContainerRegistryAuthId *string `pulumi:"containerRegistryAuthId"`
+	// CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+	CpuFlavorIds []string `pulumi:"cpuFlavorIds"`
 	// Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
 	DataCenterIds []string `pulumi:"dataCenterIds"`
+	// Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	DockerArgs *string `pulumi:"dockerArgs"`
+	// Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	Env map[string]string `pulumi:"env"`
 	// GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
 	ExcludedGpuTypes []string `pulumi:"excludedGpuTypes"`
 	// Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
@@ -157,12 +193,14 @@ type endpointArgs struct {
 	Flashboot *string `pulumi:"flashboot"`
 	// GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
 	GpuCount *int `pulumi:"gpuCount"`
-	// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
+	// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
 	GpuIds []string `pulumi:"gpuIds"`
-	// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+	// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
 	GpuTypeIds []string `pulumi:"gpuTypeIds"`
 	// Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
 	IdleTimeout *int `pulumi:"idleTimeout"`
+	// Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
+	ImageName *string `pulumi:"imageName"`
 	// Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
 	Locations []string `pulumi:"locations"`
 	// Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
@@ -175,6 +213,8 @@ type endpointArgs struct {
 	NetworkVolumeId *string `pulumi:"networkVolumeId"`
 	// Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
 	NetworkVolumeIds []string `pulumi:"networkVolumeIds"`
+	// Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	Ports []string `pulumi:"ports"`
 	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
 	Rollback *bool `pulumi:"rollback"`
 	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
@@ -189,10 +229,12 @@ type endpointArgs struct {
 	SmokeInput *string `pulumi:"smokeInput"`
 	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
 	SmokeStatus *string `pulumi:"smokeStatus"`
-	// Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
-	TemplateId string `pulumi:"templateId"`
+	// Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
+	TemplateId *string `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type *string `pulumi:"type"`
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	VcpuCount *int `pulumi:"vcpuCount"`
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers *bool `pulumi:"waitForWorkers"`
 	// Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
@@ -207,8 +249,18 @@ type endpointArgs struct {
 type EndpointArgs struct {
 	// CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
 	AllowedCudaVersions pulumi.StringArrayInput
+	// Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+	ContainerDiskInGb pulumi.IntPtrInput
+	// Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	ContainerRegistryAuthId pulumi.StringPtrInput
+	// CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+	CpuFlavorIds pulumi.StringArrayInput
 	// Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
 	DataCenterIds pulumi.StringArrayInput
+	// Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	DockerArgs pulumi.StringPtrInput
+	// Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	Env pulumi.StringMapInput
 	// GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
 	ExcludedGpuTypes pulumi.StringArrayInput
 	// Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
@@ -225,12 +277,14 @@ type EndpointArgs struct {
 	Flashboot pulumi.StringPtrInput
 	// GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
 	GpuCount pulumi.IntPtrInput
-	// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
+	// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
 	GpuIds pulumi.StringArrayInput
-	// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+	// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
 	GpuTypeIds pulumi.StringArrayInput
 	// Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
 	IdleTimeout pulumi.IntPtrInput
+	// Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
+	ImageName pulumi.StringPtrInput
 	// Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
 	Locations pulumi.StringArrayInput
 	// Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
@@ -243,6 +297,8 @@ type EndpointArgs struct {
 	NetworkVolumeId pulumi.StringPtrInput
 	// Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
 	NetworkVolumeIds pulumi.StringArrayInput
+	// Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+	Ports pulumi.StringArrayInput
 	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
 	Rollback pulumi.BoolPtrInput
 	// Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
@@ -257,10 +313,12 @@ type EndpointArgs struct {
 	SmokeInput pulumi.StringPtrInput
 	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
 	SmokeStatus pulumi.StringPtrInput
-	// Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
-	TemplateId pulumi.StringInput
+	// Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
+	TemplateId pulumi.StringPtrInput
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type pulumi.StringPtrInput
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	VcpuCount pulumi.IntPtrInput
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers pulumi.BoolPtrInput
 	// Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
@@ -313,14 +371,39 @@ func (o EndpointOutput) AllowedCudaVersions() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.AllowedCudaVersions }).(pulumi.StringArrayOutput)
 }
 
+// Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+func (o EndpointOutput) ContainerDiskInGb() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.ContainerDiskInGb }).(pulumi.IntPtrOutput)
+}
+
+// Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+func (o EndpointOutput) ContainerRegistryAuthId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.ContainerRegistryAuthId }).(pulumi.StringPtrOutput)
+}
+
+// CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+func (o EndpointOutput) CpuFlavorIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.CpuFlavorIds }).(pulumi.StringArrayOutput)
+}
+
 // Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
 func (o EndpointOutput) DataCenterIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.DataCenterIds }).(pulumi.StringArrayOutput)
 }
 
+// Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+func (o EndpointOutput) DockerArgs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.DockerArgs }).(pulumi.StringPtrOutput)
+}
+
 // The endpoint id (same as `id`).
 func (o EndpointOutput) EndpointId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.EndpointId }).(pulumi.StringPtrOutput)
+}
+
+// Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+func (o EndpointOutput) Env() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringMapOutput { return v.Env }).(pulumi.StringMapOutput)
 }
 
 // GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
@@ -353,12 +436,12 @@ func (o EndpointOutput) GpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.GpuCount }).(pulumi.IntPtrOutput)
 }
 
-// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
+// GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
 func (o EndpointOutput) GpuIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.GpuIds }).(pulumi.StringArrayOutput)
 }
 
-// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+// GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
 func (o EndpointOutput) GpuTypeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.GpuTypeIds }).(pulumi.StringArrayOutput)
 }
@@ -373,7 +456,12 @@ func (o EndpointOutput) IdleTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.IdleTimeout }).(pulumi.IntPtrOutput)
 }
 
-// Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface).
+// Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
+func (o EndpointOutput) ImageName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.ImageName }).(pulumi.StringPtrOutput)
+}
+
+// Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface); a load-balancing endpoint's `requestUrls.base`.
 func (o EndpointOutput) JobUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.JobUrl }).(pulumi.StringPtrOutput)
 }
@@ -411,6 +499,26 @@ func (o EndpointOutput) NetworkVolumeId() pulumi.StringPtrOutput {
 // Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
 func (o EndpointOutput) NetworkVolumeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.NetworkVolumeIds }).(pulumi.StringArrayOutput)
+}
+
+// Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+func (o EndpointOutput) Ports() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.Ports }).(pulumi.StringArrayOutput)
+}
+
+// The version of the endpoint's release last followed to health (REST v2 `listEndpointReleases`); a newer one on the platform shows in preview and the next `up` follows it. Null on `runpod:api graphql`.
+func (o EndpointOutput) ReleaseVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.ReleaseVersion }).(pulumi.IntPtrOutput)
+}
+
+// The container settings of that release as JSON text (a secret: it holds the env values): what a failed rollout is rolled back to. Null on `runpod:api graphql`.
+func (o EndpointOutput) ReleasedContainer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.ReleasedContainer }).(pulumi.StringPtrOutput)
+}
+
+// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+func (o EndpointOutput) RequestUrls() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringMapOutput { return v.RequestUrls }).(pulumi.StringMapOutput)
 }
 
 // Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
@@ -453,7 +561,7 @@ func (o EndpointOutput) TemplateCurrent() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.BoolPtrOutput { return v.TemplateCurrent }).(pulumi.BoolPtrOutput)
 }
 
-// Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
+// Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
 func (o EndpointOutput) TemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.TemplateId }).(pulumi.StringPtrOutput)
 }
@@ -461,6 +569,11 @@ func (o EndpointOutput) TemplateId() pulumi.StringPtrOutput {
 // Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 func (o EndpointOutput) Type() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+func (o EndpointOutput) VcpuCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.VcpuCount }).(pulumi.IntPtrOutput)
 }
 
 // After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.

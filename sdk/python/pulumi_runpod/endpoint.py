@@ -19,9 +19,13 @@ __all__ = ['EndpointArgs', 'Endpoint']
 @pulumi.input_type
 class EndpointArgs:
     def __init__(__self__, *,
-                 template_id: pulumi.Input[_builtins.str],
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 cpu_flavor_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 docker_args: pulumi.Input[Optional[_builtins.str]] = None,
+                 env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -31,12 +35,14 @@ class EndpointArgs:
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 image_name: pulumi.Input[Optional[_builtins.str]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
                  min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  rollback: pulumi.Input[Optional[_builtins.bool]] = None,
                  rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
                  rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
@@ -44,7 +50,9 @@ class EndpointArgs:
                  scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  smoke_input: pulumi.Input[Optional[_builtins.str]] = None,
                  smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
+                 template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
+                 vcpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
                  workers_min: pulumi.Input[Optional[_builtins.int]] = None,
@@ -52,24 +60,30 @@ class EndpointArgs:
         """
         The set of arguments for constructing a Endpoint resource.
 
-        :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+        :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
+        :param pulumi.Input[_builtins.str] image_name: Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
         :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
@@ -77,17 +91,28 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] smoke_input: A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
+        :param pulumi.Input[_builtins.str] template_id: Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
         :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
         :param pulumi.Input[_builtins.int] workers_ready_timeout: Longest readiness wait. Accepted: seconds, 1–3600: longest readiness wait. Default: `600`. A setting of the provider: never sent to the platform.
         """
-        pulumi.set(__self__, "template_id", template_id)
         if allowed_cuda_versions is not None:
             pulumi.set(__self__, "allowed_cuda_versions", allowed_cuda_versions)
+        if container_disk_in_gb is not None:
+            pulumi.set(__self__, "container_disk_in_gb", container_disk_in_gb)
+        if container_registry_auth_id is not None:
+            pulumi.set(__self__, "container_registry_auth_id", container_registry_auth_id)
+        if cpu_flavor_ids is not None:
+            pulumi.set(__self__, "cpu_flavor_ids", cpu_flavor_ids)
         if data_center_ids is not None:
             pulumi.set(__self__, "data_center_ids", data_center_ids)
+        if docker_args is not None:
+            pulumi.set(__self__, "docker_args", docker_args)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
         if excluded_gpu_types is not None:
             pulumi.set(__self__, "excluded_gpu_types", excluded_gpu_types)
         if execution_timeout_ms is not None:
@@ -112,6 +137,8 @@ class EndpointArgs:
             pulumi.set(__self__, "gpu_type_ids", gpu_type_ids)
         if idle_timeout is not None:
             pulumi.set(__self__, "idle_timeout", idle_timeout)
+        if image_name is not None:
+            pulumi.set(__self__, "image_name", image_name)
         if locations is not None:
             pulumi.set(__self__, "locations", locations)
         if max_hourly_cost_limit is not None:
@@ -124,6 +151,8 @@ class EndpointArgs:
             pulumi.set(__self__, "network_volume_id", network_volume_id)
         if network_volume_ids is not None:
             pulumi.set(__self__, "network_volume_ids", network_volume_ids)
+        if ports is not None:
+            pulumi.set(__self__, "ports", ports)
         if rollback is not None:
             pulumi.set(__self__, "rollback", rollback)
         if rollout_failed_starts is not None:
@@ -138,8 +167,12 @@ class EndpointArgs:
             pulumi.set(__self__, "smoke_input", smoke_input)
         if smoke_status is not None:
             pulumi.set(__self__, "smoke_status", smoke_status)
+        if template_id is not None:
+            pulumi.set(__self__, "template_id", template_id)
         if type is not None:
             pulumi.set(__self__, "type", type)
+        if vcpu_count is not None:
+            pulumi.set(__self__, "vcpu_count", vcpu_count)
         if wait_for_workers is not None:
             pulumi.set(__self__, "wait_for_workers", wait_for_workers)
         if workers_max is not None:
@@ -148,18 +181,6 @@ class EndpointArgs:
             pulumi.set(__self__, "workers_min", workers_min)
         if workers_ready_timeout is not None:
             pulumi.set(__self__, "workers_ready_timeout", workers_ready_timeout)
-
-    @_builtins.property
-    @pulumi.getter(name="templateId")
-    def template_id(self) -> pulumi.Input[_builtins.str]:
-        """
-        Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
-        """
-        return pulumi.get(self, "template_id")
-
-    @template_id.setter
-    def template_id(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "template_id", value)
 
     @_builtins.property
     @pulumi.getter(name="allowedCudaVersions")
@@ -174,6 +195,42 @@ class EndpointArgs:
         pulumi.set(self, "allowed_cuda_versions", value)
 
     @_builtins.property
+    @pulumi.getter(name="containerDiskInGb")
+    def container_disk_in_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+        """
+        return pulumi.get(self, "container_disk_in_gb")
+
+    @container_disk_in_gb.setter
+    def container_disk_in_gb(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "container_disk_in_gb", value)
+
+    @_builtins.property
+    @pulumi.getter(name="containerRegistryAuthId")
+    def container_registry_auth_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "container_registry_auth_id")
+
+    @container_registry_auth_id.setter
+    def container_registry_auth_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "container_registry_auth_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cpuFlavorIds")
+    def cpu_flavor_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+        """
+        return pulumi.get(self, "cpu_flavor_ids")
+
+    @cpu_flavor_ids.setter
+    def cpu_flavor_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "cpu_flavor_ids", value)
+
+    @_builtins.property
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
@@ -184,6 +241,30 @@ class EndpointArgs:
     @data_center_ids.setter
     def data_center_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "data_center_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dockerArgs")
+    def docker_args(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "docker_args")
+
+    @docker_args.setter
+    def docker_args(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "docker_args", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "env", value)
 
     @_builtins.property
     @pulumi.getter(name="excludedGpuTypes")
@@ -263,7 +344,7 @@ class EndpointArgs:
     @pulumi.getter(name="gpuIds")
     def gpu_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
+        GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
         """
         return pulumi.get(self, "gpu_ids")
 
@@ -275,7 +356,7 @@ class EndpointArgs:
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -294,6 +375,18 @@ class EndpointArgs:
     @idle_timeout.setter
     def idle_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "idle_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="imageName")
+    def image_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
+        """
+        return pulumi.get(self, "image_name")
+
+    @image_name.setter
+    def image_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "image_name", value)
 
     @_builtins.property
     @pulumi.getter
@@ -366,6 +459,18 @@ class EndpointArgs:
     @network_volume_ids.setter
     def network_volume_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "network_volume_ids", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "ports")
+
+    @ports.setter
+    def ports(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "ports", value)
 
     @_builtins.property
     @pulumi.getter
@@ -452,6 +557,18 @@ class EndpointArgs:
         pulumi.set(self, "smoke_status", value)
 
     @_builtins.property
+    @pulumi.getter(name="templateId")
+    def template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
+        """
+        return pulumi.get(self, "template_id")
+
+    @template_id.setter
+    def template_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "template_id", value)
+
+    @_builtins.property
     @pulumi.getter
     def type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -462,6 +579,18 @@ class EndpointArgs:
     @type.setter
     def type(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="vcpuCount")
+    def vcpu_count(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+        """
+        return pulumi.get(self, "vcpu_count")
+
+    @vcpu_count.setter
+    def vcpu_count(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "vcpu_count", value)
 
     @_builtins.property
     @pulumi.getter(name="waitForWorkers")
@@ -519,7 +648,12 @@ class Endpoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 cpu_flavor_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 docker_args: pulumi.Input[Optional[_builtins.str]] = None,
+                 env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -529,12 +663,14 @@ class Endpoint(pulumi.CustomResource):
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 image_name: pulumi.Input[Optional[_builtins.str]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
                  min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  rollback: pulumi.Input[Optional[_builtins.bool]] = None,
                  rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
                  rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
@@ -544,35 +680,43 @@ class Endpoint(pulumi.CustomResource):
                  smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
+                 vcpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
                  workers_min: pulumi.Input[Optional[_builtins.int]] = None,
                  workers_ready_timeout: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A serverless endpoint: workers running a template on GPUs, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.
+        A serverless endpoint: workers running a container (its own `imageName`, a template, or both) on GPUs or CPU flavors, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.
 
         Import: `pulumi import runpod:index:Endpoint <name> <endpoint id>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_cuda_versions: CUDA versions a worker's host may run. Accepted: CUDA versions as `major.minor`, e.g. `"12.9"`; no repeats; empty = any; on `runpod:api graphql` one of `11.8`, `12.0`, `12.1`, `12.2`, `12.3`, `12.4`, `12.5`, `12.6`, `12.7`, `12.8`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (any). Changed in place.
+        :param pulumi.Input[_builtins.int] container_disk_in_gb: Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+        :param pulumi.Input[_builtins.str] container_registry_auth_id: Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cpu_flavor_ids: CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] data_center_ids: Data centers the workers may run in (REST v2 placement). Accepted: data center ids, e.g. `"EU-RO-1"`; no repeats; empty = any data center; `runpod:api v2` only. Default: `[]`. Changed in place.
+        :param pulumi.Input[_builtins.str] docker_args: Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] env: Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] excluded_gpu_types: GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`). Accepted: GPU type names, e.g. `"NVIDIA L40"`; no repeats; empty = none; each a type of one of the tiers; `runpod:api v2` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.int] execution_timeout_ms: Longest time a job may run. Accepted: milliseconds, ≥ 1; 5000–604800000 (5 s to 7 days) on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (emulator: `600000`). Changed in place.
         :param pulumi.Input[_builtins.bool] fast_boot: Deprecated: use `flashboot`. Faster cold starts; the boolean spelling of `fastBootType`. Accepted: `true` = deprecated: `flashboot: "FLASHBOOT"` (`false` = `"OFF"`). Default: `false`.
         :param pulumi.Input[_builtins.str] fast_boot_type: Deprecated: use `flashboot`. Fast boot mode for faster cold starts (GraphQL's spelling of `flashboot`). Accepted: `FASTBOOT`; deprecated: `FASTBOOT` = `flashboot: "FLASHBOOT"`. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] flashboot: FlashBoot cold-start acceleration (REST v2 `flashboot`). Accepted: `OFF` (disabled), `FLASHBOOT` (enabled), `PRIORITY_FLASHBOOT` (enabled with priority capacity); `PRIORITY_FLASHBOOT` on `runpod:api v2` only (GraphQL's `fastBootType` has no priority mode); replaces the deprecated `fastBoot` / `fastBootType`. Default: `"OFF"`. Changed in place.
         :param pulumi.Input[_builtins.int] gpu_count: GPUs per worker. Accepted: GPUs per worker, ≥ 1; at most 8 on `runpod:api graphql`; not shown in the spec: from the official clients / REST v1 document. Default: unset means the platform's (`1`). Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_ids: GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.int] idle_timeout: Time before idle workers shut down. Accepted: seconds, 0–3600; at least `1` on `runpod:api v2`. Default: `5`. Changed in place.
+        :param pulumi.Input[_builtins.str] image_name: Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] locations: Regions the workers may run in. Accepted: regions: `CZ`, `FR`, `GB`, `NO`, `RO`, `US`; no repeats; empty = any region; `runpod:api graphql` only. Default: `[]`. Changed in place.
         :param pulumi.Input[_builtins.float] max_hourly_cost_limit: Largest `maxHourlyCost` this endpoint may have: a preview that would exceed it fails. Accepted: USD per hour, ≥ 0; checked at preview against `maxHourlyCost`; unset = no limit. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] min_cuda_version: Lowest CUDA version a worker's host may run (REST v2 `gpu.minCudaVersion`): an open-ended floor. Accepted: a CUDA version as `major.minor` (compared numerically: 12.11 is above 12.2), e.g. `12.4`; ≤ 16 characters; not with a non-empty `allowedCudaVersions` (the document makes them mutually exclusive); `runpod:api v2` only. Default: unset. Changed in place.
         :param pulumi.Input[_builtins.str] name: Endpoint name. Accepted: 1–191 characters, no leading/trailing spaces. Changed in place.
         :param pulumi.Input[_builtins.str] network_volume_id: Network volume to mount. Accepted: network volume id (letters, digits, `_`, `-`; ≤ 64); one of yours (checked at preview); unset = none. Default: unset. Changed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] network_volume_ids: Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ports: Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
         :param pulumi.Input[_builtins.bool] rollback: Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_failed_starts: Failed worker starts of the new release (workers seen UNHEALTHY: a crash on boot, an image that cannot be pulled) that fail a rollout at once. Accepted: failed starts, 1–100: this many failed starts of new workers fail the rollout without waiting for `rolloutTimeout`. Default: `1`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] rollout_timeout: Longest a container rollout (a new image, env, … or a re-applied template) may take until every worker runs it, smoke job included; past it, the rollout fails. Accepted: seconds, 1–7200: a rollout not done by then fails (and is rolled back unless `rollback` is false). Default: `600`. A setting of the provider: never sent to the platform.
@@ -580,8 +724,9 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] scaler_value: Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
         :param pulumi.Input[_builtins.str] smoke_input: A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
-        :param pulumi.Input[_builtins.str] template_id: Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
+        :param pulumi.Input[_builtins.str] template_id: Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
         :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
@@ -591,10 +736,10 @@ class Endpoint(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: EndpointArgs,
+                 args: Optional[EndpointArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A serverless endpoint: workers running a template on GPUs, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.
+        A serverless endpoint: workers running a container (its own `imageName`, a template, or both) on GPUs or CPU flavors, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.
 
         Import: `pulumi import runpod:index:Endpoint <name> <endpoint id>`.
 
@@ -614,7 +759,12 @@ class Endpoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 container_disk_in_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 container_registry_auth_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 cpu_flavor_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  data_center_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 docker_args: pulumi.Input[Optional[_builtins.str]] = None,
+                 env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  excluded_gpu_types: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  execution_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  fast_boot: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -624,12 +774,14 @@ class Endpoint(pulumi.CustomResource):
                  gpu_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  gpu_type_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  idle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 image_name: pulumi.Input[Optional[_builtins.str]] = None,
                  locations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  max_hourly_cost_limit: pulumi.Input[Optional[_builtins.float]] = None,
                  min_cuda_version: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_id: pulumi.Input[Optional[_builtins.str]] = None,
                  network_volume_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  rollback: pulumi.Input[Optional[_builtins.bool]] = None,
                  rollout_failed_starts: pulumi.Input[Optional[_builtins.int]] = None,
                  rollout_timeout: pulumi.Input[Optional[_builtins.int]] = None,
@@ -639,6 +791,7 @@ class Endpoint(pulumi.CustomResource):
                  smoke_status: pulumi.Input[Optional[_builtins.str]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
+                 vcpu_count: pulumi.Input[Optional[_builtins.int]] = None,
                  wait_for_workers: pulumi.Input[Optional[_builtins.bool]] = None,
                  workers_max: pulumi.Input[Optional[_builtins.int]] = None,
                  workers_min: pulumi.Input[Optional[_builtins.int]] = None,
@@ -653,7 +806,12 @@ class Endpoint(pulumi.CustomResource):
             __props__ = EndpointArgs.__new__(EndpointArgs)
 
             __props__.__dict__["allowed_cuda_versions"] = allowed_cuda_versions
+            __props__.__dict__["container_disk_in_gb"] = container_disk_in_gb
+            __props__.__dict__["container_registry_auth_id"] = container_registry_auth_id
+            __props__.__dict__["cpu_flavor_ids"] = cpu_flavor_ids
             __props__.__dict__["data_center_ids"] = data_center_ids
+            __props__.__dict__["docker_args"] = docker_args
+            __props__.__dict__["env"] = None if env is None else pulumi.Output.secret(env)
             __props__.__dict__["excluded_gpu_types"] = excluded_gpu_types
             __props__.__dict__["execution_timeout_ms"] = execution_timeout_ms
             __props__.__dict__["fast_boot"] = fast_boot
@@ -663,12 +821,14 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["gpu_ids"] = gpu_ids
             __props__.__dict__["gpu_type_ids"] = gpu_type_ids
             __props__.__dict__["idle_timeout"] = idle_timeout
+            __props__.__dict__["image_name"] = image_name
             __props__.__dict__["locations"] = locations
             __props__.__dict__["max_hourly_cost_limit"] = max_hourly_cost_limit
             __props__.__dict__["min_cuda_version"] = min_cuda_version
             __props__.__dict__["name"] = name
             __props__.__dict__["network_volume_id"] = network_volume_id
             __props__.__dict__["network_volume_ids"] = network_volume_ids
+            __props__.__dict__["ports"] = ports
             __props__.__dict__["rollback"] = rollback
             __props__.__dict__["rollout_failed_starts"] = rollout_failed_starts
             __props__.__dict__["rollout_timeout"] = rollout_timeout
@@ -676,10 +836,9 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["scaler_value"] = scaler_value
             __props__.__dict__["smoke_input"] = smoke_input
             __props__.__dict__["smoke_status"] = smoke_status
-            if template_id is None and not opts.urn:
-                raise TypeError("Missing required property 'template_id'")
             __props__.__dict__["template_id"] = template_id
             __props__.__dict__["type"] = type
+            __props__.__dict__["vcpu_count"] = vcpu_count
             __props__.__dict__["wait_for_workers"] = wait_for_workers
             __props__.__dict__["workers_max"] = workers_max
             __props__.__dict__["workers_min"] = workers_min
@@ -688,9 +847,14 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["idle_hourly_cost"] = None
             __props__.__dict__["job_url"] = None
             __props__.__dict__["max_hourly_cost"] = None
+            __props__.__dict__["release_version"] = None
+            __props__.__dict__["released_container"] = None
+            __props__.__dict__["request_urls"] = None
             __props__.__dict__["template_current"] = None
             __props__.__dict__["worker_hourly_cost"] = None
             __props__.__dict__["workers_standby"] = None
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["env", "releasedContainer"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Endpoint, __self__).__init__(
             'runpod:index:Endpoint',
             resource_name,
@@ -714,8 +878,13 @@ class Endpoint(pulumi.CustomResource):
         __props__ = EndpointArgs.__new__(EndpointArgs)
 
         __props__.__dict__["allowed_cuda_versions"] = None
+        __props__.__dict__["container_disk_in_gb"] = None
+        __props__.__dict__["container_registry_auth_id"] = None
+        __props__.__dict__["cpu_flavor_ids"] = None
         __props__.__dict__["data_center_ids"] = None
+        __props__.__dict__["docker_args"] = None
         __props__.__dict__["endpoint_id"] = None
+        __props__.__dict__["env"] = None
         __props__.__dict__["excluded_gpu_types"] = None
         __props__.__dict__["execution_timeout_ms"] = None
         __props__.__dict__["fast_boot"] = None
@@ -726,6 +895,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["gpu_type_ids"] = None
         __props__.__dict__["idle_hourly_cost"] = None
         __props__.__dict__["idle_timeout"] = None
+        __props__.__dict__["image_name"] = None
         __props__.__dict__["job_url"] = None
         __props__.__dict__["locations"] = None
         __props__.__dict__["max_hourly_cost"] = None
@@ -734,6 +904,10 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["network_volume_id"] = None
         __props__.__dict__["network_volume_ids"] = None
+        __props__.__dict__["ports"] = None
+        __props__.__dict__["release_version"] = None
+        __props__.__dict__["released_container"] = None
+        __props__.__dict__["request_urls"] = None
         __props__.__dict__["rollback"] = None
         __props__.__dict__["rollout_failed_starts"] = None
         __props__.__dict__["rollout_timeout"] = None
@@ -744,6 +918,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["template_current"] = None
         __props__.__dict__["template_id"] = None
         __props__.__dict__["type"] = None
+        __props__.__dict__["vcpu_count"] = None
         __props__.__dict__["wait_for_workers"] = None
         __props__.__dict__["worker_hourly_cost"] = None
         __props__.__dict__["workers_max"] = None
@@ -761,6 +936,30 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "allowed_cuda_versions")
 
     @_builtins.property
+    @pulumi.getter(name="containerDiskInGb")
+    def container_disk_in_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Container disk of each worker (REST v2 `disk`). Accepted: GB, ≥ 1; `runpod:api v2` only. Default: unset means the template's, else the platform's. Changed in place.
+        """
+        return pulumi.get(self, "container_disk_in_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="containerRegistryAuthId")
+    def container_registry_auth_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`). Accepted: registry credentials id (letters, digits, `_`, `-`; ≤ 64); `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "container_registry_auth_id")
+
+    @_builtins.property
+    @pulumi.getter(name="cpuFlavorIds")
+    def cpu_flavor_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`). Accepted: CPU flavor ids in priority order, e.g. `"cpu5c"`; no repeats; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
+        """
+        return pulumi.get(self, "cpu_flavor_ids")
+
+    @_builtins.property
     @pulumi.getter(name="dataCenterIds")
     def data_center_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
@@ -769,12 +968,28 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "data_center_ids")
 
     @_builtins.property
+    @pulumi.getter(name="dockerArgs")
+    def docker_args(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Start command overriding the image's own (REST v2 `args`). Accepted: 1–4096 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "docker_args")
+
+    @_builtins.property
     @pulumi.getter(name="endpointId")
     def endpoint_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The endpoint id (same as `id`).
         """
         return pulumi.get(self, "endpoint_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key. Accepted: name → value; names `[A-Za-z_][A-Za-z0-9_]*`, values ≤ 32768 characters; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "env")
 
     @_builtins.property
     @pulumi.getter(name="excludedGpuTypes")
@@ -828,7 +1043,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuIds")
     def gpu_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds`. Changed in place.
+        GPU tiers in priority order. Accepted: GPU tiers in priority order: `AMPERE_16` (16 GB), `AMPERE_24` (24 GB), `ADA_24` (24 GB Ada), `AMPERE_48` (48 GB), `ADA_48_PRO` (48 GB Ada Pro), `AMPERE_80` (80 GB), `ADA_80_PRO` (80 GB Ada Pro); no repeats. Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changed in place.
         """
         return pulumi.get(self, "gpu_ids")
 
@@ -836,7 +1051,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="gpuTypeIds")
     def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds`. Changing it replaces the resource.
+        GPU type names in priority order (the first available is allocated). Accepted: GPU type names in priority order, e.g. `"NVIDIA GeForce RTX 4090"`; no repeats; created through REST v1 (`runpod:api graphql` only). Default: one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`. Changing it replaces the resource.
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -857,10 +1072,18 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "idle_timeout")
 
     @_builtins.property
+    @pulumi.getter(name="imageName")
+    def image_name(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's. Accepted: 1–1000 characters, no leading/trailing spaces; `imageName` or `templateId` is required; `runpod:api v2` only. Default: unset means the template's. Changed in place.
+        """
+        return pulumi.get(self, "image_name")
+
+    @_builtins.property
     @pulumi.getter(name="jobUrl")
     def job_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface).
+        Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface); a load-balancing endpoint's `requestUrls.base`.
         """
         return pulumi.get(self, "job_url")
 
@@ -919,6 +1142,38 @@ class Endpoint(pulumi.CustomResource):
         Network volumes to mount, when more than one (REST v2 `networkVolumes`). Accepted: network volume ids; no repeats; empty = none; each one of yours (checked at preview); not with `networkVolumeId`; a single id is kept as `networkVolumeId`, two or more need `runpod:api v2`. Default: `[]`. Changed in place.
         """
         return pulumi.get(self, "network_volume_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Exposed ports as `port/protocol` (REST v2 `ports`). Accepted: ports as `port/protocol` (port 1–65535, protocol http or tcp), e.g. `"8000/http"`; no repeats; empty = none; `runpod:api v2` only. Default: unset means the template's; none without a template. Changed in place.
+        """
+        return pulumi.get(self, "ports")
+
+    @_builtins.property
+    @pulumi.getter(name="releaseVersion")
+    def release_version(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The version of the endpoint's release last followed to health (REST v2 `listEndpointReleases`); a newer one on the platform shows in preview and the next `up` follows it. Null on `runpod:api graphql`.
+        """
+        return pulumi.get(self, "release_version")
+
+    @_builtins.property
+    @pulumi.getter(name="releasedContainer")
+    def released_container(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The container settings of that release as JSON text (a secret: it holds the env values): what a failed rollout is rolled back to. Null on `runpod:api graphql`.
+        """
+        return pulumi.get(self, "released_container")
+
+    @_builtins.property
+    @pulumi.getter(name="requestUrls")
+    def request_urls(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+        """
+        return pulumi.get(self, "request_urls")
 
     @_builtins.property
     @pulumi.getter
@@ -988,7 +1243,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="templateId")
     def template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Serverless template to run. Accepted: template id (letters, digits, `_`, `-`; ≤ 64). Changed in place.
+        Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
         """
         return pulumi.get(self, "template_id")
 
@@ -999,6 +1254,14 @@ class Endpoint(pulumi.CustomResource):
         Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="vcpuCount")
+    def vcpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+        """
+        return pulumi.get(self, "vcpu_count")
 
     @_builtins.property
     @pulumi.getter(name="waitForWorkers")

@@ -152,7 +152,8 @@ function reviewCpu(selection: ComputeSelection, catalog: Catalog, failures: Inpu
     const powers: number[] = [];
     for (let n = 2; n <= flavor.vcpu.max; n *= 2) if (n >= flavor.vcpu.min) powers.push(n);
     if (!powers.includes(vcpuCount)) {
-      failures.push({ property: fields.cpu, reason: `${fields.cpu}: ${vcpuCount} vCPUs is not offered on ${id}; valid: ${powers.join(", ") || "none"}` });
+      const field = fields.vcpuCount ?? fields.cpu;
+      failures.push({ property: field, reason: `${field}: ${vcpuCount} vCPUs is not offered on ${id}; valid: ${powers.join(", ") || "none"}` });
       continue;
     }
     reviewAvailability(`CPU flavor ${id}`, [flavor], selection.dataCenterIds, scarce);

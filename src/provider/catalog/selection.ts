@@ -33,6 +33,8 @@ export interface SelectionFields {
   allowedCudaVersions: string;
   minCudaVersion: string;
   cpu: string;
+  /** The vCPU count, when an input of its own holds it (else `cpu` is named). */
+  vcpuCount?: string;
   dataCenterIds: string;
   networkVolumes: string;
 }

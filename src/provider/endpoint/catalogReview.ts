@@ -26,7 +26,8 @@ export const SELECTION_FIELDS: SelectionFields = {
   count: "gpuCount",
   allowedCudaVersions: "allowedCudaVersions",
   minCudaVersion: "minCudaVersion",
-  cpu: "cpu",
+  cpu: "cpuFlavorIds",
+  vcpuCount: "vcpuCount",
   dataCenterIds: "dataCenterIds",
   networkVolumes: "networkVolumeId",
 };
@@ -35,6 +36,8 @@ export const SELECTION_FIELDS: SelectionFields = {
 export const CATALOG_INPUTS: readonly EndpointInputField[] = [
   "gpuIds",
   "gpuTypeIds",
+  "cpuFlavorIds",
+  "vcpuCount",
   "gpuCount",
   "allowedCudaVersions",
   "networkVolumeId",
@@ -46,6 +49,16 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : [])
 
 /** What checked (known) inputs ask of the catalog. */
 export function selectionOf(inputs: Record<string, unknown>): ComputeSelection {
+  const flavors = list(inputs.cpuFlavorIds);
+  if (flavors.length > 0) {
+    const vcpuCount = typeof inputs.vcpuCount === "number" ? inputs.vcpuCount : 2;
+    return {
+      cpu: { flavors: flavors.map((id) => ({ id, vcpuCount })) },
+      dataCenterIds: list(inputs.dataCenterIds),
+      networkVolumeIds: typeof inputs.networkVolumeId === "string" ? [inputs.networkVolumeId] : [],
+      fields: SELECTION_FIELDS,
+    };
+  }
   return {
     gpu: {
       pools: list(inputs.gpuIds),

@@ -1,11 +1,12 @@
 /**
  * The Endpoint provider's `check` (docs/endpoint.md; README › Troubleshooting): the model's validation and
- * defaults (model/check.ts) plus the rules that span fields — exactly one GPU selection, `workersMax`
- * defaulting to `workersMin` when that is larger, `workersMin` ≤ `workersMax`.
+ * defaults (model/check.ts) plus the rules that span fields — exactly one compute selection (GPU tiers,
+ * GPU type names or CPU flavors) and nothing of the other family, a container (`imageName`) or a
+ * template, `workersMax` defaulting to `workersMin` when that is larger, `workersMin` ≤ `workersMax`.
  */
 import { checkFields, isComplete as isCompleteInputs, isSet, show, type InputFailure } from "../model/check";
 import { UNKNOWN, isUnknown } from "../unknown";
-import { ENDPOINT_DEFAULTS, ENDPOINT_MODEL, type EndpointInputs } from "./model";
+import { ENDPOINT_DEFAULTS, ENDPOINT_MODEL, GPU_ONLY_FIELDS, type EndpointInputs } from "./model";
 
 export type { InputFailure } from "../model/check";
 
@@ -33,14 +34,8 @@ export function defaultWorkersMax(workersMin: number): number {
 export function checkEndpointInputs(news: Record<string, unknown>): EndpointCheck {
   const { inputs, failures, given, bad } = checkFields(ENDPOINT_MODEL, news);
 
-  const hasTiers = isSet(given.gpuIds);
-  const hasTypes = isSet(given.gpuTypeIds);
-  if (hasTiers && hasTypes) {
-    failures.push({ property: "gpuTypeIds", reason: "set exactly one of gpuIds (GPU tiers) and gpuTypeIds (GPU type names), not both" });
-  } else if (!hasTiers && !hasTypes) {
-    const tiers = ENDPOINT_MODEL.fields.gpuIds.rule.values!.join(", ");
-    failures.push({ property: "gpuIds", reason: `one of gpuIds (GPU tiers: ${tiers}) or gpuTypeIds (GPU type names) is required` });
-  }
+  foldCompute(given, inputs, bad, failures);
+  foldContainer(given, inputs, failures);
 
   foldFlashboot(given, inputs, bad, failures);
   foldVolumes(given, inputs, bad, failures);
@@ -74,6 +69,62 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
     failures.push({ property: "smokeInput", reason: 'smokeInput needs a queue-based endpoint (type "QB"): a load-balancing endpoint takes no jobs; unset it' });
   }
   return { inputs, failures };
+}
+
+/**
+ * The compute selection: exactly one of `gpuIds`, `gpuTypeIds` (GPUs) and `cpuFlavorIds` (CPU flavors,
+ * REST v2 `cpu`); a CPU endpoint has `vcpuCount` (default 2, the document's minimum) and none of the
+ * GPU-only inputs, which the document cannot represent there.
+ */
+function foldCompute(given: Record<string, unknown>, inputs: Record<string, unknown>, bad: Set<string>, failures: InputFailure[]): void {
+  const hasTiers = isSet(given.gpuIds);
+  const hasTypes = isSet(given.gpuTypeIds);
+  const hasCpu = isSet(given.cpuFlavorIds);
+  if (hasCpu && (hasTiers || hasTypes)) {
+    const gpu = hasTiers ? "gpuIds" : "gpuTypeIds";
+    failures.push({
+      property: "cpuFlavorIds",
+      reason: `set either ${gpu} (GPU workers) or cpuFlavorIds (CPU workers), not both: an endpoint runs on one compute family`,
+    });
+  } else if (hasTiers && hasTypes) {
+    failures.push({ property: "gpuTypeIds", reason: "set exactly one of gpuIds (GPU tiers) and gpuTypeIds (GPU type names), not both" });
+  } else if (!hasTiers && !hasTypes && !hasCpu) {
+    const tiers = ENDPOINT_MODEL.fields.gpuIds.rule.values!.join(", ");
+    failures.push({
+      property: "gpuIds",
+      reason: `one of gpuIds (GPU tiers: ${tiers}), gpuTypeIds (GPU type names) or cpuFlavorIds (CPU flavors, e.g. "cpu5c") is required`,
+    });
+  }
+  if (!hasCpu) {
+    if (isSet(given.vcpuCount) && !bad.has("vcpuCount")) {
+      failures.push({ property: "vcpuCount", reason: "vcpuCount applies to a CPU endpoint only: set cpuFlavorIds with it, or unset it" });
+    }
+    return;
+  }
+  if (!isSet(given.vcpuCount)) inputs.vcpuCount = 2;
+  for (const field of GPU_ONLY_FIELDS) {
+    const v = given[field];
+    if (!isSet(v) || (Array.isArray(v) && v.length === 0) || bad.has(field)) continue;
+    failures.push({ property: field, reason: `${field} applies to GPU workers only: a CPU endpoint (cpuFlavorIds) has no place for it; unset it` });
+  }
+}
+
+/**
+ * A container or a template: `imageName`, `templateId` or both (the endpoint's own values winning). Without
+ * a template, the container inputs left unset mean none (so drift in them shows), the disk the platform's.
+ */
+function foldContainer(given: Record<string, unknown>, inputs: Record<string, unknown>, failures: InputFailure[]): void {
+  if (!isSet(given.templateId) && !isSet(given.imageName)) {
+    failures.push({
+      property: "imageName",
+      reason:
+        "set imageName (the image the endpoint runs; `runpod:api v2`), templateId (a serverless template), or both (the endpoint's values override the template's)",
+    });
+    return;
+  }
+  if (isSet(given.templateId)) return;
+  const none: Record<string, unknown> = { dockerArgs: "", ports: [], env: {}, containerRegistryAuthId: null };
+  for (const [field, value] of Object.entries(none)) if (!isSet(given[field])) inputs[field] = value;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Field-by-field diff of an `Endpoint` (docs/endpoint.md › Update, replace, delete, refresh): the model's comparison and change policies
- * (model/compare.ts), plus the GPU selection, where the desired form (`gpuIds` or `gpuTypeIds`) decides
- * which list is compared.
+ * (model/compare.ts), plus the compute selection: GPU ↔ CPU replaces (the document makes the compute
+ * family immutable), and among GPUs the desired form (`gpuIds` or `gpuTypeIds`) decides which list is
+ * compared.
  *
  * The dynamic provider compares the stored outputs (the platform's answer, refreshed by `read`) with
  * the checked inputs, so drift made outside Pulumi shows up here as a change.
@@ -27,7 +28,7 @@ export interface EndpointDiff {
   deleteBeforeReplace: boolean;
 }
 
-const GPU_SELECTION: readonly EndpointInputField[] = ["gpuIds", "gpuTypeIds"];
+const GPU_SELECTION: readonly EndpointInputField[] = ["gpuIds", "gpuTypeIds", "cpuFlavorIds"];
 const COMPARED = ENDPOINT_INPUT_FIELDS.filter((f) => !GPU_SELECTION.includes(f));
 
 /**
@@ -43,7 +44,16 @@ const COMPARED = ENDPOINT_INPUT_FIELDS.filter((f) => !GPU_SELECTION.includes(f))
 export function diffEndpoint(olds: Record<string, unknown>, news: Record<string, unknown>): EndpointDiff {
   const changed = changedFields(ENDPOINT_MODEL, COMPARED, olds, news);
   const differs = (f: EndpointInputField) => containsUnknown(news[f]) || !sameValue(ENDPOINT_MODEL, f, olds[f], news[f]);
-  if (isSet(news.gpuTypeIds)) {
+  const cpu = isSet(news.cpuFlavorIds);
+  const wasCpu = Array.isArray(olds.cpuFlavorIds) && olds.cpuFlavorIds.length > 0;
+  if (cpu !== wasCpu) {
+    // GPU ↔ CPU: a new endpoint.
+    changed.push("cpuFlavorIds");
+    return { changes: true, changed, replaces: [...replacing(ENDPOINT_MODEL, changed), "cpuFlavorIds"], deleteBeforeReplace: false };
+  }
+  if (cpu) {
+    if (differs("cpuFlavorIds")) changed.push("cpuFlavorIds");
+  } else if (isSet(news.gpuTypeIds)) {
     // From tiers to type names, or new type names: only REST v1 create takes them.
     if (!isSet(olds.gpuTypeIds) || differs("gpuTypeIds")) changed.push("gpuTypeIds");
   } else if (isSet(olds.gpuTypeIds) || differs("gpuIds")) {

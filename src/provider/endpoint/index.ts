@@ -8,7 +8,7 @@ import { ENDPOINT_STACK } from "./stack";
 export const ENDPOINT: KindDescriptor<"endpoint", EndpointInputs, EndpointState> = {
   kind: "endpoint",
   model: ENDPOINT_MODEL,
-  doc: "A serverless endpoint: workers running a template on GPUs, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Endpoint <name> <endpoint id>`.",
+  doc: "A serverless endpoint: workers running a container (its own `imageName`, a template, or both) on GPUs or CPU flavors, scaled between `workersMin` and `workersMax` (spec: Resources › Serverless endpoint). `name` is generated from the resource name when unset.\n\nImport: `pulumi import runpod:index:Endpoint <name> <endpoint id>`.",
   ports: ENDPOINT_PORTS,
   listing: ENDPOINT_LISTING,
   stack: ENDPOINT_STACK,

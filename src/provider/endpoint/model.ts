@@ -14,6 +14,7 @@ import {
   inputNames,
   output,
   outputNames,
+  secretOutputNames,
   setting,
   settingNames,
   type InputName,
@@ -21,7 +22,7 @@ import {
   type OutputsOf,
   type SettingName,
 } from "../model/fields";
-import { bool, integer, listOf, matching, number, oneOf, platformId, text } from "../model/rules";
+import { bool, envMap, integer, listOf, matching, number, oneOf, platformId, portSpec, text, type Rule } from "../model/rules";
 import { COST_FIELDS } from "./costFields";
 import { ROLLOUT_FIELDS, SMOKE_FIELDS } from "../rollout/fields";
 
@@ -45,6 +46,27 @@ const GPU_COUNT_MAX = 8;
 /** GraphQL's job timeout range (5 s to 7 days); REST v2's `timeout` is an integer with no bounds. */
 const TIMEOUT_MS = { min: 5000, max: 604_800_000 } as const;
 
+/** Why the container inputs need `runpod:api v2` (the failure on graphql says it). */
+const NO_CONTAINER = "saveEndpoint carries no container: a GraphQL endpoint runs its template's; set them on a Template";
+const NO_CPU = "saveEndpoint has no CPU selection";
+const RELEASE = "PATCH field: a release, followed to health and rolled back on failure";
+const FROM_TEMPLATE = "unset = the template's";
+/** The largest vCPU count accepted (a power of two; the catalog's flavors bound it further, checked at preview). */
+const VCPU_MAX = 512;
+
+/** vCPUs of a worker: a power of two from 2 (the document's minimum) to {@link VCPU_MAX}. */
+function powerOfTwo(): Rule<number> {
+  const isPower = (n: number) => Number.isInteger(n) && n >= 2 && n <= VCPU_MAX && (n & (n - 1)) === 0;
+  return {
+    type: "integer",
+    min: 2,
+    max: VCPU_MAX,
+    schema: (z) => z.number().int().refine(isPower),
+    expects: ({ orUnset } = {}) => `a power of two from 2 to ${VCPU_MAX} (2, 4, 8, …)${orUnset ? ", or unset" : ""}`,
+    accepts: () => `a power of two, 2–${VCPU_MAX}`,
+  };
+}
+
 export const ENDPOINT_MODEL = defineModel({
   kind: "endpoint",
   module: "runpod",
@@ -59,10 +81,77 @@ export const ENDPOINT_MODEL = defineModel({
       change: { policy: "update", compare: "value", why: "saveEndpoint modify carries name" },
     }),
     templateId: input({
-      doc: "Serverless template to run.",
+      doc: "Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning.",
       rule: platformId("template"),
-      required: true,
-      change: { policy: "update", compare: "value", why: "saveEndpoint modify carries templateId" },
+      note: "; `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`)",
+      defaultText: "unset = none: the endpoint's own `imageName`",
+      change: {
+        policy: "update",
+        compare: "value",
+        why: "saveEndpoint modify carries templateId; a REST v2 PATCH `templateId` re-applies the template (a release)",
+      },
+    }),
+    imageName: input({
+      doc: "Container image the endpoint runs, with repository and tag (REST v2 `image`); with `templateId`, overrides the template's.",
+      rule: text(1000, { trimmed: true }),
+      note: "; `imageName` or `templateId` is required; `runpod:api v2` only",
+      paths: ["v2"],
+      offPath: NO_CONTAINER,
+      unset: "platform",
+      defaultText: FROM_TEMPLATE,
+      change: { policy: "update", compare: "value", why: `${RELEASE} (\`image\`)` },
+    }),
+    dockerArgs: input({
+      doc: "Start command overriding the image's own (REST v2 `args`).",
+      rule: text(4096),
+      note: "; `runpod:api v2` only",
+      paths: ["v2"],
+      offPath: NO_CONTAINER,
+      unset: "platform",
+      defaultText: `${FROM_TEMPLATE}; none without a template`,
+      change: { policy: "update", compare: "value", why: `${RELEASE} (\`args\`)` },
+    }),
+    containerDiskInGb: input({
+      doc: "Container disk of each worker (REST v2 `disk`).",
+      rule: integer(1),
+      unit: "GB",
+      note: "; `runpod:api v2` only",
+      paths: ["v2"],
+      offPath: NO_CONTAINER,
+      unset: "platform",
+      defaultText: `${FROM_TEMPLATE}, else the platform's`,
+      change: { policy: "update", compare: "value", why: `${RELEASE} (\`disk\`)` },
+    }),
+    ports: input({
+      doc: "Exposed ports as `port/protocol` (REST v2 `ports`).",
+      rule: listOf(portSpec(), { what: "ports as `port/protocol` (port 1–65535, protocol http or tcp)", example: "8000/http", empty: "none" }),
+      note: "; `runpod:api v2` only",
+      paths: ["v2"],
+      offPath: NO_CONTAINER,
+      unset: "platform",
+      defaultText: `${FROM_TEMPLATE}; none without a template`,
+      change: { policy: "update", compare: "set", why: `${RELEASE} (\`ports\`); order carries no meaning` },
+    }),
+    env: input({
+      doc: "Environment variables, name → value (secret; REST v2 `env`); with `templateId`, merged over the template's per key.",
+      rule: envMap(32_768),
+      note: "; `runpod:api v2` only",
+      paths: ["v2"],
+      offPath: NO_CONTAINER,
+      unset: "platform",
+      secret: true,
+      defaultText: `${FROM_TEMPLATE}; none without a template`,
+      change: { policy: "update", compare: "map", why: `${RELEASE} (\`env\`); shown per key without values` },
+    }),
+    containerRegistryAuthId: input({
+      doc: "Registry credentials to pull a private image (a `ContainerRegistryAuth` id; REST v2 `registry`).",
+      rule: platformId("registry credentials"),
+      note: "; `runpod:api v2` only",
+      paths: ["v2"],
+      offPath: NO_CONTAINER,
+      unset: "platform",
+      defaultText: `${FROM_TEMPLATE}; none without a template`,
+      change: { policy: "update", compare: "value", why: `${RELEASE} (\`registry\`)` },
     }),
     gpuIds: input({
       doc: "GPU tiers in priority order.",
@@ -78,7 +167,7 @@ export const ENDPOINT_MODEL = defineModel({
         }),
         { what: "GPU tiers", ordered: true, nonEmpty: true },
       ),
-      defaultText: "one of `gpuIds` / `gpuTypeIds`",
+      defaultText: "one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`",
       change: {
         policy: "update",
         compare: "ordered list",
@@ -88,7 +177,7 @@ export const ENDPOINT_MODEL = defineModel({
     gpuTypeIds: input({
       doc: "GPU type names in priority order (the first available is allocated).",
       rule: listOf(text(100), { what: "GPU type names", ordered: true, nonEmpty: true, example: "NVIDIA GeForce RTX 4090" }),
-      defaultText: "one of `gpuIds` / `gpuTypeIds`",
+      defaultText: "one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`",
       note: "; created through REST v1 (`runpod:api graphql` only)",
       paths: ["graphql"],
       reported: false,
@@ -97,6 +186,35 @@ export const ENDPOINT_MODEL = defineModel({
         compare: "ordered list",
         why: "GPU type names are only accepted by the REST v1 create call; saveEndpoint takes tiers only. Switching from gpuIds to gpuTypeIds replaces too",
       },
+    }),
+    cpuFlavorIds: input({
+      doc: "CPU flavors in priority order (catalog ids, e.g. `cpu5c`): a CPU endpoint (REST v2 `cpu`).",
+      rule: listOf(matching(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 64, "a CPU flavor id", "cpu5c"), {
+        what: "CPU flavor ids",
+        ordered: true,
+        nonEmpty: true,
+        example: "cpu5c",
+      }),
+      note: "; each a CPU flavor of the catalog (checked at preview); `runpod:api v2` only",
+      defaultText: "one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`",
+      paths: ["v2"],
+      offPath: NO_CPU,
+      change: {
+        policy: "update",
+        compare: "ordered list",
+        why: "PATCH `cpu` carries the whole list; GPU ↔ CPU replaces (the document makes the compute family immutable)",
+        note: "from or to GPUs replaces",
+      },
+    }),
+    vcpuCount: input({
+      doc: "vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor).",
+      rule: powerOfTwo(),
+      unit: "vCPUs",
+      note: "; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only",
+      defaultText: "`2` with `cpuFlavorIds`, else unset",
+      paths: ["v2"],
+      offPath: NO_CPU,
+      change: { policy: "update", compare: "value", why: "PATCH `cpu` carries the whole list with the vCPU count" },
     }),
     excludedGpuTypes: input({
       doc: "GPU type names left out of the `gpuIds` tiers (REST v2 `gpu.excludedTypes`).",
@@ -277,7 +395,23 @@ export const ENDPOINT_MODEL = defineModel({
       "integer",
       "Warm workers the platform keeps on standby, as it reports them (null when it does not): nonzero keeps a `workersMin: 0` endpoint warm, and billed; not shown in the spec: from the official clients.",
     ),
-    jobUrl: output<string>("string", "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface)."),
+    jobUrl: output<string>(
+      "string",
+      "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface); a load-balancing endpoint's `requestUrls.base`.",
+    ),
+    requestUrls: output<Record<string, string> | null>(
+      "map(string)",
+      "Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.",
+    ),
+    releaseVersion: output<number | null>(
+      "integer",
+      "The version of the endpoint's release last followed to health (REST v2 `listEndpointReleases`); a newer one on the platform shows in preview and the next `up` follows it. Null on `runpod:api graphql`.",
+    ),
+    releasedContainer: output<string | null>(
+      "string",
+      "The container settings of that release as JSON text (a secret: it holds the env values): what a failed rollout is rolled back to. Null on `runpod:api graphql`.",
+      { secret: true },
+    ),
     templateCurrent: output<boolean>(
       "boolean",
       "Whether the endpoint runs its template's current container settings. On `runpod:api v2` an endpoint holds a copy of them, taken at create and at each re-apply: false after a refresh that found the template changed since (outside Pulumi, by another stack, or by an interrupted `up`), and the next `up` re-applies it; always true on `runpod:api graphql`, where endpoints follow their template.",
@@ -288,7 +422,7 @@ export const ENDPOINT_MODEL = defineModel({
 
 type EndpointFields = (typeof ENDPOINT_MODEL)["fields"];
 
-/** Inputs after `check`: every default filled in, exactly one of `gpuIds` / `gpuTypeIds`, the provider settings. */
+/** Inputs after `check`: every default filled in, exactly one of `gpuIds` / `gpuTypeIds` / `cpuFlavorIds`, the provider settings. */
 export type EndpointInputs = InputsOf<EndpointFields>;
 /** Outputs: the platform's record with lists parsed, plus the id, the job URL and the provider settings as last applied. */
 export type EndpointOutputs = OutputsOf<EndpointFields>;
@@ -302,6 +436,19 @@ export const ENDPOINT_INPUT_FIELDS = inputNames(ENDPOINT_MODEL);
 export const ENDPOINT_SETTING_FIELDS = settingNames(ENDPOINT_MODEL);
 /** Fields users may write: the inputs, `fastBoot`, the settings. */
 export const ENDPOINT_ARG_FIELDS = argumentNames(ENDPOINT_MODEL);
+/** Outputs registered as Pulumi secrets: `env`, `releasedContainer`. */
+export const ENDPOINT_SECRET_FIELDS = secretOutputNames(ENDPOINT_MODEL);
+/** The endpoint's own container inputs (REST v2 ContainerConfig), in the Template's names. */
+export const ENDPOINT_CONTAINER_FIELDS = [
+  "imageName",
+  "dockerArgs",
+  "containerDiskInGb",
+  "ports",
+  "env",
+  "containerRegistryAuthId",
+] as const satisfies readonly EndpointInputField[];
+/** Inputs a CPU endpoint cannot have (the document has no place for them there). */
+export const GPU_ONLY_FIELDS = ["gpuCount", "allowedCudaVersions", "minCudaVersion", "excludedGpuTypes"] as const satisfies readonly EndpointInputField[];
 /** Every property of {@link EndpointOutputs}. */
 export const ENDPOINT_OUTPUT_FIELDS = outputNames(ENDPOINT_MODEL);
 /** The platform's defaults for the inputs users leave unset. */

@@ -13,7 +13,7 @@ import { isStringArray, joinList } from "../model/state";
 import type { ContainerSettings, EndpointState, TemplateState } from "../paths/records";
 import type { KindSession } from "../kindSession";
 import { RecordProvider } from "../recordProvider";
-import { AUTONAMED_PROPERTY } from "../reserved";
+import { AUTONAMED_PROPERTY, CHECKED_PROPERTY } from "../reserved";
 import { containsUnknown, isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
@@ -22,12 +22,33 @@ import { COST_OUTPUTS } from "./costFields";
 import { diffEndpoint } from "./diff";
 import type { SharedListing } from "../listing";
 import { EndpointInitError } from "./initError";
-import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
+import { ENDPOINT_CONTAINER_FIELDS, ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
 import { IncompleteCreateError } from "../port";
 import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord } from "./state";
 
 type Props = Record<string, unknown>;
+
+/** The container fields the endpoint declares itself (they win over its template's; the diff compares them). */
+const ownFields = (declared: Props | undefined): Set<string> => new Set(ENDPOINT_CONTAINER_FIELDS.filter((f) => declared?.[f] !== undefined));
+
+/**
+ * The container a template gives an endpoint that declares `own` fields itself, those taken from what it
+ * runs (`container`): so comparing with `container` judges the template's part only. A declared `env`
+ * merges over the template's per key: with its keys known (`envKeys`) the template's other keys are still
+ * judged, else env is left to the diff.
+ */
+function overlaid(template: TemplateState, container: ContainerSettings, own: Set<string>, envKeys?: readonly string[]): TemplateState {
+  const out: Record<string, unknown> = { ...template };
+  for (const f of own) if (f !== "env") out[f] = container[f as keyof ContainerSettings];
+  if (own.has("env")) {
+    out.env = envKeys ? { ...template.env, ...Object.fromEntries(envKeys.filter((k) => k in container.env).map((k) => [k, container.env[k]])) } : container.env;
+  }
+  return out as unknown as TemplateState;
+}
+
+/** Set, or not known yet (preview): a CPU selection counts as given. */
+const isUnknownOrSet = (v: unknown): boolean => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
 
 export interface EndpointProviderOptions {
   /** Pause between worker listings of the readiness wait (default readiness.ts `READINESS_POLL_MS`). */
@@ -118,6 +139,12 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
           property: "templateId",
           reason: `templateId "${template}" (${found.name}) is a pod template; an endpoint needs a serverless template`,
         });
+      } else if (found.category && isUnknownOrSet(inputs.cpuFlavorIds) !== (found.category === "CPU")) {
+        const compute = found.category === "CPU" ? "a GPU endpoint (gpuIds)" : "a CPU endpoint (cpuFlavorIds)";
+        failures.push({
+          property: "templateId",
+          reason: `templateId "${template}" (${found.name}) is a ${found.category} template, but this is ${compute}: use a template of category ${found.category === "CPU" ? "NVIDIA or AMD" : "CPU"}, or the other compute`,
+        });
       }
     }
   }
@@ -128,12 +155,39 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    */
   override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = diffEndpoint(olds ?? {}, news ?? {});
-    // A replacement is created from the template as it is now: nothing to re-apply.
-    if (d.replaces.length === 0 && !d.changed.includes("templateId") && (await this.reappliesTemplate(id, olds, news))) {
-      d.changed.push("templateId");
-      d.changes = true;
+    const changed: string[] = [...d.changed];
+    // A replacement is created from the template as it is now: nothing to re-apply, no release to follow.
+    if (d.replaces.length === 0) {
+      if (changed.includes("templateId")) {
+        const differing = await this.templateDifferences(id, olds, news);
+        // A template the state holds no link to (adopted, or declared anew) that the endpoint already runs: no change.
+        if (differing !== undefined && differing.length === 0) changed.splice(changed.indexOf("templateId"), 1);
+        for (const f of differing ?? []) if (!changed.includes(f)) changed.push(f);
+      } else if (await this.reappliesTemplate(id, olds, news)) {
+        changed.push("templateId");
+      }
+      if (this.port.unfollowedRelease && (await this.port.unfollowedRelease(id, olds ?? {}))) changed.push("releaseVersion");
     }
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed: d.changed };
+    return { changes: changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed };
+  }
+
+  /**
+   * Where the path copies templates and the stored outputs hold no `templateId` (an adopted endpoint, or
+   * one that ran its own image): the container fields in which the endpoint differs from what the declared
+   * template, overlaid with the endpoint's own declared values, would give it; undefined when that cannot
+   * be told (unknown values, not found). Compared in memory: env values go nowhere.
+   */
+  private async templateDifferences(id: string, olds: Props | undefined, news: Props | undefined): Promise<string[] | undefined> {
+    const template = news?.templateId;
+    if (!this.port.capabilities.copiesTemplates || typeof olds?.templateId === "string" || typeof template !== "string" || isUnknown(template))
+      return undefined;
+    if (ENDPOINT_CONTAINER_FIELDS.some((f) => containsUnknown(news?.[f]))) return undefined;
+    const [record, found] = await Promise.all([this.port.read(id), this.session.listing<TemplateState>("template").find(template)]);
+    if (!record?.container || !found) return undefined;
+    const own = Object.fromEntries(ENDPOINT_CONTAINER_FIELDS.filter((f) => news?.[f] !== undefined).map((f) => [f, news![f]]));
+    const target = { ...found, ...own, env: { ...found.env, ...((own.env as Record<string, string> | undefined) ?? {}) } } as TemplateState;
+    const container = this.session.container<TemplateState, ContainerSettings>("template");
+    return container.runs(target, record.container) ? [] : container.changed(target, record.container);
   }
 
   /**
@@ -155,7 +209,8 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     if (next && container.fields.some((f) => containsUnknown(next[f]))) return true;
     const [record, target] = await Promise.all([this.port.read(id), next ?? this.session.listing<TemplateState>("template").find(template)]);
     if (!record?.container || !target) return false;
-    return !container.runs(target as TemplateState, record.container);
+    const envKeys = news?.env && typeof news.env === "object" ? Object.keys(news.env) : undefined;
+    return !container.runs(overlaid(target as TemplateState, record.container, ownFields(news), envKeys), record.container);
   }
 
   /**
@@ -163,10 +218,14 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    * listings (compared in memory: env values go nowhere); undefined when either is not found or the
    * path reports no container.
    */
-  private async runsCurrentTemplate(id: string, templateId: string): Promise<boolean | undefined> {
+  private async runsCurrentTemplate(id: string, templateId: string, props: Props | undefined): Promise<boolean | undefined> {
     const [record, template] = await Promise.all([this.port.read(id), this.session.listing<TemplateState>("template").find(templateId)]);
     if (!record?.container || !template) return undefined;
-    return this.session.container<TemplateState, ContainerSettings>("template").runs(template, record.container);
+    const checked = props?.[CHECKED_PROPERTY] as { keys?: unknown } | undefined;
+    const declared = Array.isArray(checked?.keys) ? Object.fromEntries((checked.keys as string[]).map((k) => [k, true])) : {};
+    return this.session
+      .container<TemplateState, ContainerSettings>("template")
+      .runs(overlaid(template, record.container, ownFields(declared)), record.container);
   }
 
   /**
@@ -226,16 +285,29 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     return outputsFromRecord(
       this.withCarried(record, carried),
       isStringArray(gpuTypeIds) || gpuTypeIds === null ? gpuTypeIds : undefined,
-      this.client.jobUrl(record.id),
+      this.jobUrlOf(record),
       carried,
       carried,
     );
   }
 
-  /** `record` with the fields the path leaves out (its port's `unreported`) taken from `carried`. */
+  /** `{inferenceUrl}/v2/{id}/`, or a load-balancing endpoint's `requestUrls.base`. */
+  private jobUrlOf(record: EndpointState): string {
+    return record.type === "LB" && record.requestUrls?.base ? record.requestUrls.base : this.client.jobUrl(record.id);
+  }
+
+  /**
+   * `record` with the fields the path leaves out (its port's `unreported`) taken from `carried`, and the
+   * release last followed to health: the record's when it was just followed, else the one `carried` holds.
+   */
   private withCarried(record: EndpointState, carried: Props | undefined): EndpointState {
     const missing = this.port.capabilities.unreported.filter((f) => (record as unknown as Props)[f] === undefined && carried?.[f] !== undefined);
-    return missing.length === 0 ? record : { ...record, ...Object.fromEntries(missing.map((f) => [f, carried![f]])) };
+    const out = missing.length === 0 ? { ...record } : { ...record, ...Object.fromEntries(missing.map((f) => [f, carried![f]])) };
+    if (out.releaseVersion === undefined && carried && "releaseVersion" in carried) {
+      out.releaseVersion = typeof carried.releaseVersion === "number" ? carried.releaseVersion : null;
+      out.releasedContainer = typeof carried.releasedContainer === "string" ? carried.releasedContainer : null;
+    }
+    return out;
   }
 
   protected inputsOf(outs: EndpointOutputs): Props {
@@ -250,8 +322,17 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   override async read(id: string, props?: Props): Promise<dynamic.ReadResult<EndpointOutputs | Props>> {
     const result = await super.read(id, props);
     const outs = result.props as EndpointOutputs | undefined;
+    // Adopted (import, `get`) or state older than release tracking: the current release counts as followed. A refresh never moves it.
+    if (result.id && outs && this.port.adoptRelease && !(props && "releaseVersion" in props)) {
+      const record = await this.port.read(id);
+      if (record) {
+        const adopted = await this.port.adoptRelease(record);
+        outs.releaseVersion = adopted.releaseVersion ?? null;
+        outs.releasedContainer = adopted.releasedContainer ?? null;
+      }
+    }
     if (result.id && outs && this.port.capabilities.copiesTemplates && typeof outs.templateId === "string") {
-      outs.templateCurrent = (await this.runsCurrentTemplate(id, outs.templateId)) ?? props?.templateCurrent !== false;
+      outs.templateCurrent = (await this.runsCurrentTemplate(id, outs.templateId, props)) ?? props?.templateCurrent !== false;
     }
     return result;
   }
@@ -291,7 +372,8 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
       () => port.update(id, inputs, olds, { reapplyTemplate: reapply }),
       (changed) => this.directory.changed(changed),
     );
-    const outs = this.stored(this.outputs(record, news), news);
+    // The release stays the stored one unless this update followed one to health.
+    const outs = this.stored(this.outputs(record, { ...pick(olds, ["releaseVersion", "releasedContainer"]), ...news }), news);
     try {
       await awaitWorkers(this.client, id, inputs, this.options.readinessPollMs);
     } catch (err) {
@@ -310,5 +392,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
     await this.port.delete(id, props);
   }
 }
+
+const pick = (o: Props | undefined, keys: readonly string[]): Props => Object.fromEntries(keys.filter((k) => o !== undefined && k in o).map((k) => [k, o![k]]));
 
 export { EndpointInitError } from "./initError";

@@ -7,7 +7,7 @@ import type { EndpointState } from "../paths/records";
 import { inputsFromOutputs as inputsFromModelOutputs, outputsFromRecord as modelOutputs } from "../model/state";
 import { costOutputs } from "./catalogReview";
 import { COST_OUTPUTS } from "./costFields";
-import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
+import { ENDPOINT_CONTAINER_FIELDS, ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
 
 /**
  * Builds the outputs from a platform record.
@@ -28,6 +28,9 @@ export function outputsFromRecord(
     ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
     workersStandby: record.workersStandby ?? null,
     jobUrl,
+    requestUrls: record.requestUrls ?? null,
+    releaseVersion: record.releaseVersion ?? null,
+    releasedContainer: record.releasedContainer ?? null,
     // Just created, updated (re-applied when stale) or read: the provider's read corrects it where endpoints copy templates.
     templateCurrent: true,
     ...costOutputs(record, previous ?? (settings as Record<string, unknown> | undefined)),
@@ -38,12 +41,25 @@ export function outputsFromRecord(
 
 /**
  * Inputs equivalent to an endpoint's outputs (refresh, import and `Endpoint.get`, where the program's
- * inputs may be empty). Tiers are given as `gpuIds` unless the outputs carry `gpuTypeIds`.
+ * inputs may be empty). Tiers are given as `gpuIds` unless the outputs carry `gpuTypeIds`, CPU flavors
+ * as `cpuFlavorIds` with `vcpuCount`; an endpoint the state ties to no template gets its own container
+ * (`imageName`, `env`, …), so its inputs say what it runs.
  */
 export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
   const inputs = inputsFromModelOutputs(ENDPOINT_MODEL, outs) as EndpointInputs;
-  if (outs.gpuTypeIds && outs.gpuTypeIds.length > 0) delete inputs.gpuIds;
-  else delete inputs.gpuTypeIds;
+  const cpu = Array.isArray(outs.cpuFlavorIds) && outs.cpuFlavorIds.length > 0;
+  if (cpu || (outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete inputs.gpuIds;
+  if (!(outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete inputs.gpuTypeIds;
+  const own = inputs as Record<string, unknown>;
+  if (!cpu) {
+    delete own.cpuFlavorIds;
+    delete own.vcpuCount;
+  }
+  if (!outs.templateId) delete own.templateId;
+  if (!outs.templateId && typeof outs.imageName === "string" && outs.imageName !== "") {
+    // "" is no start command: the model's "unset" (check fills it in without a template).
+    for (const f of ENDPOINT_CONTAINER_FIELDS) if (outs[f] !== undefined && outs[f] !== null && outs[f] !== "") own[f] = outs[f];
+  }
   // The estimate rides with the inputs (check writes it there), so an unchanged endpoint keeps it after a refresh without a catalog read.
   for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") (inputs as Record<string, unknown>)[f] = outs[f];
   return inputs;

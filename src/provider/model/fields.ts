@@ -78,6 +78,8 @@ export interface InputField<T = unknown> extends Argument<T> {
    * other than the default fails `check`, naming the field and the path (pathSupport.ts).
    */
   paths?: readonly ApiPath[];
+  /** Why the field means nothing on the paths outside `paths`, and what to do there (the failure's text). */
+  offPath?: string;
   /** Kept for older programs, with this message as a warning (the Node SDK's log, the schema's `deprecationMessage`). */
   deprecated?: string;
   /**
@@ -113,6 +115,8 @@ export interface SettingField<T = unknown> extends Argument<T> {
 export interface OutputField<T = unknown> extends Documented {
   kind: "output";
   type: DisplayType;
+  /** The value is a secret: the resource registers the output as a Pulumi secret (additionalSecretOutputs). */
+  secret?: boolean;
   /** Carries the value type for the derived TypeScript types; never set. */
   __value?: T;
 }
@@ -140,8 +144,8 @@ export function setting<const T, const F extends Omit<SettingField<T>, "kind">>(
 }
 
 /** Declares an output-only field of type `T`. */
-export function output<T>(type: DisplayType, doc: string): OutputField<T> {
-  return { kind: "output", type, doc };
+export function output<T>(type: DisplayType, doc: string, options: { secret?: boolean } = {}): OutputField<T> {
+  return { kind: "output", type, doc, ...options };
 }
 
 /**
@@ -205,6 +209,10 @@ export function settingNames<F extends Fields>(model: ResourceModel<F>): Setting
 /** Inputs whose values are secrets (see {@link InputField.secret}). */
 export function secretNames<F extends Fields>(model: ResourceModel<F>): InputName<F>[] {
   return names(model, (f) => f.kind === "input" && f.secret === true) as InputName<F>[];
+}
+/** Outputs registered as Pulumi secrets: the secret inputs and the outputs marked secret. */
+export function secretOutputNames<F extends Fields>(model: ResourceModel<F>): OutputName<F>[] {
+  return names(model, (f) => (f.kind === "input" && f.secret === true) || (f.kind === "output" && f.secret === true)) as OutputName<F>[];
 }
 export function outputNames<F extends Fields>(model: ResourceModel<F>): OutputName<F>[] {
   return Object.keys(model.fields) as OutputName<F>[];

@@ -58,7 +58,8 @@ export function outputsFromRecord(
   for (const [name, field] of inputsOf(model)) {
     if (field.alias || field.reported === false) continue;
     outs[name] = rec[name] ?? field.default ?? null;
-    if (field.change?.compare === "set") outs[name] = inPreviousOrder(outs[name] as string[], previous?.[name]);
+    // A set the record lacks (a path that reports none) stays null.
+    if (field.change?.compare === "set" && Array.isArray(outs[name])) outs[name] = inPreviousOrder(outs[name] as string[], previous?.[name]);
   }
   for (const [name, field] of inputsOf(model)) {
     if (field.alias) outs[name] = outs[field.alias.of] === field.alias.whenTrue;

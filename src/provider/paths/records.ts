@@ -33,6 +33,24 @@ export interface EndpointState {
   minCudaVersion?: string | null;
   /** Warm workers kept on standby (not managed; GraphQL reports it). */
   workersStandby?: number | null;
+  /** CPU flavors and the vCPUs of each worker (REST v2 `cpu`; empty / null for GPU endpoints and on GraphQL). */
+  cpuFlavorIds?: string[];
+  vcpuCount?: number | null;
+  /** The endpoint's own container, in the model's terms (REST v2; GraphQL reports none). */
+  imageName?: string | null;
+  dockerArgs?: string | null;
+  containerDiskInGb?: number | null;
+  ports?: string[];
+  env?: Record<string, string>;
+  containerRegistryAuthId?: string | null;
+  /** Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`). */
+  requestUrls?: Record<string, string> | null;
+  /**
+   * The release last followed to health and its container (JSON text), where the path tracks releases
+   * (REST v2): set by a create (`null` version: the release the create made) and by a rollout followed to health.
+   */
+  releaseVersion?: number | null;
+  releasedContainer?: string | null;
   /**
    * The container the endpoint runs, where its path copies templates into endpoints (REST v2): compared
    * with its template's current settings in memory, never mapped to outputs (env values are secrets).

@@ -1,7 +1,7 @@
 /** The Template kind: its descriptor (kind.ts), listed in kinds.ts. */
 import { named, type KindDescriptor } from "../kind";
 import type { TemplateState } from "../paths/records";
-import { CONTAINER_FIELDS, runsTemplate } from "./container";
+import { changedContainerFields, CONTAINER_FIELDS, runsTemplate } from "./container";
 import { TEMPLATE_MODEL, type TemplateInputs } from "./model";
 import { TEMPLATE_LISTING, TEMPLATE_PORTS } from "./paths";
 
@@ -20,6 +20,10 @@ export const TEMPLATE: KindDescriptor<"template", TemplateInputs, TemplateState>
       ),
   },
   // REST v2 endpoints copy a template's container settings: they compare their copy with these.
-  container: { fields: CONTAINER_FIELDS, runs: runsTemplate as (source: object, container: object) => boolean },
+  container: {
+    fields: CONTAINER_FIELDS,
+    runs: runsTemplate as (source: object, container: object) => boolean,
+    changed: (source: object, container: object) => changedContainerFields({ ...container }, { ...source }),
+  },
   provider: async (session) => new (await import("./provider")).TemplateProvider(session),
 };

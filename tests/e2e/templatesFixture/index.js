@@ -7,10 +7,11 @@
  *   templates   { <resource name>: TemplateArgs }; `registry: "<registry resource name>"` sets
  *               containerRegistryAuthId to that resource's id; `secretEnv: ["KEY", ...]` adds each KEY
  *               from the secret config `envSecret`
- *   endpoints   { <resource name>: EndpointArgs }; `template: "<template resource name>"` sets templateId
+ *   endpoints   { <resource name>: EndpointArgs }; `template: "<template resource name>"` sets templateId;
+ *               `secretEnv: ["KEY", ...]` adds each KEY from the secret config `envSecret`, as for templates
  *
  * Exports: `reg_<name>` = { id, name }, `tpl_<name>` = { id, name, imageName } (never the env),
- * `ep_<name>` = { id, templateId }.
+ * `ep_<name>` = { id, templateId, imageName } (never the env).
  */
 const pulumi = require("@pulumi/pulumi");
 const { ContainerRegistryAuth, Endpoint, Template } = require("pulumi-runpod");
@@ -36,8 +37,12 @@ for (const [name, spec] of Object.entries(config.getObject("templates") || {})) 
 }
 
 for (const [name, spec] of Object.entries(config.getObject("endpoints") || {})) {
-  const { template, ...args } = spec;
+  const { template, secretEnv, ...args } = spec;
   if (template !== undefined) args.templateId = templates[template].id;
+  if (secretEnv !== undefined) {
+    args.env = { ...(args.env || {}) };
+    for (const key of secretEnv) args.env[key] = config.requireSecret("envSecret");
+  }
   const endpoint = new Endpoint(name, args);
-  exports[`ep_${name}`] = { id: endpoint.id, templateId: endpoint.templateId };
+  exports[`ep_${name}`] = { id: endpoint.id, templateId: endpoint.templateId, imageName: endpoint.imageName };
 }

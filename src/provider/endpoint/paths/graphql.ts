@@ -38,6 +38,10 @@ export function endpointStateFromGraphql(e: EndpointRecord): EndpointState {
     allowedCudaVersions: splitList(e.allowedCudaVersions),
     executionTimeoutMs: e.executionTimeoutMs,
     workersStandby: e.workersStandby,
+    // GraphQL endpoints run GPUs and their template's container; no request URLs, no releases tracked.
+    cpuFlavorIds: [],
+    vcpuCount: null,
+    requestUrls: null,
   };
 }
 
@@ -64,7 +68,7 @@ export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[],
   const platform = <K extends "gpuCount" | "allowedCudaVersions" | "executionTimeoutMs">(k: K) => (inputs[k] === undefined ? last[k] : inputs[k]);
   const save: SaveEndpointInput = sent({
     name: inputs.name,
-    templateId: inputs.templateId,
+    templateId: inputs.templateId!,
     gpuIds: joinList(gpuIds),
     type: inputs.type,
     idleTimeout: inputs.idleTimeout,
@@ -92,7 +96,7 @@ export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[],
 export function restCreateInputFrom(inputs: EndpointInputs): RestCreateEndpointInput {
   return sent({
     name: inputs.name,
-    templateId: inputs.templateId,
+    templateId: inputs.templateId!,
     gpuTypeIds: inputs.gpuTypeIds,
     idleTimeout: inputs.idleTimeout,
     workersMin: inputs.workersMin,
@@ -152,7 +156,7 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
       const previous = olds.templateId;
       if (typeof previous === "string" && previous !== inputs.templateId) {
         const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
-        const templates = await Promise.all([previous, inputs.templateId].map((t) => context.listing<TemplateState>("template").find(t)));
+        const templates = await Promise.all([previous, inputs.templateId!].map((t) => context.listing<TemplateState>("template").find(t)));
         const secrets = templates.flatMap((t) => Object.values(t?.env ?? {})).filter((v) => v.length > 0);
         const image = templates[0]?.imageName;
         await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {

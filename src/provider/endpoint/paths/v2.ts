@@ -12,7 +12,7 @@
 import type { V2 } from "../../../api";
 import { isNotFound } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
-import type { EndpointState } from "../../paths/records";
+import type { ContainerSettings, EndpointState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
 import { settingsFrom } from "../../model/state";
 import { drain, drainLimitMs, runningJobs } from "../drain";
@@ -29,6 +29,7 @@ const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
 export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
   const scaling = e.scaling;
   const scalerValue = scaling.type === "REQUEST_COUNT" ? scaling.requestCount : scaling.queueDelay;
+  const container = containerOf(e);
   return {
     id: e.id,
     name: e.name,
@@ -50,16 +51,43 @@ export function endpointStateFromV2(e: V2.Endpoint): EndpointState {
     excludedGpuTypes: [...(e.gpu?.excludedTypes ?? [])],
     dataCenterIds: [...e.dataCenterIds],
     minCudaVersion: e.gpu?.minCudaVersion ?? null,
-    container: {
-      imageName: e.image ?? "",
-      dockerArgs: e.args ?? null,
-      containerDiskInGb: e.disk ?? null,
-      ports: [...(e.ports ?? [])],
-      env: { ...(e.env ?? {}) },
-      containerRegistryAuthId: e.registry ?? null,
-    },
+    cpuFlavorIds: (e.cpu ?? []).map((c) => c.id),
+    // The model keeps one count for every flavor; an endpoint made elsewhere with several keeps its first.
+    vcpuCount: e.cpu?.[0]?.vcpuCount ?? null,
+    ...container,
+    container,
+    requestUrls: e.requestUrls ? { ...(e.requestUrls as Record<string, string>) } : null,
   };
 }
+
+/** An endpoint's container (REST v2 ContainerConfig) in the model's terms. */
+function containerOf(e: V2.Endpoint): ContainerSettings {
+  return {
+    imageName: e.image ?? "",
+    dockerArgs: e.args ?? "",
+    containerDiskInGb: e.disk ?? null,
+    ports: [...(e.ports ?? [])],
+    env: { ...(e.env ?? {}) },
+    containerRegistryAuthId: e.registry ?? null,
+  };
+}
+
+/** The container fields of a body (ContainerConfig) for the inputs that hold a value: unset ones stay the template's or the platform's. */
+function containerFieldsOf(inputs: EndpointInputs, only?: ReadonlySet<string>): Partial<V2.UpdateEndpointRequest> {
+  const body: Partial<V2.UpdateEndpointRequest> = {};
+  const wanted = (f: EndpointInputField) => inputs[f] !== undefined && (!only || only.has(f));
+  if (wanted("imageName")) body.image = inputs.imageName!;
+  if (wanted("dockerArgs")) body.args = inputs.dockerArgs ?? "";
+  if (wanted("containerDiskInGb") && inputs.containerDiskInGb !== null) body.disk = inputs.containerDiskInGb;
+  if (wanted("ports")) body.ports = [...(inputs.ports ?? [])];
+  if (wanted("env")) body.env = { ...(inputs.env ?? {}) };
+  if (wanted("containerRegistryAuthId")) body.registry = inputs.containerRegistryAuthId ?? null;
+  return body;
+}
+
+/** `cpu`: every listed flavor at the one vCPU count. */
+const cpuOf = (inputs: EndpointInputs): V2.CreateCpuConfig[] => (inputs.cpuFlavorIds ?? []).map((id) => ({ id, vcpuCount: inputs.vcpuCount ?? 2 }));
+const isCpu = (inputs: EndpointInputs): boolean => (inputs.cpuFlavorIds?.length ?? 0) > 0;
 
 type Scaling = V2.EndpointScaling;
 const scalingOf = (inputs: EndpointInputs): Scaling =>
@@ -96,34 +124,42 @@ export function createBody(inputs: EndpointInputs): V2.CreateEndpointRequest {
   const body: V2.CreateEndpointRequest = {
     name: inputs.name,
     type: TYPE_TO_V2[inputs.type],
-    templateId: inputs.templateId,
-    gpu: gpuOf(inputs),
+    ...containerFieldsOf(inputs),
     workers: workersOf(inputs),
     scaling: scalingOf(inputs),
     networkVolumes: volumesOf(inputs),
     flashboot: inputs.flashboot,
     dataCenterIds: [...inputs.dataCenterIds],
   };
+  if (inputs.templateId) body.templateId = inputs.templateId;
+  if (isCpu(inputs)) body.cpu = cpuOf(inputs);
+  else body.gpu = gpuOf(inputs);
   if (inputs.executionTimeoutMs !== undefined) body.timeout = inputs.executionTimeoutMs;
   return body;
 }
 
 const GPU_FIELDS: readonly EndpointInputField[] = ["gpuIds", "excludedGpuTypes", "gpuCount", "allowedCudaVersions", "minCudaVersion"];
+const CPU_FIELDS: readonly EndpointInputField[] = ["cpuFlavorIds", "vcpuCount"];
 const WORKER_FIELDS: readonly EndpointInputField[] = ["workersMin", "workersMax", "idleTimeout"];
 const SCALING_FIELDS: readonly EndpointInputField[] = ["scalerType", "scalerValue"];
 
 /**
  * The `updateEndpoint` body: only what changed between the stored outputs `olds` and `inputs`, each
- * change as the whole v2 sub-document it belongs to (`gpu`, `workers`, `scaling`), since a `gpu`
- * without its exclusions would clear them. `templateId` re-applies the template (a release).
- * Undefined when nothing the platform stores changed.
+ * change as the whole v2 sub-document it belongs to (`gpu`, `cpu`, `workers`, `scaling`), since a `gpu`
+ * without its exclusions would clear them. `templateId` re-applies the template (a release), sent with
+ * every container input the endpoint declares, so its own values keep winning; a changed container
+ * input alone is a release too. Undefined when nothing the platform stores changed.
  */
 export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>, reapplyTemplate = false): V2.UpdateEndpointRequest | undefined {
-  const changed = new Set(changedFields(ENDPOINT_MODEL, ENDPOINT_INPUT_FIELDS, olds, { ...inputs }));
+  const changed = new Set<string>(changedFields(ENDPOINT_MODEL, ENDPOINT_INPUT_FIELDS, olds, { ...inputs }));
   const body: V2.UpdateEndpointRequest = {};
   if (changed.has("name")) body.name = inputs.name;
-  if (changed.has("templateId") || reapplyTemplate) body.templateId = inputs.templateId;
-  if (GPU_FIELDS.some((f) => changed.has(f))) {
+  const template = inputs.templateId && (changed.has("templateId") || reapplyTemplate);
+  if (template) body.templateId = inputs.templateId!;
+  Object.assign(body, containerFieldsOf(inputs, template ? undefined : changed));
+  if (isCpu(inputs)) {
+    if (CPU_FIELDS.some((f) => changed.has(f))) body.cpu = cpuOf(inputs);
+  } else if (GPU_FIELDS.some((f) => changed.has(f))) {
     const gpu: V2.UpdateEndpointGpuConfig = gpuOf(inputs);
     // "" clears a floor the endpoint has (document: UpdateEndpointGpuConfig); omitted would keep it.
     if (!inputs.minCudaVersion && olds.minCudaVersion) gpu.minCudaVersion = "";
@@ -141,45 +177,114 @@ export function patchBody(inputs: EndpointInputs, olds: Record<string, unknown>,
 /** PATCH fields that make a release (document: updateEndpoint). */
 const CONTAINER_KEYS = ["templateId", "image", "args", "disk", "ports", "env", "registry"] as const;
 
-/** The PATCH that puts endpoint `e`'s container settings back (v2 takes them on the endpoint itself). */
-function containerBody(e: V2.Endpoint): V2.UpdateEndpointRequest {
-  return { image: e.image ?? "", args: e.args ?? "", disk: e.disk, ports: [...(e.ports ?? [])], env: { ...(e.env ?? {}) }, registry: e.registry ?? null };
+/** The PATCH that puts container `c` back (v2 takes the settings on the endpoint itself). */
+function containerBody(c: ContainerSettings): V2.UpdateEndpointRequest {
+  const body: V2.UpdateEndpointRequest = {
+    image: c.imageName,
+    args: c.dockerArgs ?? "",
+    ports: [...c.ports],
+    env: { ...c.env },
+    registry: c.containerRegistryAuthId ?? null,
+  };
+  if (typeof c.containerDiskInGb === "number") body.disk = c.containerDiskInGb;
+  return body;
+}
+
+/** The container of the release last followed to health, as the stored outputs hold it (JSON text), if they do. */
+export function releasedContainerOf(olds: Record<string, unknown> | undefined): ContainerSettings | undefined {
+  const text = olds?.releasedContainer;
+  if (typeof text !== "string") return undefined;
+  try {
+    const c = JSON.parse(text) as ContainerSettings;
+    return typeof c.imageName === "string" && Array.isArray(c.ports) && typeof c.env === "object" && c.env !== null ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The release the stored outputs hold: a version, `null` for the one the create made, undefined when untracked (older state). */
+const storedRelease = (olds: Record<string, unknown> | undefined): number | null | undefined =>
+  typeof olds?.releaseVersion === "number" ? olds.releaseVersion : olds?.releaseVersion === null ? null : undefined;
+
+/**
+ * Follows endpoint `id`'s current release to health (rollout.ts); a failed one is rolled back by PATCHing
+ * the container the state holds (`target`: the release last followed to health; v2 keeps the settings
+ * on the endpoint itself).
+ */
+async function rollOut(context: PortContext, id: string, inputs: EndpointInputs, target: ContainerSettings, current: ContainerSettings): Promise<void> {
+  const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
+  const secrets = [...Object.values(target.env), ...Object.values(current.env), ...Object.values(inputs.env ?? {})].filter((v) => v.length > 0);
+  await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {
+    what: "the previous container settings",
+    detail: `(image ${target.imageName})`,
+    put: async () => {
+      context.listing<EndpointState>("endpoint").changed(id);
+      await context.client.v2.updateEndpoint(id, containerBody(target));
+    },
+  });
+}
+
+/** The newest release in endpoint `id`'s listing. */
+async function latestRelease(context: PortContext, id: string): Promise<{ id: string; version: number | null; count: number } | undefined> {
+  const { releases, endpointVersion } = await context.client.v2.listEndpointReleases(id);
+  const newest = releases[0];
+  return newest ? { id: newest.id, version: newest.version ?? endpointVersion ?? null, count: releases.length } : undefined;
 }
 
 /**
- * Follows the release a container PATCH made to health (rollout.ts); a failed one is rolled back by
- * PATCHing the endpoint's previous container settings `before` (v2 keeps them on the endpoint itself).
+ * The newest release when it is newer than the one the stored outputs hold (never followed to health:
+ * left by an interrupted `up`, or made outside Pulumi); undefined when it is the same, or untracked.
  */
-async function rollOut(context: PortContext, id: string, inputs: EndpointInputs, before: V2.Endpoint, after: V2.Endpoint): Promise<void> {
-  const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
-  const secrets = [...Object.values(before.env ?? {}), ...Object.values(after.env ?? {})].filter((v) => v.length > 0);
-  await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {
-    what: "the previous container settings",
-    detail: `(image ${before.image})`,
-    put: async () => {
-      context.listing<EndpointState>("endpoint").changed(id);
-      await context.client.v2.updateEndpoint(id, containerBody(before));
-    },
-  });
+async function unfollowedRelease(context: PortContext, id: string, olds: Record<string, unknown>): Promise<{ id: string; version: number | null } | undefined> {
+  const stored = storedRelease(olds);
+  if (stored === undefined) return undefined;
+  const newest = await latestRelease(context, id);
+  if (!newest) return undefined;
+  // null: the create's release, the oldest listed; any other is newer.
+  const newer = stored === null ? newest.count > 1 : newest.version !== null && newest.version > stored;
+  return newer ? { id: newest.id, version: newest.version } : undefined;
+}
+
+/** The record with the release it was followed to (its container: JSON text, a secret output). */
+function released(record: EndpointState, version: number | null): EndpointState {
+  return { ...record, releaseVersion: version, releasedContainer: JSON.stringify(record.container) };
 }
 
 export function v2EndpointPort(context: PortContext): Port<EndpointInputs, EndpointState> {
   const v2 = () => context.client.v2;
   return {
     capabilities: { unreported: ["templateId", "idleTimeout"], replaces: [], copiesTemplates: true },
-    create: async (inputs) => endpointStateFromV2(await v2().createEndpoint(createBody(inputs))),
+    // The create's release (version null: the oldest listed), with no request of its own.
+    create: async (inputs) => released(endpointStateFromV2(await v2().createEndpoint(createBody(inputs))), null),
 
     read: (id) => context.listing<EndpointState>("endpoint").find(id),
 
-    /** A PATCH of container settings (or a re-applied template) makes a release: followed to health, rolled back when it fails (rollOut). */
+    /** An adopted endpoint (import, `get`, state older than release tracking) takes its current release as followed. */
+    async adoptRelease(record) {
+      return released(record, (await latestRelease(context, record.id))?.version ?? null);
+    },
+
+    unfollowedRelease: (id, olds) => unfollowedRelease(context, id, olds),
+
+    /**
+     * A PATCH of container settings (or a re-applied template) makes a release, and a release nobody
+     * followed (an interrupted `up`, a change outside Pulumi) is one too: each is followed to health and,
+     * when it fails, rolled back to the container the state holds (rollOut).
+     */
     async update(id, inputs, olds, options = {}) {
-      const body = patchBody(inputs, olds, options.reapplyTemplate);
-      if (!body) return endpointStateFromV2(await v2().getEndpoint(id));
-      if (!CONTAINER_KEYS.some((k) => body[k] !== undefined)) return endpointStateFromV2(await v2().updateEndpoint(id, body));
-      const before = await v2().getEndpoint(id);
-      const after = await v2().updateEndpoint(id, body);
-      await rollOut(context, id, inputs, before, after);
-      return endpointStateFromV2(after);
+      let body = patchBody(inputs, olds, options.reapplyTemplate);
+      const releases = (b: V2.UpdateEndpointRequest | undefined) => b !== undefined && CONTAINER_KEYS.some((k) => b[k] !== undefined);
+      let before: EndpointState | undefined;
+      if (!releases(body)) {
+        if (!(await unfollowedRelease(context, id, olds))) return endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
+        // A release nobody followed: what the endpoint runs now decides what to put back (drift no read has seen yet included).
+        before = endpointStateFromV2(await v2().getEndpoint(id));
+        body = patchBody(inputs, { ...olds, ...before.container }, options.reapplyTemplate);
+      }
+      before ??= endpointStateFromV2(await v2().getEndpoint(id));
+      const after = endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
+      await rollOut(context, id, inputs, releasedContainerOf(olds) ?? before.container!, after.container!);
+      return released(after, (await latestRelease(context, id))?.version ?? null);
     },
 
     /**

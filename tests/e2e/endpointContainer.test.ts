@@ -1,0 +1,197 @@
+/**
+ * The endpoint as REST v2 defines it (issue 39), through the real Pulumi CLI on the default path: an
+ * image-only CPU endpoint with a secret env value (its own container, no template), changed in place,
+ * drifted outside Pulumi and put back, moved to GPUs (a replacement: the compute family is immutable),
+ * and GPU and CPU declared together (refused at preview). Then endpoints made outside Pulumi — image
+ * based, CPU, load-balancing, template based — adopted with `pulumi-runpod import`, each previewing
+ * clean; a different image declared for one is named by preview. The program is
+ * tests/e2e/templatesFixture; the emulator is the witness. Needs `npm run setup` and a build (dist/).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createClientFromEnv, type PlatformClient, type V2 } from "../../src/api";
+import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { runCli } from "../interrupted/harness";
+
+jest.setTimeout(600_000);
+
+const FIXTURE = path.join(__dirname, "templatesFixture");
+const SECRET = "sk_cpu-e2e-secret-20261127";
+const CPU = {
+  name: "e2e-cpu",
+  imageName: "me/cpu-worker:1",
+  cpuFlavorIds: ["cpu3c", "cpu5c"],
+  vcpuCount: 4,
+  env: { MODE: "fast" },
+  secretEnv: ["API_TOKEN"],
+  workersMax: 1,
+};
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+let work: string;
+let stack: LocalStack;
+
+const declare = (endpoints: Record<string, Record<string, unknown>>) => stack.setConfig("endpoints", JSON.stringify(endpoints));
+const stateId = async (name: string) => (await stack.endpoint(name))!.id!;
+const v2 = (id: string): Promise<V2.Endpoint> => client.v2.getEndpoint(id);
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 5000, jobDurationMs: 50 });
+  client = createClientFromEnv(
+    { apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference },
+    {},
+  );
+  work = tempDir("pulumi-runpod-e2e-container-");
+  const programDir = copyProgram(FIXTURE, path.join(work, "program"));
+  stack = await LocalStack.create({ programDir, stackName: "e2e-container", stateDir: path.join(work, "state") });
+  await stack.usePlatform(emu.urls, emu.apiKey); // no runpod:api: the default path (REST v2)
+  await stack.setConfig("envSecret", SECRET, { secret: true });
+});
+
+afterAll(async () => {
+  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("an image-only CPU endpoint: deployed with a secret env value, changed in place, drift put back, moved to GPUs, GPU and CPU together refused", async () => {
+  // 1. Deploys.
+  await declare({ cpu: CPU });
+  await stack.run(["up", "--yes"]);
+  const id = await stateId("cpu");
+
+  // 2. The platform's record shows the image and the CPU selection, no GPU.
+  const record = await v2(id);
+  expect(record).toMatchObject({ image: "me/cpu-worker:1", env: { MODE: "fast", API_TOKEN: SECRET }, gpu: null });
+  expect(record.cpu?.map((c) => ({ id: c.id, vcpuCount: c.vcpuCount }))).toEqual([
+    { id: "cpu3c", vcpuCount: 4 },
+    { id: "cpu5c", vcpuCount: 4 },
+  ]);
+
+  // 3. The secret is not in plain state; the env is a Pulumi secret there.
+  const plain = await stack.exportText();
+  expect(plain.includes(SECRET)).toBe(false);
+  const outs = (await stack.endpoint("cpu"))!.outputs!;
+  expect(outs.env).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" });
+  expect(outs).toMatchObject({ imageName: "me/cpu-worker:1", cpuFlavorIds: ["cpu3c", "cpu5c"], vcpuCount: 4 });
+  expect((await stack.exportText({ showSecrets: true })).includes(SECRET)).toBe(true);
+
+  // 4. Clean.
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+
+  // 5. vcpuCount and the image change in place (the image is a release, followed to health).
+  await declare({ cpu: { ...CPU, vcpuCount: 8, imageName: "me/cpu-worker:2" } });
+  const changed = await stack.run(["up", "--yes"]);
+  expect(changed.stdout).toMatch(/~ 1 updated/);
+  expect(changed.stdout).not.toMatch(/replaced|created|deleted/);
+  expect(await stateId("cpu")).toBe(id);
+  const after = await v2(id);
+  expect(after.image).toBe("me/cpu-worker:2");
+  expect(after.cpu?.map((c) => c.vcpuCount)).toEqual([8, 8]);
+
+  // 6. An image changed outside Pulumi shows in preview --refresh, and up --refresh puts it back.
+  await client.v2.updateEndpoint(id, { image: "someone/else:9" });
+  const drift = await stack.run(["preview", "--refresh", "--diff"]);
+  expect(drift.stdout).toMatch(/imageName\s*:\s*"someone\/else:9"\s*=>\s*"me\/cpu-worker:2"/);
+  expect(drift.stdout).toMatch(/~ 1 to update/);
+  await stack.run(["up", "--refresh", "--yes"]);
+  expect((await v2(id)).image).toBe("me/cpu-worker:2");
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+
+  // 7. CPU → GPU replaces the endpoint.
+  const { cpuFlavorIds: _flavors, vcpuCount: _vcpus, ...gpuArgs } = { ...CPU, imageName: "me/cpu-worker:2" };
+  await declare({ cpu: { ...gpuArgs, gpuIds: ["ADA_24"] } });
+  const preview = await stack.run(["preview", "--diff"]);
+  expect(preview.stdout).toMatch(/\+-\s*1 to replace|1 to replace/);
+  await stack.run(["up", "--yes"]);
+  const gpuId = await stateId("cpu");
+  expect(gpuId).not.toBe(id);
+  expect(emu.endpoints().some((e) => e.id === id)).toBe(false);
+  expect((await v2(gpuId)).gpu).toMatchObject({ pools: ["ADA_24"] });
+
+  // 8. GPU and CPU together fail at preview naming the fields.
+  await declare({ cpu: { ...gpuArgs, gpuIds: ["ADA_24"], cpuFlavorIds: ["cpu3c"] } });
+  const both = await stack.run(["preview"], { expectFailure: true });
+  expect(both.stdout + both.stderr).toMatch(/cpuFlavorIds/);
+  expect(both.stdout + both.stderr).toMatch(/gpuIds/);
+  expect((await v2(gpuId)).gpu).toMatchObject({ pools: ["ADA_24"] });
+  await declare({});
+  await stack.run(["up", "--yes"]);
+});
+
+test("endpoints made outside Pulumi (image based, CPU, load-balancing, template based) are imported and preview clean; a different image is named", async () => {
+  const base = { workers: { min: 0, max: 1 }, scaling: { type: "QUEUE_DELAY" as const, queueDelay: 4 } };
+  const image = await client.v2.createEndpoint({ ...base, name: "made-image", type: "QUEUE", image: "ghcr.io/acme/old:1", gpu: { pools: ["AMPERE_24"] } });
+  const cpu = await client.v2.createEndpoint({
+    ...base,
+    name: "made-cpu",
+    type: "QUEUE",
+    image: "ghcr.io/acme/cpu:1",
+    env: { MODE: "batch" },
+    cpu: [{ id: "cpu5c", vcpuCount: 2 }],
+  });
+  const lb = await client.v2.createEndpoint({
+    name: "made-lb",
+    type: "LOAD_BALANCER",
+    image: "ghcr.io/acme/lb:1",
+    ports: ["8000/http"],
+    gpu: { pools: ["ADA_24"] },
+    workers: { min: 0, max: 1 },
+    scaling: { type: "REQUEST_COUNT", requestCount: 10 },
+  });
+  const fromTemplate = await client.v2.createEndpoint({ ...base, name: "made-template", type: "QUEUE", templateId: "tpl_vllm", gpu: { pools: ["ADA_24"] } });
+
+  // Declared as they are: the v2 create's own defaults included (idleTimeout 10).
+  const declared: Record<string, Record<string, unknown>> = {
+    image: { name: "made-image", imageName: "ghcr.io/acme/old:1", gpuIds: ["AMPERE_24"], workersMax: 1, idleTimeout: 10 },
+    cpu: { name: "made-cpu", imageName: "ghcr.io/acme/cpu:1", env: { MODE: "batch" }, cpuFlavorIds: ["cpu5c"], vcpuCount: 2, workersMax: 1, idleTimeout: 10 },
+    lb: {
+      name: "made-lb",
+      type: "LB",
+      imageName: "ghcr.io/acme/lb:1",
+      ports: ["8000/http"],
+      gpuIds: ["ADA_24"],
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 10,
+      workersMax: 1,
+      idleTimeout: 10,
+    },
+    template: { name: "made-template", templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMax: 1, idleTimeout: 10 },
+  };
+  await declare(declared);
+  for (const [name, made] of [
+    ["image", image],
+    ["cpu", cpu],
+    ["lb", lb],
+    ["template", fromTemplate],
+  ] as const) {
+    const r = await runCli(stack, ["import", name, made.id]);
+    expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
+    expect((await stack.endpoint(name))!.id).toBe(made.id);
+  }
+  expect((await stack.endpoint("lb"))!.outputs).toMatchObject({ requestUrls: { base: expect.any(String), health: expect.any(String) } });
+  expect((await stack.endpoint("cpu"))!.outputs).toMatchObject({ cpuFlavorIds: ["cpu5c"], vcpuCount: 2, imageName: "ghcr.io/acme/cpu:1" });
+  await stack.run(["preview", "--expect-no-changes"]);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+
+  // A different image declared: preview names it; nothing changes on the platform.
+  await declare({ ...declared, image: { ...declared.image, imageName: "ghcr.io/acme/new:2" } });
+  const named = await stack.run(["preview", "--diff"]);
+  expect(named.stdout).toMatch(/imageName\s*:\s*"ghcr.io\/acme\/old:1"\s*=>\s*"ghcr.io\/acme\/new:2"/);
+  expect(named.stdout).toMatch(/~ 1 to update/);
+  expect((await v2(image.id)).image).toBe("ghcr.io/acme/old:1");
+
+  // The image-based endpoint declared with a template instead: preview names what it would change.
+  await declare({ ...declared, image: { name: "made-image", templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMax: 1, idleTimeout: 10 } });
+  const viaTemplate = await stack.run(["preview", "--diff"]);
+  expect(viaTemplate.stdout).toMatch(/imageName/);
+  expect(viaTemplate.stdout).toMatch(/~ 1 to update/);
+  expect((await v2(image.id)).image).toBe("ghcr.io/acme/old:1");
+
+  await declare({});
+  await stack.run(["up", "--yes"]);
+  expect(await stack.resources(ENDPOINT_TYPE)).toEqual([]);
+  for (const made of [image, cpu, lb, fromTemplate]) expect(emu.endpoints().some((e) => e.id === made.id)).toBe(false);
+});
