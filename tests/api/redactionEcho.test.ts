@@ -69,7 +69,8 @@ describe.each(["json", "text"] as const)("echoRequest %s: the key never surfaces
   test.each(CASES.map((c) => [c.label, c] as const))("%s", async (label, { key, faults, call }) => {
     emu.setFaults({ ...faults, echoRequest: mode });
     const before = echoes();
-    const client = clientFor(emu, { apiKey: key, retry: { retries: 0 } });
+    // A 429 is waited out within rateLimitDeadlineMs (retry.ts); one shorter than the fault's Retry-After makes it the call's error.
+    const client = clientFor(emu, { apiKey: key, retry: { retries: 0 }, rateLimitDeadlineMs: 1000 });
     const err = await thrown(() => call(client));
     expect(echoes()).toBeGreaterThan(before);
     expectNoKey(`${mode} ${label}`, err, key);
