@@ -13,10 +13,17 @@ export const SERVERLESS_GPU_AVAILABILITY: V2.ListGpuTypesQuery = { include: ["AV
 export const SERVERLESS_CPU_AVAILABILITY: V2.ListCpuTypesQuery = { include: ["AVAILABILITY"], product: ["SERVERLESS"] };
 
 export async function fetchCatalog(source: CatalogSource): Promise<Catalog> {
-  const [gpus, cpus, dataCenters] = await Promise.all([
+  // Settled, not Promise.all: a failed read must not leave its siblings retrying after the caller moved on
+  // (their requests would land in the next operation).
+  const [gpus, cpus, dataCenters] = await Promise.allSettled([
     source.listGpuTypes(SERVERLESS_GPU_AVAILABILITY),
     source.listCpuTypes(SERVERLESS_CPU_AVAILABILITY),
     source.listDataCenters(),
   ]);
-  return new Catalog({ gpus, cpus, dataCenters });
+  for (const r of [gpus, cpus, dataCenters]) if (r.status === "rejected") throw r.reason;
+  return new Catalog({
+    gpus: (gpus as PromiseFulfilledResult<V2.GpuType[]>).value,
+    cpus: (cpus as PromiseFulfilledResult<V2.CpuType[]>).value,
+    dataCenters: (dataCenters as PromiseFulfilledResult<V2.DataCenter[]>).value,
+  });
 }
