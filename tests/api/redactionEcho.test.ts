@@ -6,7 +6,7 @@
  */
 import { DEFAULT_SEED, type RunningEmulator } from "../../emulator";
 import type { FaultConfig } from "../../emulator";
-import type { PlatformClient } from "../../src/api";
+import { RateLimitError, type ClientConfigInput, type PlatformClient } from "../../src/api";
 import { ENDPOINT_INPUT, clientFor, startFastEmulator, thrown } from "./helpers";
 import { expectNoKey, keyForms } from "./keyLeaks";
 
@@ -27,6 +27,10 @@ interface Case {
   label: string;
   key: string;
   faults?: FaultConfig;
+  /** Client settings beyond the key; the 429 cases set `rateLimitDeadlineMs: 0` so the 429 is thrown, not waited out. */
+  config?: ClientConfigInput;
+  /** The error the case must end in, so a pass cannot come from some other failure. */
+  expected?: new (...args: never[]) => Error;
   call: (client: PlatformClient) => unknown;
 }
 
@@ -34,12 +38,26 @@ const CASES: Case[] = [
   { label: "GraphQL validation error (HTTP 200)", key: RW_KEY, call: (c) => c.saveEndpoint({ ...ENDPOINT_INPUT, gpuIds: "BOGUS" }) },
   { label: "GraphQL 401", key: BAD_KEY, call: (c) => c.myself() },
   { label: "GraphQL NOT_FOUND", key: RW_KEY, call: (c) => c.deleteEndpoint("missing0000000") },
-  { label: "GraphQL 429", key: RW_KEY, faults: { force429: 1, retryAfterSeconds: 5, match: ["gpuTypes"] }, call: (c) => c.gpuTypes() },
+  {
+    label: "GraphQL 429",
+    key: RW_KEY,
+    faults: { force429: 1, retryAfterSeconds: 5, match: ["gpuTypes"] },
+    config: { rateLimitDeadlineMs: 0 },
+    expected: RateLimitError,
+    call: (c) => c.gpuTypes(),
+  },
   { label: "GraphQL 5xx", key: RW_KEY, faults: { errorRate: 1, match: ["gpuTypes"] }, call: (c) => c.gpuTypes() },
   { label: "REST v1 400", key: RW_KEY, call: (c) => c.createEndpointRest({ name: "echo", templateId: "tpl_vllm", gpuTypeIds: ["nope"] }) },
   { label: "REST v2 401", key: BAD_KEY, call: (c) => c.listNetworkVolumes() },
   { label: "REST v2 404", key: RW_KEY, call: (c) => c.listWorkers("missing0000000") },
-  { label: "REST v2 429", key: RW_KEY, faults: { force429: 1, retryAfterSeconds: 5, match: ["listNetworkVolumes"] }, call: (c) => c.listNetworkVolumes() },
+  {
+    label: "REST v2 429",
+    key: RW_KEY,
+    faults: { force429: 1, retryAfterSeconds: 5, match: ["listNetworkVolumes"] },
+    config: { rateLimitDeadlineMs: 0 },
+    expected: RateLimitError,
+    call: (c) => c.listNetworkVolumes(),
+  },
   { label: "REST v2 5xx", key: RW_KEY, faults: { errorRate: 1, match: ["listNetworkVolumes"] }, call: (c) => c.listNetworkVolumes() },
   {
     label: "log stream 404",
@@ -66,12 +84,13 @@ describe.each(["json", "text"] as const)("echoRequest %s: the key never surfaces
     expect(await restAnswer.text()).toContain(RW_KEY);
   });
 
-  test.each(CASES.map((c) => [c.label, c] as const))("%s", async (label, { key, faults, call }) => {
+  test.each(CASES.map((c) => [c.label, c] as const))("%s", async (label, { key, faults, config, expected, call }) => {
     emu.setFaults({ ...faults, echoRequest: mode });
     const before = echoes();
-    // A 429 is waited out within rateLimitDeadlineMs (retry.ts); one shorter than the fault's Retry-After makes it the call's error.
-    const client = clientFor(emu, { apiKey: key, retry: { retries: 0 }, rateLimitDeadlineMs: 1000 });
+    // `retries: 0` ends a fault at once; a 429 is waited out unless `rateLimitDeadlineMs` forbids it.
+    const client = clientFor(emu, { ...config, apiKey: key, retry: { retries: 0 } });
     const err = await thrown(() => call(client));
+    if (expected) expect(err).toBeInstanceOf(expected);
     expect(echoes()).toBeGreaterThan(before);
     expectNoKey(`${mode} ${label}`, err, key);
   });
