@@ -158,9 +158,10 @@ async function readCatalog(client: PlatformClient): Promise<void> {
 /**
  * Endpoints on REST v2: a preview and a create look the template up in one listing and read the
  * catalog once; `createEndpoint` each; a refresh lists the endpoints and the templates (the copy each
- * endpoint runs against its template's settings); an update lists both again (the diff's comparison)
- * and PATCHes `workers` each; a delete scales to zero, lists the workers (`listEndpointWorkers`: no job
- * running) and deletes.
+ * endpoint runs against its template's settings) and each endpoint's releases (the engine diffs a
+ * refresh's outputs; the diff compares the release followed); an update lists both again (the diff's
+ * comparison) and PATCHes `workers` each; a delete lists the workers (`listEndpointWorkers`: no job
+ * running, so no scale-down first) and deletes.
  */
 async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, opts: ApiFloorOptions): Promise<Record<BenchOperation, Measurement>> {
   const indexes = Array.from({ length: opts.n }, (_, i) => i);
@@ -188,7 +189,9 @@ async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, 
     });
   });
   const copies = () => Promise.all([v2.listEndpoints(), v2.listTemplates()]);
-  const refresh = await measure(counter, copies);
+  const refresh = await measure(counter, () =>
+    Promise.all([copies(), forEachLimited(indexes, opts.parallelism, async (i) => void (await v2.listEndpointReleases(ids[i])))]),
+  );
   const update = await measure(counter, async () => {
     await copies();
     await forEachLimited(indexes, opts.parallelism, async (i) => {
@@ -200,7 +203,6 @@ async function endpointFloorV2(client: PlatformClient, counter: RequestCounter, 
   });
   const destroy = await measure(counter, () =>
     forEachLimited(indexes, opts.parallelism, async (i) => {
-      await v2.updateEndpoint(ids[i], { workers: { min: 0, max: 0 } });
       await v2.listEndpointWorkers(ids[i]);
       await v2.deleteEndpoint(ids[i]);
     }),

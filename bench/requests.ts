@@ -148,7 +148,9 @@ function graphqlCallsNeeded(kind: BenchKind, op: BenchOperation, n: number): num
  * `templateId` on create copies, PATCH with `templateId` re-applies), so the provider compares the copy
  * each endpoint runs with its template's current settings (docs/endpoint.md › Template changes reach the
  * endpoint): a refresh sets `templateCurrent` from one `listEndpoints` (the copies) and one
- * `listTemplates` (the settings, one listing for all); an update's diff compares the same live, so a
+ * `listTemplates` (the settings, one listing for all), and, since the engine diffs a refresh's outputs,
+ * reads each endpoint's release listing (`listEndpointReleases`: the diff compares the release followed to
+ * health, docs/endpoint.md › Releases kept in state); an update's diff compares the same live, so a
  * template changed outside Pulumi reaches its endpoints at the next `up`: one `listEndpoints` and one
  * `listTemplates`, then per endpoint its release listing (`listEndpointReleases`, docs/endpoint.md ›
  * Releases kept in state: by the diff, and again by the update, which follows a release nobody followed)
@@ -172,7 +174,7 @@ function v2CallsNeeded(kind: BenchKind, op: BenchOperation, n: number): number {
     case "destroy":
       return kind === "endpoints" ? 2 * n : n;
     case "refresh":
-      return kind === "endpoints" ? 2 * listing : listing;
+      return kind === "endpoints" ? 2 * listing + n : listing;
   }
 }
 

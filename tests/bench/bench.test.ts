@@ -105,10 +105,11 @@ describe("API floor", () => {
     for (const op of OPERATIONS) expect({ op, requests: floor[op].requests }).toEqual({ op, requests: requestsNeeded("endpoints", op, 2, "v2") });
     expect(floor.preview.byOperation).toEqual({ listTemplates: 1, ...CATALOG });
     expect(floor.create.byOperation).toEqual({ listTemplates: 1, createEndpoint: 2, ...CATALOG });
-    // The copy each endpoint runs against its template's settings (templateCurrent; the update's diff).
-    expect(floor.refresh.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1 });
+    // The copy each endpoint runs against its template's settings (templateCurrent; the update's diff), and
+    // each endpoint's releases (the engine diffs a refresh's outputs; the diff compares the release followed).
+    expect(floor.refresh.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1, listEndpointReleases: 2 });
     expect(floor.update.byOperation).toEqual({ listEndpoints: 1, listTemplates: 1, listEndpointReleases: 4, updateEndpoint: 2 });
-    expect(floor.destroy.byOperation).toEqual({ updateEndpoint: 2, listWorkers: 2, deleteEndpoint: 2 });
+    expect(floor.destroy.byOperation).toEqual({ listWorkers: 2, deleteEndpoint: 2 });
     expect(emu.endpoints(emu.apiKey).filter((e) => e.name.startsWith(prefix))).toEqual([]);
   });
 
@@ -196,9 +197,9 @@ describe("API floor", () => {
     expect(catalogMade({ listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1, listTemplates: 1 })).toBe(3);
   });
 
-  it("REST v2 needed counts: endpoints 1 listing + catalog for a preview, 1 call per create (plus those), the endpoint and template listings for a refresh and before the updates (the template re-apply comparison), 3 per delete (scale, workers, delete); templates delete by id", () => {
-    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 2, 9, 21]);
-    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 2, 9, 21]);
+  it("REST v2 needed counts: endpoints 1 listing + catalog for a preview, 1 call per create (plus those), the endpoint and template listings plus each endpoint's releases for a refresh, the listings before the updates (the template re-apply comparison) and 2 release listings + 1 PATCH per update, 2 per delete (workers, delete); templates delete by id", () => {
+    expect(OPERATIONS.map((op) => callsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 9, 23, 14]);
+    expect(OPERATIONS.map((op) => requestsNeeded("endpoints", op, 7, "v2"))).toEqual([4, 11, 9, 23, 14]);
     expect(OPERATIONS.map((op) => requestsNeeded("templates", op, 7, "v2"))).toEqual([0, 7, 1, 7, 7]);
     expect(requestsNeeded("endpoints", "refresh", 0, "v2")).toBe(0);
     expect(requestsNeeded("endpoints", "update", 0, "v2")).toBe(0);

@@ -22,11 +22,13 @@ const SENT: Record<Kind, Record<BenchApi, Record<BenchOperation, Record<string, 
     v2: {
       preview: { listTemplates: 1, ...CATALOG },
       create: { listTemplates: 1, ...CATALOG, createEndpoint: N },
-      // The copies the endpoints run against their template's settings: templateCurrent, then the update's diff.
-      refresh: { listEndpoints: 1, listTemplates: 1 },
+      // The copies the endpoints run against their template's settings (templateCurrent), and each endpoint's
+      // release listing: the engine diffs a refresh's outputs, and the diff compares the release followed.
+      refresh: { listEndpoints: 1, listTemplates: 1, listEndpointReleases: N },
       // The release listing of each endpoint: by its diff, and by its update (a release nobody followed is followed).
       update: { listEndpoints: 1, listTemplates: 1, listEndpointReleases: 2 * N, updateEndpoint: N },
-      destroy: { updateEndpoint: N, listWorkers: N, deleteEndpoint: N },
+      // A look at the workers, then the DELETE: none runs a job, so no scale to zero first.
+      destroy: { listWorkers: N, deleteEndpoint: N },
     },
     graphql: {
       preview: { myself: 1, ...CATALOG },
