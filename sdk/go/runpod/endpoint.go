@@ -99,7 +99,7 @@ type Endpoint struct {
 	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type pulumi.StringPtrOutput `pulumi:"type"`
-	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers pulumi.BoolPtrOutput `pulumi:"waitForWorkers"`
@@ -233,7 +233,7 @@ type endpointArgs struct {
 	TemplateId *string `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type *string `pulumi:"type"`
-	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 	VcpuCount *int `pulumi:"vcpuCount"`
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers *bool `pulumi:"waitForWorkers"`
@@ -317,7 +317,7 @@ type EndpointArgs struct {
 	TemplateId pulumi.StringPtrInput
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type pulumi.StringPtrInput
-	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 	VcpuCount pulumi.IntPtrInput
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers pulumi.BoolPtrInput
@@ -571,7 +571,7 @@ func (o EndpointOutput) Type() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.Type }).(pulumi.StringPtrOutput)
 }
 
-// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 func (o EndpointOutput) VcpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.VcpuCount }).(pulumi.IntPtrOutput)
 }
