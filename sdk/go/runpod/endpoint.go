@@ -77,7 +77,7 @@ type Endpoint struct {
 	ReleaseVersion pulumi.IntPtrOutput `pulumi:"releaseVersion"`
 	// The container settings of that release as JSON text (a secret: it holds the env values): what a failed rollout is rolled back to. Null on `runpod:api graphql`.
 	ReleasedContainer pulumi.StringPtrOutput `pulumi:"releasedContainer"`
-	// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+	// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.
 	RequestUrls pulumi.StringMapOutput `pulumi:"requestUrls"`
 	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
 	Rollback pulumi.BoolPtrOutput `pulumi:"rollback"`
@@ -516,7 +516,7 @@ func (o EndpointOutput) ReleasedContainer() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.ReleasedContainer }).(pulumi.StringPtrOutput)
 }
 
-// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.
 func (o EndpointOutput) RequestUrls() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringMapOutput { return v.RequestUrls }).(pulumi.StringMapOutput)
 }

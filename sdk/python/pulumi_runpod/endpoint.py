@@ -1171,7 +1171,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="requestUrls")
     def request_urls(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+        Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.
         """
         return pulumi.get(self, "request_urls")
 

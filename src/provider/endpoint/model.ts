@@ -203,7 +203,7 @@ export const ENDPOINT_MODEL = defineModel({
         policy: "update",
         compare: "ordered list",
         why: "PATCH `cpu` carries the whole list; GPU ↔ CPU replaces (the document makes the compute family immutable)",
-        note: "from or to GPUs replaces",
+        note: "from or to GPUs: deleted and re-created",
       },
     }),
     vcpuCount: input({
@@ -399,9 +399,9 @@ export const ENDPOINT_MODEL = defineModel({
       "string",
       "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface); a load-balancing endpoint's `requestUrls.base`.",
     ),
-    requestUrls: output<Record<string, string> | null>(
+    requestUrls: output<Record<string, string>>(
       "map(string)",
-      "Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.",
+      "Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.",
     ),
     releaseVersion: output<number | null>(
       "integer",
