@@ -50,6 +50,10 @@ export const ENDPOINT_V2_FACTS = {
   dataCenterIds: { default: [] },
   /** `networkVolumes` of two or more (one reads as `networkVolumeId`): none by default. */
   networkVolumeIds: { default: [] },
+  /** `disk` (› BaseContainerConfig), GB: at least 1; no default of its own (the template's, else the platform's). */
+  containerDiskInGb: { min: 1 },
+  /** `cpu[].vcpuCount` (› BaseCpuConfig): a power of two, at least 2; the flavor's own range bounds it (catalog.ts). */
+  vcpuCount: { min: 2 },
 } as const;
 
 /** Worker log stream (spec: Resources › Log event; Endpoints › GET …/logs; Limits): sources and the `tail` bounds. */

@@ -53,18 +53,22 @@ export interface EndpointArgs {
    * none without one. A release; `runpod:api v2` only.
    */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Registry credentials to pull a private image (a `ContainerRegistryAuth` id). Unset: the template's, none without one. A release; `runpod:api v2` only. */
+  /**
+   * Registry credentials to pull a private image (a `ContainerRegistryAuth` id, at most 64 characters).
+   * Unset: the template's, none without one. A release; `runpod:api v2` only.
+   */
   containerRegistryAuthId?: pulumi.Input<string>;
   /**
-   * CPU flavors in priority order (catalog ids, e.g. `["cpu3c", "cpu5c"]`; see `getCpuTypes()`): a CPU
-   * endpoint (REST v2 `cpu`). Not together with `gpuIds` / `gpuTypeIds` (preview fails naming them);
-   * GPU-only inputs (`gpuCount`, CUDA versions, `excludedGpuTypes`) fail at preview on a CPU endpoint.
-   * Changes update in place; GPU ↔ CPU replaces the endpoint (the compute family is immutable).
+   * CPU flavors in priority order (distinct catalog ids of at most 64 characters, e.g.
+   * `["cpu3c", "cpu5c"]`; see `getCpuTypes()`): a CPU endpoint (REST v2 `cpu`). Not together with
+   * `gpuIds` / `gpuTypeIds` (preview fails naming them); GPU-only inputs (`gpuCount`, CUDA versions,
+   * `excludedGpuTypes`) fail at preview on a CPU endpoint. Changes update in place; switching between
+   * GPUs and CPUs deletes and re-creates the endpoint (the compute family is immutable).
    * `runpod:api v2` only.
    */
   cpuFlavorIds?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * vCPUs of each worker of a CPU endpoint: a power of two (2, 4, 8, …) that every flavor of
+   * vCPUs of each worker of a CPU endpoint: a power of two of at least 2 (2, 4, 8, …) that every flavor of
    * `cpuFlavorIds` offers (checked at preview against the catalog). Default 2. Only with
    * `cpuFlavorIds`. Updated in place. `runpod:api v2` only.
    */
@@ -249,8 +253,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   /** GB. */
   declare public readonly containerDiskInGb: pulumi.Output<number | null>;
   declare public readonly ports: pulumi.Output<string[] | null>;
-  /** Secret. */
-  declare public readonly env: pulumi.Output<Record<string, string> | null>;
+  /** Secret; empty when the endpoint sets none (always on `runpod:api graphql`). */
+  declare public readonly env: pulumi.Output<Record<string, string>>;
   declare public readonly containerRegistryAuthId: pulumi.Output<string | null>;
   /** CPU flavors of a CPU endpoint (empty for GPU endpoints). */
   declare public readonly cpuFlavorIds: pulumi.Output<string[]>;
@@ -298,9 +302,9 @@ export class Endpoint extends pulumi.dynamic.Resource {
   /**
    * Where to send requests, as the platform gives them for the endpoint's type (REST v2): `run`,
    * `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint;
-   * `base` and `health` for a load-balancing one. Null on `runpod:api graphql`.
+   * `base` and `health` for a load-balancing one. Empty on `runpod:api graphql`.
    */
-  declare public readonly requestUrls: pulumi.Output<Record<string, string> | null>;
+  declare public readonly requestUrls: pulumi.Output<Record<string, string>>;
   /**
    * The version of the release last followed to health (REST v2; null for the release a create made, and
    * on GraphQL). A newer release on the platform shows in preview; the next `up` follows it.

@@ -83,6 +83,8 @@ interface Row {
 const ENDPOINT = ["CreateEndpointRequest", "UpdateEndpointRequest"];
 const TEMPLATE = ["CreateTemplateRequest", "UpdateTemplateRequest"];
 const REGISTRY = ["CreateRegistryRequest"];
+/** A CPU endpoint: no GPU tiers. */
+const CPU = { gpuIds: undefined };
 const ENDPOINT_ROWS: Row[] = [
   { field: "name", wire: "name", verdicts: { minLength: { bad: "" } } },
   { field: "templateId", wire: "templateId", verdicts: { minLength: { bad: "" } } },
@@ -107,6 +109,16 @@ const ENDPOINT_ROWS: Row[] = [
   { field: "scalerType", wire: "scaling.type", verdicts: { enum: { bad: "QUEUE" } } },
   { field: "scalerValue", wire: "scaling.queueDelay", verdicts: { minimum: { bad: 0.4 } } },
   { field: "scalerValue", wire: "scaling.requestCount", verdicts: { minimum: { bad: 0, with: { scalerType: "REQUEST_COUNT" } } } },
+  { field: "imageName", wire: "image", verdicts: {} },
+  { field: "dockerArgs", wire: "args", verdicts: {} },
+  { field: "containerDiskInGb", wire: "disk", verdicts: { minimum: { bad: 0 } } },
+  { field: "ports", wire: "ports", verdicts: {} },
+  { field: "env", wire: "env", verdicts: {} },
+  { field: "containerRegistryAuthId", wire: "registry", verdicts: {} },
+  // One flavor list and one vCPU count make the `cpu` configurations; duplicates among them are duplicate flavors.
+  { field: "cpuFlavorIds", wire: "cpu", verdicts: { minItems: { bad: [], with: CPU }, uniqueItems: { bad: ["cpu5c", "cpu5c"], with: CPU } } },
+  { field: "cpuFlavorIds", wire: "cpu.[].id", verdicts: { minLength: { bad: [""], with: CPU } } },
+  { field: "vcpuCount", wire: "cpu.[].vcpuCount", verdicts: { minimum: { bad: 1, with: { ...CPU, cpuFlavorIds: ["cpu5c"] } } } },
 ];
 const TEMPLATE_ROWS: Row[] = [
   { field: "name", wire: "name", verdicts: { minLength: { bad: "" } } },

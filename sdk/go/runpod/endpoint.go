@@ -77,7 +77,7 @@ type Endpoint struct {
 	ReleaseVersion pulumi.IntPtrOutput `pulumi:"releaseVersion"`
 	// The container settings of that release as JSON text (a secret: it holds the env values): what a failed rollout is rolled back to. Null on `runpod:api graphql`.
 	ReleasedContainer pulumi.StringPtrOutput `pulumi:"releasedContainer"`
-	// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+	// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.
 	RequestUrls pulumi.StringMapOutput `pulumi:"requestUrls"`
 	// Put the previous container settings back when a rollout fails, and wait until the workers run them again, before failing the update; false leaves the failed release in place (for debugging). Accepted: `true` = a failed rollout is rolled back before the update fails. Default: `true`. A setting of the provider: never sent to the platform.
 	Rollback pulumi.BoolPtrOutput `pulumi:"rollback"`
@@ -99,7 +99,7 @@ type Endpoint struct {
 	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type pulumi.StringPtrOutput `pulumi:"type"`
-	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers pulumi.BoolPtrOutput `pulumi:"waitForWorkers"`
@@ -233,7 +233,7 @@ type endpointArgs struct {
 	TemplateId *string `pulumi:"templateId"`
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type *string `pulumi:"type"`
-	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 	VcpuCount *int `pulumi:"vcpuCount"`
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers *bool `pulumi:"waitForWorkers"`
@@ -317,7 +317,7 @@ type EndpointArgs struct {
 	TemplateId pulumi.StringPtrInput
 	// Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
 	Type pulumi.StringPtrInput
-	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+	// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 	VcpuCount pulumi.IntPtrInput
 	// After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
 	WaitForWorkers pulumi.BoolPtrInput
@@ -516,7 +516,7 @@ func (o EndpointOutput) ReleasedContainer() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.ReleasedContainer }).(pulumi.StringPtrOutput)
 }
 
-// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+// Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.
 func (o EndpointOutput) RequestUrls() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringMapOutput { return v.RequestUrls }).(pulumi.StringMapOutput)
 }
@@ -571,7 +571,7 @@ func (o EndpointOutput) Type() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.Type }).(pulumi.StringPtrOutput)
 }
 
-// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+// vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
 func (o EndpointOutput) VcpuCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.VcpuCount }).(pulumi.IntPtrOutput)
 }

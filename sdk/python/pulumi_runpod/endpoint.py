@@ -93,7 +93,7 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
         :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
@@ -584,7 +584,7 @@ class EndpointArgs:
     @pulumi.getter(name="vcpuCount")
     def vcpu_count(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+        vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
         """
         return pulumi.get(self, "vcpu_count")
 
@@ -726,7 +726,7 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] smoke_status: The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.str] template_id: Serverless template to run; on REST v2 the endpoint runs a copy of its container, its own container inputs winning. Accepted: template id (letters, digits, `_`, `-`; ≤ 64); `templateId` or `imageName` is required (`templateId` on `runpod:api graphql`). Default: unset means none: the endpoint's own `imageName`. Changed in place.
         :param pulumi.Input[_builtins.str] type: Queue-based or load-balancing endpoint. Accepted: `QB` (queue-based) or `LB` (load balancing); `LB` needs `scalerType: REQUEST_COUNT` on `runpod:api v2`. Default: `"QB"`. Changing it replaces the resource.
-        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+        :param pulumi.Input[_builtins.int] vcpu_count: vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
         :param pulumi.Input[_builtins.bool] wait_for_workers: After create and update, wait until `workersMin` workers report ready. Accepted: `true` = after create and update, wait until `workersMin` workers report ready (when `workersMin` > 0). Default: `false`. A setting of the provider: never sent to the platform.
         :param pulumi.Input[_builtins.int] workers_max: Maximum concurrent workers. Accepted: ≥ 0 workers; at most 100 on `runpod:api graphql`. Default: `3`, or `workersMin` when larger. Changed in place.
         :param pulumi.Input[_builtins.int] workers_min: Minimum active workers (0 = scale to zero). Accepted: ≥ 0 workers, ≤ `workersMax`; `0` = scale to zero; at most 100 on `runpod:api graphql`. Default: `0`. Changed in place.
@@ -1171,7 +1171,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="requestUrls")
     def request_urls(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.
+        Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.
         """
         return pulumi.get(self, "request_urls")
 
@@ -1259,7 +1259,7 @@ class Endpoint(pulumi.CustomResource):
     @pulumi.getter(name="vcpuCount")
     def vcpu_count(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, 2–512; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
+        vCPUs of each worker of a CPU endpoint (REST v2 `cpu[].vcpuCount`, the same on every listed flavor). Accepted: a power of two, ≥ 2; every flavor of `cpuFlavorIds` must offer it (checked at preview); only with `cpuFlavorIds`; `runpod:api v2` only. Default: `2` with `cpuFlavorIds`, else unset. Changed in place.
         """
         return pulumi.get(self, "vcpu_count")
 

@@ -51,19 +51,19 @@ const NO_CONTAINER = "saveEndpoint carries no container: a GraphQL endpoint runs
 const NO_CPU = "saveEndpoint has no CPU selection";
 const RELEASE = "PATCH field: a release, followed to health and rolled back on failure";
 const FROM_TEMPLATE = "unset = the template's";
-/** The largest vCPU count accepted (a power of two; the catalog's flavors bound it further, checked at preview). */
-const VCPU_MAX = 512;
-
-/** vCPUs of a worker: a power of two from 2 (the document's minimum) to {@link VCPU_MAX}. */
+/**
+ * vCPUs of a worker: a power of two of at least 2, the document's only bounds; the catalog's flavors bound
+ * it from above (checked at preview), so no maximum of our own.
+ */
 function powerOfTwo(): Rule<number> {
-  const isPower = (n: number) => Number.isInteger(n) && n >= 2 && n <= VCPU_MAX && (n & (n - 1)) === 0;
+  // Exact for every safe integer (bitwise tests wrap at 2^32).
+  const isPower = (n: number) => Number.isSafeInteger(n) && n >= 2 && /^10*$/.test(n.toString(2));
   return {
     type: "integer",
     min: 2,
-    max: VCPU_MAX,
     schema: (z) => z.number().int().refine(isPower),
-    expects: ({ orUnset } = {}) => `a power of two from 2 to ${VCPU_MAX} (2, 4, 8, …)${orUnset ? ", or unset" : ""}`,
-    accepts: () => `a power of two, 2–${VCPU_MAX}`,
+    expects: ({ orUnset } = {}) => `a power of two of at least 2 (2, 4, 8, …)${orUnset ? ", or unset" : ""}`,
+    accepts: () => "a power of two, ≥ 2",
   };
 }
 
@@ -203,7 +203,7 @@ export const ENDPOINT_MODEL = defineModel({
         policy: "update",
         compare: "ordered list",
         why: "PATCH `cpu` carries the whole list; GPU ↔ CPU replaces (the document makes the compute family immutable)",
-        note: "from or to GPUs replaces",
+        note: "from or to GPUs: deleted and re-created",
       },
     }),
     vcpuCount: input({
@@ -399,9 +399,9 @@ export const ENDPOINT_MODEL = defineModel({
       "string",
       "Where jobs are sent: `{inferenceUrl}/v2/{endpointId}/` (spec: Job interface); a load-balancing endpoint's `requestUrls.base`.",
     ),
-    requestUrls: output<Record<string, string> | null>(
+    requestUrls: output<Record<string, string>>(
       "map(string)",
-      "Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; null on `runpod:api graphql`.",
+      "Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`): `run`, `runSync`, `status`, `stream`, `cancel`, `retry`, `purgeQueue`, `health` for a queue-based endpoint, `base` and `health` for a load-balancing one; empty on `runpod:api graphql`.",
     ),
     releaseVersion: output<number | null>(
       "integer",

@@ -23,12 +23,15 @@ export function outputsFromRecord(
   settings?: object,
   previous?: Record<string, unknown>,
 ): EndpointOutputs {
+  const own = modelOutputs(ENDPOINT_MODEL, record, settings, previous);
   const outs = {
     endpointId: record.id,
-    ...modelOutputs(ENDPOINT_MODEL, record, settings, previous),
+    ...own,
+    // Maps read as empty, not null, where the path reports none (GraphQL), as Template's and Pod's `env` do.
+    env: own.env ?? {},
     workersStandby: record.workersStandby ?? null,
     jobUrl,
-    requestUrls: record.requestUrls ?? null,
+    requestUrls: record.requestUrls ?? {},
     releaseVersion: record.releaseVersion ?? null,
     releasedContainer: record.releasedContainer ?? null,
     // Just created, updated (re-applied when stale) or read: the provider's read corrects it where endpoints copy templates.
