@@ -69,7 +69,8 @@ describe("schema.json", () => {
     expect(r["runpod:index:Template"].inputProperties.env.secret).toBe(true);
     expect(r["runpod:index:Template"].properties.env.secret).toBe(true);
     expect(r["runpod:index:ContainerRegistryAuth"].inputProperties.password.secret).toBe(true);
-    expect(r["runpod:index:Endpoint"].requiredInputs).toEqual(["templateId"]);
+    // REST v2: `image` is required unless `templateId` is set, so neither is required alone (check names both when both are missing).
+    expect(r["runpod:index:Endpoint"].requiredInputs ?? []).toEqual([]);
     expect(r["runpod:index:Template"].requiredInputs).toEqual(["imageName"]);
     expect(r["runpod:index:ContainerRegistryAuth"].requiredInputs).toEqual(["username", "password"]);
     expect(r["runpod:index:Endpoint"].inputProperties.idleTimeout.description).toMatch(/seconds, 0–3600.*Default: `5`/);
