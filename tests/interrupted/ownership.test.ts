@@ -36,10 +36,13 @@ async function project(name: string): Promise<LocalStack> {
 }
 
 const declare = (stack: LocalStack, templates: Record<string, unknown>) => stack.setConfig("templates", JSON.stringify(templates));
+/** The account's templates less the emulator's seeded ones: what the two projects made. */
+let seeded: string[] = [];
 const templateIds = () =>
   emu
     .templates("user_1")
     .map((t) => t.id)
+    .filter((id) => !seeded.includes(id))
     .sort();
 const heldIds = async (stack: LocalStack) => (await stack.resources(TEMPLATE_TYPE)).map((r) => r.id!).sort();
 
@@ -51,6 +54,7 @@ async function cli(stack: LocalStack, args: string[]): Promise<CliResult> {
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 5000, jobDurationMs: 50 });
+  seeded = emu.templates("user_1").map((t) => t.id);
   work = tempDir("pulumi-runpod-ownership-");
   first = await project("first");
   second = await project("second");

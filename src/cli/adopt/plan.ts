@@ -222,6 +222,8 @@ function valuesOf(kind: AdoptKind, record: object, account: Account, api: ApiPat
     if (field.deprecated || (field.reported === false && !(name in extra))) continue;
     const value = name in extra ? extra[name] : outs[name];
     if (value === undefined || value === null) continue;
+    // An empty list the model has no default for is the record's way of saying unset (a GPU endpoint's cpuFlavorIds).
+    if (field.default === undefined && Array.isArray(value) && value.length === 0) continue;
     if (field.unset === "platform" ? isEmpty(value) : field.default !== undefined && same(value, field.default)) continue;
     if (field.paths && !field.paths.includes(api)) {
       throw new UsageError(

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { providerStub, secretNames, typeToken } from "../../provider";
+import { providerStub, secretOutputNames, typeToken } from "../../provider";
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { NODEJS_PROVIDER_TYPE, STACK_TYPE, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
 import { MODEL_OF, type AdoptedObject } from "./plan";
@@ -68,7 +68,7 @@ export async function seededCheckpoint(original: Checkpoint, objects: readonly A
 const isSecretValue = (v: unknown) => typeof v === "object" && v !== null && SECRET_SIG in v;
 
 /**
- * Marks each adopted resource's secret fields (the model's `secret` inputs, e.g. env) as secrets in
+ * Marks each adopted resource's secret fields (the model's secret inputs and outputs, e.g. env, releasedContainer) as secrets in
  * `checkpoint`, in place: a refresh outside the program (the dynamic path) records outputs without the
  * resource's `additionalSecretOutputs`, which the state then keeps for later refreshes.
  * @returns whether anything changed.
@@ -78,7 +78,7 @@ export function sealSecrets(checkpoint: Checkpoint, objects: readonly AdoptedObj
   for (const o of objects) {
     const r = resourcesOf(checkpoint).find((x) => x.id === o.id && x.type === typeOf(o) && !x.delete);
     if (!r) continue;
-    const fields = secretNames(MODEL_OF[o.kind]);
+    const fields: string[] = secretOutputNames(MODEL_OF[o.kind]);
     for (const props of [r.inputs, r.outputs]) {
       for (const f of fields) {
         if (props && props[f] !== undefined && props[f] !== null && !isSecretValue(props[f])) {
