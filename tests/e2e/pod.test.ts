@@ -32,7 +32,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-pod-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "e2e-pod", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs.
+  stack = await LocalStack.create({ programDir, stackName: "e2e-pod", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   await stack.setConfig("runpod:api", "graphql");
   await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
