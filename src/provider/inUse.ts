@@ -8,6 +8,7 @@
  */
 import { backoffMs } from "../api/backoff";
 import { InUseError } from "../api/errors";
+import { poll } from "../api/poll";
 import { isFailedPrecondition, messageOf } from "./errorKinds";
 import type { Port } from "./port";
 
@@ -35,33 +36,36 @@ async function deleteWhenReleased(
   users: () => Promise<string>,
   options: InUseOptions,
 ): Promise<void> {
-  const deadlineMs = options.deadlineMs ?? IN_USE_DEADLINE_MS;
-  const pauses = { firstMs: options.firstPauseMs ?? IN_USE_FIRST_PAUSE_MS, maxMs: IN_USE_MAX_PAUSE_MS };
   const start = Date.now();
-  for (let retry = 0; ; retry++) {
-    try {
-      await remove();
-      return;
-    } catch (err) {
-      if (!refused(err)) throw err;
-      const pause = backoffMs(retry, pauses);
-      if (Date.now() - start + pause > deadlineMs) {
-        let holders: string;
-        try {
-          holders = await users();
-        } catch {
-          holders = "";
-        }
-        const seconds = Math.round((Date.now() - start) / 100) / 10;
-        throw new Error(
-          `${what} is still in use${holders ? ` by ${holders}` : ""} after ${seconds} s of retries (${messageOf(err)}); ` +
-            "move or delete what uses it first (or run `pulumi up`/`pulumi destroy` again once it is released)",
-          { cause: new InUseError(err) },
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
+  // Each try answers "deleted" or the refusal; any other error ends the polling.
+  const attempt = () =>
+    remove().then(
+      () => "deleted" as const,
+      (err: unknown) => {
+        if (!refused(err)) throw err;
+        return { refusal: err };
+      },
+    );
+  const tried = await poll(attempt, (answer) => answer === "deleted", {
+    timeoutMs: options.deadlineMs ?? IN_USE_DEADLINE_MS,
+    intervalMs: (pauses) => backoffMs(pauses, { firstMs: options.firstPauseMs ?? IN_USE_FIRST_PAUSE_MS, maxMs: IN_USE_MAX_PAUSE_MS }),
+    // A delete under way is not abandoned: its answer decides.
+    finishProbe: true,
+  });
+  if (tried.met) return;
+  const refusal = tried.value === undefined || tried.value === "deleted" ? undefined : tried.value.refusal;
+  let holders: string;
+  try {
+    holders = await users();
+  } catch {
+    holders = "";
   }
+  const seconds = Math.round((Date.now() - start) / 100) / 10;
+  throw new Error(
+    `${what} is still in use${holders ? ` by ${holders}` : ""} after ${seconds} s of retries (${messageOf(refusal)}); ` +
+      "move or delete what uses it first (or run `pulumi up`/`pulumi destroy` again once it is released)",
+    { cause: new InUseError(refusal) },
+  );
 }
 
 /**

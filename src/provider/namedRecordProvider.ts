@@ -6,7 +6,7 @@
  * users; a record already gone counts as deleted (each path's port says how it deletes; port.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { createOnceByName } from "./createByName";
+import { createOnce } from "./createOnce";
 import type { InUseOptions } from "./inUse";
 import type { SharedListing } from "./listing";
 import type { ResourceModel } from "./model/fields";
@@ -35,7 +35,7 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
     const inputs = this.checked(news, "create");
     const port = this.port;
     const record = await withoutSecrets(this.secretsOf(news), () =>
-      createOnceByName(this.listing, { name: inputs.name, autonamed: news[AUTONAMED_PROPERTY] === true, what: `${this.words.noun} "${inputs.name}"` }, () =>
+      createOnce(this.listing, { name: inputs.name, autonamed: news[AUTONAMED_PROPERTY] === true, what: `${this.words.noun} "${inputs.name}"` }, () =>
         port.create(inputs),
       ),
     );
