@@ -215,6 +215,14 @@ export class LocalStack {
     }
   }
 
+  /**
+   * Sets several plain (not secret) values in one CLI run (`pulumi config set-all --plaintext key=value ...`):
+   * each run costs the CLI's start-up. A value must not start with `-`.
+   */
+  async setConfigs(values: Record<string, string>): Promise<void> {
+    await this.run(["config", "set-all", ...Object.entries(values).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`])], { quiet: true });
+  }
+
   /** `pulumi config rm <key>`. */
   async removeConfig(key: string): Promise<void> {
     await this.run(["config", "rm", key], { quiet: true });
@@ -226,8 +234,12 @@ export class LocalStack {
    */
   async usePlatform(addresses: PlatformAddresses, apiKey: string): Promise<void> {
     // One CLI run for the four addresses (each run costs the engine's start-up), one for the key through stdin.
-    const plain = { graphqlUrl: addresses.graphql, restV1Url: addresses.restV1, restV2Url: addresses.restV2, inferenceUrl: addresses.inference };
-    await this.run(["config", "set-all", ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `runpod:${k}=${v}`])], { quiet: true });
+    await this.setConfigs({
+      "runpod:graphqlUrl": addresses.graphql,
+      "runpod:restV1Url": addresses.restV1,
+      "runpod:restV2Url": addresses.restV2,
+      "runpod:inferenceUrl": addresses.inference,
+    });
     await this.setConfig("runpod:apiKey", apiKey, { secret: true });
   }
 

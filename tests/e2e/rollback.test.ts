@@ -56,7 +56,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-rollback-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "e2e-rollback", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up` and `destroy` skip theirs.
+  stack = await LocalStack.create({ programDir, stackName: "e2e-rollback", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   await stack.setConfig("runpod:api", "v2");
   await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
