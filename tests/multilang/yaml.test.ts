@@ -40,7 +40,8 @@ beforeAll(async () => {
   fs.mkdirSync(programDir, { recursive: true });
   writeProject(programDir, "runpod-yaml", "yaml");
   fs.appendFileSync(path.join(programDir, "Pulumi.yaml"), fs.readFileSync(path.join(__dirname, "yaml", "program.yaml"), "utf8"));
-  stack = await LocalStack.create({ programDir, stackName: "yaml", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs.
+  stack = await LocalStack.create({ programDir, stackName: "yaml", stateDir: path.join(work, "state"), skipPreview: true });
   await usePlatform(stack, emu.urls, emu.apiKey);
 });
 
@@ -80,8 +81,7 @@ test("up creates the template, the endpoint on the volume fn::invoke looked up w
 });
 
 test("typed config values change one field each: only it is in detailedDiff, and up applies them (the pod stops in place)", async () => {
-  await stack.setConfig("workersMax", "6");
-  await stack.setConfig("podStatus", "EXITED");
+  await stack.setConfigs({ workersMax: "6", podStatus: "EXITED" });
   const before = (await stack.outputs()) as Record<string, unknown>;
   const steps = changingSteps((await pulumi(["preview", "--json"])).stdout);
   expect(steps.map((s) => [s.op, resourceName(s.urn), Object.keys(s.detailedDiff ?? {})]).sort()).toEqual([
