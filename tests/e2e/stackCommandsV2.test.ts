@@ -31,7 +31,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-v2cmd-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "v2cmd", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up` and `destroy` skip theirs, but where a step checks the preview's requests.
+  stack = await LocalStack.create({ programDir, stackName: "v2cmd", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey); // no runpod:api: the default path
 });
 
@@ -49,7 +50,7 @@ const GRAPHQL_WRITES = ["saveEndpoint", "restCreateEndpoint"];
 test("up on the default path creates through REST v2 only", async () => {
   await declare({ api: API });
   emu.resetStats();
-  await stack.run(["up", "--yes"]);
+  await stack.run(["up", "--yes"], { preview: true });
   const id = (await stack.endpoint("api"))!.id!;
   expect(emu.endpoints().map((e) => e.id)).toEqual([id]);
   expect(ops().createEndpoint).toBe(1);
