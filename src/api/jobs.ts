@@ -10,7 +10,7 @@ import type { ClientConfig } from "./config";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
 import { joinUrl } from "./http";
 import { composite, httpOperation, operationTable, perform, type HttpRequestSpec } from "./operation";
-import { sleep } from "./ratelimit";
+import { poll } from "./poll";
 import { jobSchema, type Job, type JobStatus } from "./schemas";
 import { MAX_TIMER_MS } from "./timers";
 
@@ -186,17 +186,24 @@ export const jobOperations = operationTable({
         operation,
       });
     }
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (options.signal?.aborted) throw new AbortedError(`${operation}: aborted by the caller`, { operation });
+    const status = async () => {
       const job = await perform(ctx, jobOperations.jobStatus, [endpointId, jobId], { signal: options.signal });
       options.onStatus?.(job);
-      if (TERMINAL_JOB_STATUSES.includes(job.status)) return job;
-      if (Date.now() + pollIntervalMs > deadline) {
-        throw new TimeoutError(`${operation}: job ${jobId} still ${job.status} after ${timeoutMs} ms`, timeoutMs, { operation, outcomeUnknown: false });
-      }
-      await sleep(pollIntervalMs, options.signal);
-    }
+      return job;
+    };
+    // A status request has its own timeout: one in flight at the deadline is waited for, and its status named.
+    const waited = await poll(status, (job) => TERMINAL_JOB_STATUSES.includes(job.status), {
+      timeoutMs,
+      intervalMs: pollIntervalMs,
+      finishProbe: true,
+      signal: options.signal,
+      aborted: () => new AbortedError(`${operation}: aborted by the caller`, { operation }),
+    });
+    if (waited.met) return waited.value;
+    throw new TimeoutError(`${operation}: job ${jobId} still ${waited.value?.status ?? "unanswered"} after ${timeoutMs} ms`, timeoutMs, {
+      operation,
+      outcomeUnknown: false,
+    });
   }),
 
   /**

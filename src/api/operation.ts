@@ -145,6 +145,14 @@ export function httpOperation<
   };
 }
 
+/**
+ * The same request as `op`, answering `then` of its result: one declaration serving two methods
+ * (`listWorkers` is `v2.listEndpointWorkers`' workers). The table it joins names it.
+ */
+export function mapResult<A extends unknown[], D, R, S>(op: HttpOperation<A, D, R>, then: (result: R) => S): HttpOperation<A, D, S> {
+  return { ...op, result: (data, ...args) => then(op.result(data, ...args)) };
+}
+
 /** Declares an operation with its own logic, built per client from `ctx`. */
 export function composite<F>(build: (ctx: ClientContext) => F): CompositeOperation<F> {
   return { kind: "composite", build };

@@ -45,7 +45,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-container-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "e2e-container", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs.
+  stack = await LocalStack.create({ programDir, stackName: "e2e-container", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey); // no runpod:api: the default path (REST v2)
   await stack.setConfig("envSecret", SECRET, { secret: true });
 });
