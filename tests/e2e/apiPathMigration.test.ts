@@ -120,9 +120,9 @@ test("v2 → graphql with an own-container GPU endpoint and a CPU endpoint: prev
 
   await stack.setConfig("runpod:api", "graphql");
   emu.resetStats();
-  // The engine stops at the first endpoint refused: the own-container one, then (declared alone) the CPU one.
+  // The engine stops at the first endpoint refused, so each is declared alone: the own-container one, then the CPU one.
   const refusals: [string[], Record<string, unknown>][] = [
-    [["imageName", "containerDiskInGb"], declared],
+    [["imageName", "containerDiskInGb"], { own: declared.own }],
     [["imageName", "cpuFlavorIds", "vcpuCount"], { cpu: declared.cpu }],
   ];
   for (const [fields, endpoints] of refusals) {
