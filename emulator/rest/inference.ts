@@ -3,7 +3,8 @@
  * `/runsync?wait=`, `/status/{jobId}`, and from the official clients (docs/spec/platform-clients.md)
  * `/status-sync/{jobId}?wait=`, `/stream/{jobId}`, `/cancel/{jobId}`, `/retry/{jobId}`, `/purge-queue` and
  * `/health`. `{endpoint_id}` is the caller's queue-based endpoint or a public model. Load-balancing endpoints
- * have no job queue: `/run` and `/runsync` answer 400.
+ * have no job queue: `/run` and `/runsync` answer 400; they take HTTP requests at their `requestUrls`
+ * instead, `base` (`/lb/{endpoint_id}`: the echo app) and `health` (`/lb/{endpoint_id}/ping`).
  */
 import { z } from "zod";
 import type { Core, Route, RouteContext } from "../core";
@@ -127,6 +128,14 @@ function stillThere(ctx: RouteContext, jobId: string) {
 
 const base = { style: "rest", auth: "bearer" } as const;
 
+/** The caller's load-balancing endpoint `endpointId` and its READY workers (404 for another's or a queue-based one). */
+function lbEndpoint(ctx: RouteContext) {
+  const { core, principal, params } = ctx;
+  const endpoint = core.platform.ownedEndpoint(principal.user.id, params.endpointId);
+  if (endpoint.type !== "LB") throw new ProblemError(404, `Endpoint "${endpoint.id}" is queue-based; it takes jobs at /v2/${endpoint.id}/run.`);
+  return { endpoint, ready: core.workers.list(endpoint.id).filter((w) => w.status === "READY") };
+}
+
 export const inferenceRoutes: Route[] = [
   {
     ...base,
@@ -235,6 +244,26 @@ export const inferenceRoutes: Route[] = [
               };
             })();
       return json({ jobs: core.jobs.health(principal.user.id, params.endpointId), workers });
+    },
+  },
+  {
+    ...base,
+    method: "GET",
+    path: "/inference/lb/:endpointId/ping",
+    classify: { operations: ["lbPing"], scope: "read" },
+    // A load balancer's health check: 200 once a worker is ready, 204 while none is (initializing).
+    handle: (ctx) => (lbEndpoint(ctx).ready.length > 0 ? json({ status: "healthy" }) : { kind: "body", status: 204 }),
+  },
+  {
+    ...base,
+    method: "POST",
+    path: "/inference/lb/:endpointId",
+    classify: { operations: ["lbRequest"], scope: "write" },
+    // The workers' app echoes the request body, as the queue's handler echoes a job's input.
+    handle(ctx) {
+      const { endpoint, ready } = lbEndpoint(ctx);
+      if (ready.length === 0) throw new ProblemError(503, `No worker of endpoint "${endpoint.id}" is ready to take the request.`);
+      return json({ echo: ctx.body ?? null });
     },
   },
   {

@@ -69,6 +69,12 @@ function jobRoute(endpoint: JobEndpoint, route: keyof typeof ROUTE_PATHS, jobId?
   return { base: "inferenceUrl", path, url: jobId === undefined ? given : given.split(JOB_ID).join(encodeURIComponent(jobId)) };
 }
 
+/** A load-balancing endpoint's `requestUrls` (`base`, `health`, no job routes), if `endpoint` carries them. */
+export function loadBalancerUrls(endpoint: JobEndpoint): { base: string; health: string } | undefined {
+  const urls = typeof endpoint === "string" ? undefined : endpoint.requestUrls;
+  return urls?.base && urls.health && !urls.run ? { base: urls.base, health: urls.health } : undefined;
+}
+
 /** `POST …/runsync`: the request of `runSync`, which polls after it when the job is not done yet. */
 const runSyncRequest = httpOperation({
   name: "runSync",
@@ -125,6 +131,32 @@ export const jobOperations = operationTable({
     response: jobSchema,
     result: (job): Job => job,
     idempotent: true,
+  }),
+
+  /**
+   * A load-balancing endpoint's health check: `GET` its `requestUrls.health` (the workers' `/ping`).
+   * @returns true when it answers with a body (200: a worker is ready), false for an empty answer (204: initializing).
+   * @throws the errors of `jobStatus`.
+   */
+  loadBalancerHealth: httpOperation({
+    args: z.tuple([requestUrl.describe("health")]),
+    request: (url: string) => ({ method: "GET" as const, base: "inferenceUrl" as const, path: [], url }),
+    response: z.unknown(),
+    result: (answer): boolean => answer !== undefined,
+    idempotent: true,
+  }),
+
+  /**
+   * A request to a load-balancing endpoint's workers: `POST` its `requestUrls.base` with `body` as JSON.
+   * Not repeated after an unknown outcome (the app may act on it twice).
+   * @returns the app's JSON answer (undefined when empty).
+   * @throws the errors of `run`.
+   */
+  loadBalancerRequest: httpOperation({
+    args: z.tuple([requestUrl.describe("base"), z.unknown()]),
+    request: (url: string, body: unknown) => ({ method: "POST" as const, base: "inferenceUrl" as const, path: [], url, body }),
+    response: z.unknown(),
+    idempotent: false,
   }),
 
   /**

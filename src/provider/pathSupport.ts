@@ -10,7 +10,8 @@ import { containsUnknown } from "./unknown";
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-export function pathFailures(model: ResourceModel, inputs: Record<string, unknown>, path: ApiPath): InputFailure[] {
+/** `given`: the inputs as declared; a field only a default or a fold filled in is not named ("unset it" would mean nothing). */
+export function pathFailures(model: ResourceModel, inputs: Record<string, unknown>, path: ApiPath, given: Record<string, unknown> = inputs): InputFailure[] {
   const failures: InputFailure[] = [];
   for (const [name, field] of Object.entries(model.fields as Fields)) {
     if (field.kind === "output") continue;
@@ -24,7 +25,7 @@ export function pathFailures(model: ResourceModel, inputs: Record<string, unknow
       continue;
     }
     if (!field.paths || field.paths.includes(path)) continue;
-    if (value === undefined || containsUnknown(value) || same(value, field.default)) continue;
+    if (value === undefined || given[name] === undefined || containsUnknown(value) || same(value, field.default)) continue;
     const why = field.offPath ? ` (${field.offPath})` : "";
     failures.push({
       property: name,

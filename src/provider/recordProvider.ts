@@ -79,7 +79,7 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     for (const f of this.estimates) delete given[f];
     const named = withAutoName(olds, given);
     const { inputs, failures } = this.validate(named.news);
-    failures.push(...pathFailures(this.model, inputs, this.session.api));
+    failures.push(...pathFailures(this.model, inputs, this.session.api, named.news));
     if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
     const secrets = this.secretsOf(news);
     await withoutSecrets(secrets, async () => {

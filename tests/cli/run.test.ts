@@ -74,6 +74,28 @@ test("the job goes to the endpoint's requestUrls (its v2 record), not to URLs bu
   }
 });
 
+test("a load-balancing endpoint: the input is POSTed to its requestUrls.base once its health URL answers 200", async () => {
+  const lb = await h.client.v2.createEndpoint({
+    name: "cli-run-lb",
+    type: "LOAD_BALANCER",
+    image: "me/lb:1",
+    gpu: { pools: ["ADA_24"] },
+    workers: { min: 1, max: 1 },
+    scaling: { type: "REQUEST_COUNT", requestCount: 4 },
+  });
+  expect(Object.keys(lb.requestUrls ?? {}).sort()).toEqual(["base", "health"]);
+  h.emulator.resetStats();
+  const input = { path: "/generate", prompt: "hi" };
+  const result = await run([lb.id, "--input", JSON.stringify(input), "--poll-interval", "20"], { env: { RUNPOD_INVOKE_URL: "http://127.0.0.1:1" } });
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(JSON.parse(result.stdout)).toEqual({ echo: input });
+  const ops = h.emulator.stats().byOperation;
+  expect(ops.lbPing).toBeGreaterThanOrEqual(1);
+  expect(ops.lbRequest).toBe(1);
+  expect(ops.run ?? 0).toBe(0);
+  await h.client.v2.deleteEndpoint(lb.id);
+});
+
 test("a public model endpoint id works in place of an endpoint id: the image model returns output.image_url", async () => {
   const result = await run(["flux-1-schnell", "--sync", "--input", JSON.stringify({ prompt: "a lighthouse at dawn", width: 512, height: 512 })]);
   expect(result.code).toBe(0);

@@ -139,6 +139,40 @@ describe("the smoke gate", () => {
     expect(emu.stats().byOperation.run).toBe(1);
   });
 
+  it("on a load-balancing endpoint the smoke request goes to requestUrls.base once health answers 200; a release whose workers fail is rolled back", async () => {
+    const { endpoints } = newProcess();
+    const args = {
+      name: uniqueName("roll-lb"),
+      type: "LB",
+      imageName: "me/lb:1",
+      gpuIds: ["ADA_24"],
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 4,
+      workersMin: 1,
+      workersMax: 1,
+      waitForWorkers: true,
+      smokeInput: JSON.stringify({ prompt: "ping" }),
+      rolloutTimeout: 30,
+    };
+    const e = await endpoints.create(await checked(endpoints, args));
+    emu.resetStats();
+    const next = newProcess().endpoints;
+    const outs = (await next.update(e.id, e.outs as Props, await checked(next, { ...args, imageName: "me/lb:2" }))).outs as Props;
+    expect((await client.v2.getEndpoint(e.id)).image).toBe("me/lb:2");
+    const ops = emu.stats().byOperation;
+    expect({ run: ops.run ?? 0, lbRequest: ops.lbRequest, pinged: (ops.lbPing ?? 0) > 0 }).toEqual({ run: 0, lbRequest: 1, pinged: true });
+
+    emu.setFaults({ failingImages: ["me/lb:3"] });
+    const last = newProcess().endpoints;
+    const err = (await last.update(e.id, outs, await checked(last, { ...args, imageName: "me/lb:3" })).then(
+      () => undefined,
+      (x: Error) => x,
+    )) as Error;
+    expect(err?.message).toMatch(/failed: 1 worker failed to start \(UNHEALTHY\)/);
+    expect(err.message).toContain("Rolled back: every worker runs the previous container settings again (image me/lb:2)");
+    await last.delete(e.id, outs);
+  });
+
   it("smokeInput must be JSON object text, smokeStatus a terminal job status (at check, naming the field)", async () => {
     const { endpoints } = newProcess();
     const r = await endpoints.check(undefined, { name: "x", templateId: "tpl_vllm", gpuIds: ["ADA_24"], smokeInput: "[1]", smokeStatus: "DONE" });

@@ -1,7 +1,7 @@
 /**
  * The failure message of a rollout (rollout/rollout.ts `rolloutFailure`): each kind of failure says
  * what failed, the log lines of one failed worker are quoted, every secret (env value) anywhere in it is
- * redacted, and it ends with what to do; and a smoke job needs a queue-based endpoint (check).
+ * redacted, and it ends with what to do; and a load-balancing endpoint's smoke request needs v2 (check).
  */
 import { checkEndpointInputs } from "../../src/provider/endpoint/check";
 import { rolloutFailure, type RolloutFailure } from "../../src/provider/rollout/rollout";
@@ -23,11 +23,16 @@ describe("rolloutFailure", () => {
     );
   });
 
-  it("failed starts while the smoke job waited: the job is named as still queued", () => {
+  it("failed starts while the smoke job waited: the job is named as still queued, and whether it was cancelled", () => {
     expect(message({ kind: "unhealthy", ...base, failedWorkers: ["w1"], smoke: { jobId: "job1", status: "IN_QUEUE" } })).toMatch(
-      /failed: 1 worker failed to start \(UNHEALTHY\); its smoke job job1 is still IN_QUEUE \(no worker of the release could take it\)\.\n/,
+      /failed: 1 worker failed to start \(UNHEALTHY\); its smoke job job1 was still IN_QUEUE \(no worker of the release could take it\)\.\n/,
     );
-    expect(message({ kind: "unhealthy", ...base, smoke: { jobId: "job1", status: "IN_PROGRESS" } })).toContain("; its smoke job job1 is still IN_PROGRESS.");
+    expect(message({ kind: "unhealthy", ...base, failedWorkers: ["w1"], smoke: { jobId: "job1", status: "IN_QUEUE", cancelled: true } })).toMatch(
+      /its smoke job job1 was still IN_QUEUE \(no worker of the release could take it\); it is cancelled\.\n/,
+    );
+    expect(message({ kind: "unhealthy", ...base, smoke: { jobId: "job1", status: "IN_PROGRESS", cancelled: "HTTP 500" } })).toContain(
+      "; its smoke job job1 was still IN_PROGRESS; cancelling it failed: HTTP 500.",
+    );
   });
 
   it("a timeout gives the figures; a smoke job says how it ended, or why it was not sent; a secret in a job's error is redacted", () => {
@@ -44,10 +49,17 @@ describe("rolloutFailure", () => {
 });
 
 describe("smokeInput at check", () => {
-  it("is refused on a load-balancing endpoint, naming the field", () => {
-    const r = checkEndpointInputs({ name: "x", templateId: "tpl_vllm", gpuIds: ["ADA_24"], type: "LB", scalerType: "REQUEST_COUNT", smokeInput: "{}" });
-    expect(r.failures).toEqual([
-      { property: "smokeInput", reason: 'smokeInput needs a queue-based endpoint (type "QB"): a load-balancing endpoint takes no jobs; unset it' },
+  const lb = { name: "x", templateId: "tpl_vllm", gpuIds: ["ADA_24"], type: "LB", scalerType: "REQUEST_COUNT", smokeInput: "{}" };
+  it("is refused on a load-balancing endpoint on graphql, naming the field and the path it needs", () => {
+    expect(checkEndpointInputs(lb, "graphql").failures).toEqual([
+      {
+        property: "smokeInput",
+        reason:
+          'smokeInput on a load-balancing endpoint (type "LB") needs runpod:api v2, where its requestUrls take the smoke request; on graphql it takes no jobs: unset it',
+      },
     ]);
+  });
+  it("is taken on v2, where the endpoint's requestUrls (base, health) take the smoke request", () => {
+    expect(checkEndpointInputs(lb, "v2").failures).toEqual([]);
   });
 });

@@ -4,13 +4,15 @@
  * place) and reports its outcome
  * (spec: Endpoints › POST {inference_url}/v2/{endpoint_id}/run and /runsync). The requests go to the
  * endpoint's `requestUrls` (as the stack records them, else as `GET /v2/serverless/{id}` gives them);
- * a public model endpoint, which has no such record, takes them built from `inferenceUrl`.
+ * a public model endpoint, which has no such record, takes them built from `inferenceUrl`. A
+ * load-balancing endpoint has no job queue: the input is POSTed to its `base` once its `health` answers 200.
  *
  * Output contract for pipelines: the job's `output` as JSON on stdout and exit 0 when it
  * COMPLETED; a one-line failure on stderr and exit 1 when it FAILED, was CANCELLED, TIMED_OUT
  * on the platform, or did not finish within `--timeout`; exit 130 when interrupted.
  */
-import { NotFoundError, TERMINAL_JOB_STATUSES, TimeoutError, type JobEndpoint } from "../../api";
+import { setTimeout as sleep } from "node:timers/promises";
+import { loadBalancerUrls, NotFoundError, TERMINAL_JOB_STATUSES, TimeoutError, type JobEndpoint } from "../../api";
 import type { CliClient } from "../client";
 import type { Job } from "../../api/types";
 import type { CommandContext } from "../context";
@@ -50,6 +52,8 @@ export async function runCommand(ctx: CommandContext, endpointRef: string, opts:
   const timeoutS = opts.timeout ?? 300;
   const timeoutMs = timeoutS * 1000;
   const pollIntervalMs = opts.pollInterval ?? 1000;
+  const lb = loadBalancerUrls(endpoint);
+  if (lb) return requestLoadBalancer(ctx, client, endpointId, lb, input, timeoutS, pollIntervalMs);
   const started = Date.now();
   const progress = new Progress(ctx.io.stderr, ctx.err);
 
@@ -113,6 +117,38 @@ export async function runCommand(ctx: CommandContext, endpointRef: string, opts:
   const reason = job.error === undefined ? "" : `: ${printable(job.error)}`;
   ctx.io.stderr.write(ctx.err.red(`job ${printable(job.id)} ${job.status} on ${endpointId}${reason}`) + "\n");
   return EXIT.FAILED;
+}
+
+/**
+ * A load-balancing endpoint: waits (within `timeoutS`) until its `health` answers 200, then POSTs `input`
+ * to its `base` and prints the answer as JSON.
+ */
+async function requestLoadBalancer(
+  ctx: CommandContext,
+  client: CliClient["client"],
+  endpointId: string,
+  lb: { base: string; health: string },
+  input: Record<string, unknown>,
+  timeoutS: number,
+  pollIntervalMs: number,
+): Promise<ExitCode> {
+  const deadline = Date.now() + timeoutS * 1000;
+  try {
+    while (!(await client.loadBalancerHealth(lb.health))) {
+      if (Date.now() + pollIntervalMs > deadline) {
+        ctx.io.stderr.write(ctx.err.red(`no worker of ${endpointId} was ready within ${timeoutS} s (${lb.health} answered 204)`) + "\n");
+        return EXIT.FAILED;
+      }
+      await sleep(pollIntervalMs, undefined, { signal: ctx.signal });
+    }
+  } catch (err) {
+    if (!ctx.signal.aborted) throw err;
+    ctx.io.stderr.write(`interrupted while waiting for a worker of ${endpointId}\n`);
+    return EXIT.INTERRUPTED;
+  }
+  const answer = await client.loadBalancerRequest(lb.base, input);
+  ctx.io.stdout.write(jsonText(answer ?? null, 2) + "\n");
+  return EXIT.OK;
 }
 
 /**

@@ -5,6 +5,7 @@
  * template, `workersMax` defaulting to `workersMin` when that is larger, `workersMin` ≤ `workersMax`.
  */
 import { checkFields, isComplete as isCompleteInputs, isSet, show, type InputFailure } from "../model/check";
+import type { ApiPath } from "../apiPath";
 import { UNKNOWN, isUnknown } from "../unknown";
 import { ENDPOINT_DEFAULTS, ENDPOINT_MODEL, GPU_ONLY_FIELDS, type EndpointInputs } from "./model";
 
@@ -25,13 +26,14 @@ export function defaultWorkersMax(workersMin: number): number {
  * Validates raw `Endpoint` inputs and completes them with defaults.
  *
  * @param news the inputs as the engine passes them to `check` (may hold `__provider` and unknowns).
+ * @param api the session's path: a load-balancing endpoint's smoke request needs v2's `requestUrls`.
  * @returns `inputs`: canonical inputs ({@link EndpointInputs}, `fastBoot` folded into `fastBootType`,
  *   defaults filled, `waitForWorkers` false and `workersReadyTimeout` 600 s among them, unknown values
  *   left as the sentinel); `failures`: one per bad field, `property` the field name, `reason` a
  *   sentence "`field` must be …; got …". Unknown property names are failures too.
  *   Never throws. Spec: Resources › Serverless endpoint.
  */
-export function checkEndpointInputs(news: Record<string, unknown>): EndpointCheck {
+export function checkEndpointInputs(news: Record<string, unknown>, api: ApiPath = "graphql"): EndpointCheck {
   const { inputs, failures, given, bad } = checkFields(ENDPOINT_MODEL, news);
 
   foldCompute(given, inputs, bad, failures);
@@ -64,9 +66,13 @@ export function checkEndpointInputs(news: Record<string, unknown>): EndpointChec
   if (!bad.has("workersMin") && !bad.has("workersMax") && !isUnknown(workersMin) && !isUnknown(workersMax) && (workersMin as number) > (workersMax as number)) {
     failures.push({ property: "workersMin", reason: `workersMin (${show(workersMin)}) must not exceed workersMax (${show(workersMax)})` });
   }
-  // A smoke job goes through the job interface's queue, which only a queue-based endpoint has.
-  if (isSet(inputs.smokeInput) && !bad.has("smokeInput") && inputs.type === "LB") {
-    failures.push({ property: "smokeInput", reason: 'smokeInput needs a queue-based endpoint (type "QB"): a load-balancing endpoint takes no jobs; unset it' });
+  // A smoke job goes through the job interface's queue, which only a queue-based endpoint has; on v2 a
+  // load-balancing endpoint's requestUrls (base, health) take a smoke request instead (rollout.ts).
+  if (isSet(inputs.smokeInput) && !bad.has("smokeInput") && inputs.type === "LB" && api !== "v2") {
+    failures.push({
+      property: "smokeInput",
+      reason: `smokeInput on a load-balancing endpoint (type "LB") needs runpod:api v2, where its requestUrls take the smoke request; on ${api} it takes no jobs: unset it`,
+    });
   }
   return { inputs, failures };
 }

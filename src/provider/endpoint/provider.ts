@@ -64,7 +64,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
 
   /** The model's rules plus exactly one GPU selection and `workersMin` ≤ `workersMax` (check.ts). */
   protected override validate(news: Props): { inputs: Props; failures: InputFailure[] } {
-    return checkEndpointInputs(news);
+    return checkEndpointInputs(news, this.session.api);
   }
 
   /**

@@ -6,7 +6,7 @@
  * times), the smoke job ends otherwise, or it is not done within `rolloutTimeout`. What a failure does
  * (roll back, or leave the release in place) is the caller's; {@link rolloutFailure} says it to the user.
  */
-import type { JobEndpoint, PlatformClient, V2 } from "../../api";
+import { loadBalancerUrls, type JobEndpoint, type PlatformClient, type V2 } from "../../api";
 import { poll } from "../../api/poll";
 import type { JobStatus } from "../../api/types";
 import { messageOf } from "../errorKinds";
@@ -111,6 +111,32 @@ export async function followRollout(
   if (tooMany()) return { kind: "unhealthy", ...figures(last?.workers, last?.releases) };
   if (!roll.met) return { kind: "timeout", ...figures(last?.workers, last?.releases) };
   if (!policy.smoke) return undefined;
+
+  // A load-balancing endpoint has no job queue: its smoke request is `smokeInput` POSTed to `base` once `health` answers 200.
+  const lb = loadBalancerUrls(endpoint);
+  if (lb) {
+    let seen: Workers | undefined;
+    const healthy = await poll(
+      async () => {
+        const [ok, w] = await Promise.all([client.loadBalancerHealth(lb.health), client.v2.listEndpointWorkers(id)]);
+        watch(w);
+        seen = w;
+        return ok;
+      },
+      (ok) => tooMany() || ok,
+      { timeoutMs: Math.max(1, deadline - Date.now()), intervalMs },
+    );
+    const at = figures(seen, last?.releases);
+    if (tooMany()) return { kind: "unhealthy", ...at };
+    if (!healthy.met) return { kind: "timeout", ...at };
+    let answer: { status: string; error?: string } = { status: "COMPLETED" };
+    try {
+      await client.loadBalancerRequest(lb.base, policy.smoke.input);
+    } catch (err) {
+      answer = { status: "FAILED", error: messageOf(err) };
+    }
+    return answer.status === policy.smoke.status ? undefined : { kind: "smoke", ...at, smoke: { jobId: `request to ${lb.base}`, ...answer } };
+  }
 
   // The smoke job: the same call `pulumi-runpod run` makes; every worker runs the release by now.
   let job: { id: string; status: JobStatus; error?: unknown };
