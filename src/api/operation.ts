@@ -22,6 +22,8 @@ export interface HttpRequestSpec {
   base: BaseUrl;
   /** Path segments after the base address, each encoded (ids never alter the path). */
   path: string[];
+  /** A whole address the platform gave (an endpoint's `requestUrls`), sent instead of `base` + `path`. */
+  url?: string;
   /** JSON body. */
   body?: unknown;
   /** Query parameters; arrays go comma-separated (OpenAPI `style: form, explode: false`), undefined ones are left out. */
@@ -182,10 +184,10 @@ export async function perform<A extends unknown[], R>(ctx: ClientContext, op: Re
     const request = { operation, document: op.document, variables: op.variables(...args), schema: op.response, signal: call.signal };
     send = () => executeGraphQL(ctx.transport, ctx.config.graphqlUrl, request);
   } else {
-    const { method, base, path, body, query } = op.request(...args);
+    const { method, base, path, url, body, query } = op.request(...args);
     const request: JsonRequest = {
       method,
-      url: withQuery(joinUrl(ctx.config[base], ...path), query),
+      url: withQuery(url ?? joinUrl(ctx.config[base], ...path), query),
       body,
       operation,
       signal: call.signal,

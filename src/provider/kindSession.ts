@@ -15,20 +15,7 @@ import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings
 import { LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS, SharedListing } from "./listing";
 import type { NetworkVolumeState } from "./paths/records";
 import { retryingInUse, type InUseOptions } from "./inUse";
-import type { Port, PortContext, PortFactory } from "./port";
-
-/**
- * A kind's container settings as other kinds compare them (Template: REST v2 endpoints copy them), so a
- * kind asks the session rather than import the kind that owns them.
- */
-export interface ContainerFacts<T = Record<string, unknown>, C = Record<string, unknown>> {
-  /** The fields that make a new container version. */
-  readonly fields: readonly string[];
-  /** Whether `container` (a copy) holds `source`'s current settings (in memory: env values go nowhere). */
-  runs(source: T, container: C): boolean;
-  /** The fields in which `container` differs from `source`'s settings (names only: values go nowhere). */
-  changed(source: T, container: C): string[];
-}
+import type { ContainerFacts, Port, PortContext, PortFactory } from "./port";
 
 /** What a session needs of a kind (the rest of its descriptor: kind.ts). */
 export interface SessionKind<I = never, R extends { id: string } = { id: string }> {
