@@ -9,9 +9,8 @@ import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
 import type { PlatformClient, Worker } from "./types";
 
 /**
- * Worker statuses that mean "can take a job". The spec does not show the worker record, so the
- * set is deliberately small and case-insensitive: the emulator reports `READY`; `RUNNING` and
- * `IDLE` are how the platform's console describes workers that are up.
+ * Worker statuses that mean "can take a job": REST v2's `RUNNING` (on a job) and `IDLE` (the document's
+ * WorkerStatus), compared case-insensitively; `READY`, the word of the spec's older worker listing, too.
  */
 const READY_STATUSES = new Set(["ready", "running", "idle"]);
 

@@ -101,7 +101,8 @@ export async function orphansCommand(ctx: CommandContext, opts: OrphansOptions):
 
 async function deleteAll(ctx: CommandContext, client: PlatformClient, api: ApiPath, orphans: readonly Orphan[]): Promise<void> {
   for (const o of orphans) {
-    await o.kind.remove(client, o.object, api);
+    // As a destroy deletes: a refusal while something still uses it (its release window) is retried.
+    await o.kind.remove(client, o.object, api, {});
     ctx.io.stdout.write(`deleted ${o.kind.noun} ${printable(o.object.id)} (${printable(o.object.name)})\n`);
   }
 }

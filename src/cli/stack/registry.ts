@@ -10,6 +10,7 @@ import type { PlatformClient } from "../../api";
 import { tokenOf } from "../../plugin/tokens";
 import { isAutoNameOf, KINDS, typeToken, type AnyKind } from "../../provider";
 import type { ApiPath } from "../../provider/apiPath";
+import type { InUseOptions } from "../../provider/inUse";
 import { PlatformSession } from "../../provider/session";
 import type { PlatformObject, StackKind } from "./stackKind";
 
@@ -53,11 +54,11 @@ function stackKindOf(kind: AnyKind): StackKind {
     nameIn: (props) => (typeof props?.name === "string" ? props.name : undefined),
     isAutoNameOf,
 
-    /** Through the path's port, as a destroy would (an endpoint: scaled to zero, running jobs let finish); gone counts as deleted. */
-    async remove(client, object, api) {
+    /** Through the path's port, as a destroy would (an endpoint: scaled to zero, running jobs let finish; with `inUse`, refusals retried); gone counts as deleted. */
+    async remove(client, object, api, inUse?: InUseOptions) {
       const { record } = object as RecordObject;
       const props: Props = record && facts.deleteProps ? facts.deleteProps(record) : { name: object.name };
-      await sessionOf(client, api).port(kind.kind).delete(object.id, props);
+      await sessionOf(client, api).port(kind.kind, inUse).delete(object.id, props);
     },
   };
 }

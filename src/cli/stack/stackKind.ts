@@ -5,6 +5,7 @@
  */
 import type { PlatformClient } from "../../api";
 import type { ApiPath } from "../../provider/apiPath";
+import type { InUseOptions } from "../../provider/inUse";
 
 /** A platform object of some kind, as far as the stack commands compare and show it. */
 export interface PlatformObject {
@@ -35,6 +36,10 @@ export interface StackKind {
   /** Whether `name` has the form of the auto-name the provider draws for the resource `resourceName`. */
   isAutoNameOf(name: string, resourceName: string): boolean;
 
-  /** Deletes `object` from the platform, first stopping whatever keeps it from being deleted; gone already counts as deleted. */
-  remove(client: PlatformClient, object: PlatformObject, api: ApiPath): Promise<void>;
+  /**
+   * Deletes `object` from the platform, first stopping whatever keeps it from being deleted; gone already
+   * counts as deleted. With `inUse`, a delete refused while something still uses it is retried as a destroy
+   * retries it (provider/inUse.ts); without, the refusal comes as the platform gave it.
+   */
+  remove(client: PlatformClient, object: PlatformObject, api: ApiPath, inUse?: InUseOptions): Promise<void>;
 }
