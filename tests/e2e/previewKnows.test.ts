@@ -92,3 +92,26 @@ test("deleting a volume that an unchanged endpoint and pod of the stack still mo
   await declare({ volumes: { cache: VOLUME }, ...mounted });
   await stack.run(["preview", "--expect-no-changes"]);
 });
+
+test("an error the provider raises itself reaches the user once, without a JavaScript stack trace", async () => {
+  const spare = { name: "e2e-spare", size: 10, dataCenterId: "EU-RO-1" };
+  await declare({ volumes: { cache: VOLUME, spare }, templates: { tpl: TEMPLATE } });
+  await stack.run(["up", "--yes"]);
+  emu.setFaults({ errorRate: 1, match: ["deleteNetworkVolume"] });
+  try {
+    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE } });
+    const up = await stack.run(["up", "--yes"], { expectFailure: true });
+    const out = up.stdout + up.stderr;
+    const message = /Injected fault: the emulator answered 5\d\d before taking effect \(HTTP 5\d\d, v2\.deleteNetworkVolume\)/g;
+    // The engine's progress lines show the error as it happens; its Diagnostics hold it once, and the
+    // provider host's own print of it (`Error: …: Error: …` and the stack) is gone.
+    const diagnostics = out.slice(out.indexOf("Diagnostics:"));
+    expect({ count: diagnostics.match(message)?.length, diagnostics }).toMatchObject({ count: 1 });
+    expect(out).not.toMatch(/Error: Injected fault/);
+    expect(out).not.toMatch(/^\s{4}at /m);
+    expect(out).not.toMatch(/\.js:\d+:\d+\)?$/m);
+  } finally {
+    emu.setFaults({});
+  }
+  expect(await volumeNamed(spare.name)).toBeDefined();
+});
