@@ -8,7 +8,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { KindSession, SessionKind } from "./kindSession";
 import type { ResourceModel } from "./model/fields";
 
-export type { ContainerFacts } from "./kindSession";
+export type { ContainerFacts } from "./port";
 
 type Props = Record<string, unknown>;
 

@@ -8,11 +8,31 @@ import type { SharedListing } from "./listing";
 
 type Props = Record<string, unknown>;
 
-/** What a port may use: the session's client and the shared listings of every kind (kindSession.ts provides them). */
+/**
+ * A kind's container settings as other kinds compare them (Template: REST v2 endpoints copy them), so a
+ * kind asks the session rather than import the kind that owns them.
+ */
+export interface ContainerFacts<T = Record<string, unknown>, C = Record<string, unknown>> {
+  /** The fields that make a new container version. */
+  readonly fields: readonly string[];
+  /** Whether `container` (a copy) holds `source`'s current settings (in memory: env values go nowhere). */
+  runs(source: T, container: C): boolean;
+  /** The fields in which `container` differs from `source`'s settings (names only: values go nowhere). */
+  changed(source: T, container: C): string[];
+}
+
+/**
+ * What a port may use: the session's client, the shared listings of every kind, and what the session
+ * knows of other kinds (kindSession.ts provides them).
+ */
 export interface PortContext {
   readonly client: PlatformClient;
   /** The shared listing of a kind's records on the session's path, by the kind's name (`"endpoint"`). */
   listing<R extends { id: string }>(kind: string): SharedListing<R>;
+  /** The container settings `kind` declares for other kinds to compare with (Template's). */
+  container<T, C>(kind: string): ContainerFacts<T, C>;
+  /** The settings a Template diff of this deployment found template `id`'s container about to take, if any. */
+  templateNext(id: string): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What one path can do for a kind, in the model's terms. */
@@ -51,11 +71,6 @@ export interface PortCapabilities {
   readonly usersFollow?: boolean;
 }
 
-export interface UpdateOptions {
-  /** Apply the template's container settings again (where the path copies templates) and follow the release. */
-  reapplyTemplate?: boolean;
-}
-
 export interface Port<I, R extends { id: string }> {
   readonly capabilities: PortCapabilities;
   /** Sends the create of `inputs` (the provider settles an unknown outcome; never repeated here). */
@@ -69,20 +84,35 @@ export interface Port<I, R extends { id: string }> {
   /** The caller's record `id`, or undefined when it has none (from the session's shared listing). */
   read(id: string): Promise<R | undefined>;
   /**
-   * Where the path tracks releases (REST v2 endpoints): the newest release of record `id` when it is newer
-   * than the one the stored outputs `olds` hold (never followed to health), else undefined.
+   * What only this path sees changing, given the fields the model found `changed` between the stored
+   * outputs `olds` and the checked inputs `news`: the fields to show as changed (REST v2 endpoints: a
+   * template to re-apply shows as `templateId`, a release nobody followed as `releaseVersion`). Asked
+   * only when nothing replaces: a replacement starts afresh.
    */
-  unfollowedRelease?(id: string, olds: Props): Promise<{ id: string; version: number | null } | undefined>;
-  /** Where the path tracks releases: record `record` with its current release taken as followed (adoption, older state). */
-  adoptRelease?(record: R): Promise<R>;
-  /** Applies `inputs` to record `id`; `olds` are the stored outputs (last read). */
-  update(id: string, inputs: I, olds: Props, options?: UpdateOptions): Promise<R>;
+  changesOnPath?(id: string, olds: Props, news: Props, changed: readonly string[]): Promise<string[]>;
+  /**
+   * After a read of record `id`: the outputs only this path keeps, written into `outs` (REST v2
+   * endpoints: the release taken as followed when adopted, whether it runs its template's current
+   * settings). `props`: the stored outputs, if any.
+   */
+  readOutputs?(id: string, outs: Props, props: Props | undefined): Promise<void>;
+  /**
+   * Applies `inputs` to record `id`; `olds` are the stored outputs (last read). Where the path copies
+   * templates, a template whose settings the record no longer runs is re-applied (and followed).
+   */
+  update(id: string, inputs: I, olds: Props): Promise<R>;
   /**
    * Deletes record `id`, first doing what the path needs for it (an endpoint: scale to zero, let
    * running jobs finish); gone counts as deleted. Refused while something still uses the record: the
-   * platform's in-use refusal (errorKinds.ts `isFailedPrecondition`), once. `props`: the stored outputs, if any.
+   * platform's refusal ({@link refusedInUse}) as it came, once; the session's port retries it (inUse.ts)
+   * for whoever asks it to. `props`: the stored outputs, if any.
    */
   delete(id: string, props: Props | undefined): Promise<void>;
+  /**
+   * Whether `err`, from {@link delete}, is the platform's refusal while something still uses the record
+   * (REST v2: a 400 to the delete). Default: GraphQL's `FAILED_PRECONDITION`.
+   */
+  refusedInUse?(err: unknown): boolean;
 }
 
 /** Builds a kind's port for one path on a session (each kind's `paths/index.ts`). */

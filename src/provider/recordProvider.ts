@@ -10,7 +10,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { PlatformClient } from "../api";
 import { isNotFound } from "./errorKinds";
 import { checkFields, isComplete, type InputFailure } from "./model/check";
-import { diffModel } from "./model/compare";
+import { diffModel, replacing } from "./model/compare";
 import { inputNames, secretNames, type ResourceModel } from "./model/fields";
 import { withAutoName } from "./naming";
 import { checkedInputs, isCheckedInputs, refreshedInputs } from "./model/state";
@@ -18,6 +18,7 @@ import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROP
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
 import { pathFailures } from "./pathSupport";
 import type { KindSession } from "./kindSession";
+import type { InUseOptions } from "./inUse";
 import type { Port } from "./port";
 import { containsUnknown } from "./unknown";
 import { takeLeavingFailures, VOLUMES_LEAVING_PROPERTY } from "./volumesLeaving";
@@ -38,10 +39,14 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   private portInstance?: Port<I, R>;
   private readonly secretFields: readonly string[];
 
+  /**
+   * @param inUse given: deletes refused while something still uses the record are retried (inUse.ts).
+   */
   constructor(
     session: KindSession,
     protected readonly model: ResourceModel,
     protected readonly words: KindWords,
+    private readonly inUse?: InUseOptions,
   ) {
     this.session = session;
     this.secretFields = secretNames(model);
@@ -53,7 +58,7 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
 
   /** This kind's operations on the session's path (the session picks the path), built at first use. */
   protected get port(): Port<I, R> {
-    this.portInstance ??= this.session.port<I, R>(this.model.kind);
+    this.portInstance ??= this.session.port<I, R>(this.model.kind, this.inUse);
     return this.portInstance;
   }
 
@@ -111,22 +116,35 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
 
   /**
    * Field-by-field diff of stored outputs against checked inputs; provider settings alone are no diff.
-   * The path's port adjusts the model's change policies (port.ts capabilities): what it cannot change
-   * or unset in place replaces, what it renames in place does not, and only where names are unique
-   * does a replacement keeping the name delete first.
+   * Replacement is decided here only: the model's change policies (model/compare.ts), adjusted by the
+   * path's port (port.ts capabilities): what it cannot change or unset in place replaces, what it renames
+   * in place does not, and only where names are unique does a replacement keeping the name delete first.
+   * A kind says how its fields compare ({@link changedInputs}); its port adds what only the path sees.
    */
-  async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
-    const d = diffModel(this.model, inputNames(this.model), olds ?? {}, news ?? {});
+  async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
+    const [o, n] = [olds ?? {}, news ?? {}];
+    const modelChanged = this.changedInputs(o, n);
     const { replaces = [], replacesOnUnset = [], updatesInPlace = [], uniqueNames = false } = this.port.capabilities;
-    const changed = d.changed as string[];
     const unsets = (f: string) => {
       const field = this.model.fields[f] as { default?: unknown } | undefined;
-      return JSON.stringify(news?.[f] ?? null) === JSON.stringify(field?.default ?? null);
+      return JSON.stringify(n[f] ?? null) === JSON.stringify(field?.default ?? null);
     };
-    const onPath = changed.filter((f) => replaces.includes(f) || (replacesOnUnset.includes(f) && unsets(f)));
-    const replacing = [...new Set([...(d.replaces as string[]).filter((f) => !updatesInPlace.includes(f)), ...onPath])];
-    const keepsName = !containsUnknown(news?.name) && olds?.name === news?.name;
-    return { changes: d.changes, replaces: replacing, deleteBeforeReplace: uniqueNames && replacing.length > 0 && keepsName, changed };
+    const onPath = modelChanged.filter((f) => replaces.includes(f) || (replacesOnUnset.includes(f) && unsets(f)));
+    const byModel = (replacing(this.model, modelChanged as never[], o, n) as string[]).filter((f) => !updatesInPlace.includes(f));
+    const replacingFields = [...new Set([...byModel, ...onPath])];
+    const changed = replacingFields.length === 0 && this.port.changesOnPath ? await this.port.changesOnPath(id, o, n, modelChanged) : modelChanged;
+    const keepsName = !containsUnknown(n.name) && o.name === n.name;
+    return {
+      changes: changed.length > 0,
+      replaces: replacingFields,
+      deleteBeforeReplace: uniqueNames && replacingFields.length > 0 && keepsName,
+      changed,
+    };
+  }
+
+  /** The inputs that differ, compared as the model says (model/compare.ts `diffModel`); a kind with a rule of its own overrides it. */
+  protected changedInputs(olds: Props, news: Props): string[] {
+    return diffModel(this.model, inputNames(this.model), olds, news).changed;
   }
 
   /**
@@ -169,6 +187,7 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
       return {};
     }
     const outs = this.readOutputs(record, props);
+    await this.port.readOutputs?.(record.id, outs as Props, props);
     const checked = props?.[CHECKED_PROPERTY];
     if (!isCheckedInputs(checked)) return { id: record.id, props: outs, inputs: this.inputsOf(outs) };
     return { id: record.id, props: { ...outs, [CHECKED_PROPERTY]: checked }, inputs: refreshedInputs(checked, this.inputsOf(outs), outs) };

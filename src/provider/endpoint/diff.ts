@@ -1,8 +1,8 @@
 /**
- * Field-by-field diff of an `Endpoint` (docs/endpoint.md › Update, replace, delete, refresh): the model's comparison and change policies
- * (model/compare.ts), plus the compute selection: GPU ↔ CPU replaces (the document makes the compute
- * family immutable), and among GPUs the desired form (`gpuIds` or `gpuTypeIds`) decides which list is
- * compared.
+ * Field-by-field diff of an `Endpoint` (docs/endpoint.md › Update, replace, delete, refresh): the model's
+ * comparison and change policies (model/compare.ts; GPU ↔ CPU replaces: `cpuFlavorIds` replaces when set
+ * or unset), plus the compute selection: among GPUs the desired form (`gpuIds` or `gpuTypeIds`) decides
+ * which list is compared. The provider's diff (recordProvider.ts) takes `changed` from here.
  *
  * The dynamic provider compares the stored outputs (the platform's answer, refreshed by `read`) with
  * the checked inputs, so drift made outside Pulumi shows up here as a change.
@@ -47,11 +47,9 @@ export function diffEndpoint(olds: Record<string, unknown>, news: Record<string,
   const cpu = isSet(news.cpuFlavorIds);
   const wasCpu = Array.isArray(olds.cpuFlavorIds) && olds.cpuFlavorIds.length > 0;
   if (cpu !== wasCpu) {
-    // GPU ↔ CPU: a new endpoint.
+    // GPU ↔ CPU: a new endpoint (the model's cpuFlavorIds replaces when set or unset).
     changed.push("cpuFlavorIds");
-    return { changes: true, changed, replaces: [...replacing(ENDPOINT_MODEL, changed), "cpuFlavorIds"], deleteBeforeReplace: false };
-  }
-  if (cpu) {
+  } else if (cpu) {
     if (differs("cpuFlavorIds")) changed.push("cpuFlavorIds");
   } else if (isSet(news.gpuTypeIds)) {
     // From tiers to type names, or new type names: only REST v1 create takes them.
@@ -60,6 +58,6 @@ export function diffEndpoint(olds: Record<string, unknown>, news: Record<string,
     // Tiers changed, or type names given up for tiers (applied in place by saveEndpoint).
     changed.push("gpuIds");
   }
-  const replaces = replacing(ENDPOINT_MODEL, changed);
+  const replaces = replacing(ENDPOINT_MODEL, changed, olds, news);
   return { changes: changed.length > 0, changed, replaces, deleteBeforeReplace: false };
 }

@@ -204,6 +204,7 @@ export const ENDPOINT_MODEL = defineModel({
         compare: "ordered list",
         why: "PATCH `cpu` carries the whole list; GPU ↔ CPU replaces (the document makes the compute family immutable)",
         note: "from or to GPUs: deleted and re-created",
+        replacesOnSetOrUnset: true,
       },
     }),
     vcpuCount: input({

@@ -2,7 +2,7 @@
  * The `Endpoint` dynamic provider's operations (docs/endpoint.md; create/delete guarantees: docs/operations.md) on a
  * {@link PlatformSession}: the shared skeleton (recordProvider.ts) over the path the session uses
  * (`paths/*.ts`), plus what only endpoints have: the create settlement of unknown outcomes
- * (createOnce.ts), the readiness wait, and the GPU type names the platform does not report. The
+ * (../createOnce.ts), the readiness wait, and the GPU type names the platform does not report. The
  * engine reaches them through the serialized stub and the provider runtime (runtime.ts); tests may
  * construct one directly.
  */
@@ -10,42 +10,24 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { messageOf } from "../errorKinds";
 import type { InputFailure } from "../model/check";
 import { isStringArray, joinList } from "../model/state";
-import type { ContainerSettings, EndpointState, TemplateState } from "../paths/records";
+import type { EndpointState, TemplateState } from "../paths/records";
 import type { KindSession } from "../kindSession";
 import { RecordProvider } from "../recordProvider";
-import { AUTONAMED_PROPERTY, CHECKED_PROPERTY } from "../reserved";
-import { containsUnknown, isUnknown } from "../unknown";
+import { AUTONAMED_PROPERTY } from "../reserved";
+import { isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
-import { CreateOnce } from "./createOnce";
+import { createOnce, SETTLE_MIN_MS } from "../createOnce";
 import { COST_OUTPUTS } from "./costFields";
 import { diffEndpoint } from "./diff";
 import type { SharedListing } from "../listing";
 import { EndpointInitError } from "./initError";
-import { ENDPOINT_CONTAINER_FIELDS, ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
+import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
 import { IncompleteCreateError } from "../port";
 import { awaitWorkers, notReadyFigures, WorkersNotReadyError } from "./readiness";
 import { inputsFromOutputs, outputsFromRecord } from "./state";
 
 type Props = Record<string, unknown>;
-
-/** The container fields the endpoint declares itself (they win over its template's; the diff compares them). */
-const ownFields = (declared: Props | undefined): Set<string> => new Set(ENDPOINT_CONTAINER_FIELDS.filter((f) => declared?.[f] !== undefined));
-
-/**
- * The container a template gives an endpoint that declares `own` fields itself, those taken from what it
- * runs (`container`): so comparing with `container` judges the template's part only. A declared `env`
- * merges over the template's per key: with its keys known (`envKeys`) the template's other keys are still
- * judged, else env is left to the diff.
- */
-function overlaid(template: TemplateState, container: ContainerSettings, own: Set<string>, envKeys?: readonly string[]): TemplateState {
-  const out: Record<string, unknown> = { ...template };
-  for (const f of own) if (f !== "env") out[f] = container[f as keyof ContainerSettings];
-  if (own.has("env")) {
-    out.env = envKeys ? { ...template.env, ...Object.fromEntries(envKeys.filter((k) => k in container.env).map((k) => [k, container.env[k]])) } : container.env;
-  }
-  return out as unknown as TemplateState;
-}
 
 /** Set, or not known yet (preview): a CPU selection counts as given. */
 const isUnknownOrSet = (v: unknown): boolean => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
@@ -57,14 +39,11 @@ export interface EndpointProviderOptions {
 
 /** Endpoint CRUD on one session. */
 export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOutputs, EndpointState> {
-  private readonly creates: CreateOnce;
-
   constructor(
     session: KindSession,
     private readonly options: EndpointProviderOptions = {},
   ) {
     super(session, ENDPOINT_MODEL, { noun: "endpoint" });
-    this.creates = new CreateOnce(this.session);
   }
 
   /** The shared endpoint listing (read, create's duplicate check, a refused delete). */
@@ -150,87 +129,16 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   }
 
   /**
-   * Field-by-field diff of stored outputs against checked inputs (diff.ts); provider settings alone are
-   * no diff. A template to re-apply shows as a change of `templateId` ({@link reappliesTemplate}).
+   * The inputs that differ (diff.ts: the compute selection compares the list the inputs use); the
+   * skeleton's diff decides replacement, and the port adds what its path sees (a template to re-apply).
    */
-  override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
-    const d = diffEndpoint(olds ?? {}, news ?? {});
-    const changed: string[] = [...d.changed];
-    // A replacement is created from the template as it is now: nothing to re-apply, no release to follow.
-    if (d.replaces.length === 0) {
-      if (changed.includes("templateId")) {
-        const differing = await this.templateDifferences(id, olds, news);
-        // A template the state holds no link to (adopted, or declared anew) that the endpoint already runs: no change.
-        if (differing !== undefined && differing.length === 0) changed.splice(changed.indexOf("templateId"), 1);
-        for (const f of differing ?? []) if (!changed.includes(f)) changed.push(f);
-      } else if (await this.reappliesTemplate(id, olds, news)) {
-        changed.push("templateId");
-      }
-      if (this.port.unfollowedRelease && (await this.port.unfollowedRelease(id, olds ?? {}))) changed.push("releaseVersion");
-    }
-    return { changes: changed.length > 0, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, changed };
-  }
-
-  /**
-   * Where the path copies templates and the stored outputs hold no `templateId` (an adopted endpoint, or
-   * one that ran its own image): the container fields in which the endpoint differs from what the declared
-   * template, overlaid with the endpoint's own declared values, would give it; undefined when that cannot
-   * be told (unknown values, not found). Compared in memory: env values go nowhere.
-   */
-  private async templateDifferences(id: string, olds: Props | undefined, news: Props | undefined): Promise<string[] | undefined> {
-    const template = news?.templateId;
-    if (!this.port.capabilities.copiesTemplates || typeof olds?.templateId === "string" || typeof template !== "string" || isUnknown(template))
-      return undefined;
-    if (ENDPOINT_CONTAINER_FIELDS.some((f) => containsUnknown(news?.[f]))) return undefined;
-    const [record, found] = await Promise.all([this.port.read(id), this.session.listing<TemplateState>("template").find(template)]);
-    if (!record?.container || !found) return undefined;
-    const own = Object.fromEntries(ENDPOINT_CONTAINER_FIELDS.filter((f) => news?.[f] !== undefined).map((f) => [f, news![f]]));
-    const target = { ...found, ...own, env: { ...found.env, ...((own.env as Record<string, string> | undefined) ?? {}) } } as TemplateState;
-    const container = this.session.container<TemplateState, ContainerSettings>("template");
-    return container.runs(target, record.container) ? [] : container.changed(target, record.container);
-  }
-
-  /**
-   * Whether the endpoint must re-apply its unchanged `templateId`, where the path copies templates into
-   * endpoints (REST v2) so a template change reaches an endpoint only when re-applied: its last read
-   * found it running an older copy (`templateCurrent` false), or the container it runs differs from its
-   * template's settings — those a Template diff of this deployment found the template about to take
-   * (it ran first: the endpoint depends on it; preview shows the re-apply), else the template's current
-   * ones, compared live, so a template changed by an interrupted `up`, another stack or outside Pulumi
-   * reaches its endpoints. Compared in memory: env values go nowhere.
-   */
-  private async reappliesTemplate(id: string, olds: Props | undefined, news: Props | undefined): Promise<boolean> {
-    if (!this.port.capabilities.copiesTemplates) return false;
-    const template = news?.templateId;
-    if (typeof template !== "string" || isUnknown(template) || olds?.templateId !== template) return false;
-    if (olds?.templateCurrent === false) return true;
-    const next = this.session.templateNext(template);
-    const container = this.session.container<TemplateState, ContainerSettings>("template");
-    if (next && container.fields.some((f) => containsUnknown(next[f]))) return true;
-    const [record, target] = await Promise.all([this.port.read(id), next ?? this.session.listing<TemplateState>("template").find(template)]);
-    if (!record?.container || !target) return false;
-    const envKeys = news?.env && typeof news.env === "object" ? Object.keys(news.env) : undefined;
-    return !container.runs(overlaid(target as TemplateState, record.container, ownFields(news), envKeys), record.container);
-  }
-
-  /**
-   * Whether endpoint `id` runs template `templateId`'s current container settings, from the shared
-   * listings (compared in memory: env values go nowhere); undefined when either is not found or the
-   * path reports no container.
-   */
-  private async runsCurrentTemplate(id: string, templateId: string, props: Props | undefined): Promise<boolean | undefined> {
-    const [record, template] = await Promise.all([this.port.read(id), this.session.listing<TemplateState>("template").find(templateId)]);
-    if (!record?.container || !template) return undefined;
-    const checked = props?.[CHECKED_PROPERTY] as { keys?: unknown } | undefined;
-    const declared = Array.isArray(checked?.keys) ? Object.fromEntries((checked.keys as string[]).map((k) => [k, true])) : {};
-    return this.session
-      .container<TemplateState, ContainerSettings>("template")
-      .runs(overlaid(template, record.container, ownFields(declared)), record.container);
+  protected override changedInputs(olds: Props, news: Props): string[] {
+    return diffEndpoint(olds, news).changed;
   }
 
   /**
    * Creates the endpoint through the path's port. A create whose outcome is unknown is settled, never
-   * blindly repeated (createOnce.ts): an auto-named create of N endpoints costs exactly N requests,
+   * blindly repeated (../createOnce.ts): an auto-named create of N endpoints costs exactly N requests,
    * chosen names N requests and one listing.
    * With `waitForWorkers` and `workersMin` > 0, returns only once `workersMin` workers report ready.
    * @returns the endpoint id and its outputs.
@@ -240,13 +148,19 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   async create(news: Props): Promise<dynamic.CreateResult<EndpointOutputs>> {
     const inputs = this.checked(news, "create");
     const port = this.port;
+    // Where the path's records say which template an endpoint runs, the template is part of its identity (REST v2: a snapshot, so the name decides).
+    const templateReported = !port.capabilities.unreported.includes("templateId");
     const identity = {
       name: inputs.name,
-      templateId: inputs.templateId,
-      templateReported: !port.capabilities.unreported.includes("templateId"),
       autonamed: news[AUTONAMED_PROPERTY] === true,
+      what: `endpoint "${inputs.name}"`,
+      key: JSON.stringify([inputs.name, inputs.templateId]),
+      same: (e: EndpointState) => !templateReported || e.templateId === inputs.templateId,
+      candidates: "endpoints with that name and template",
+      // A timed-out create may land later: look for it for the client's request timeout, at least SETTLE_MIN_MS.
+      settleMs: Math.max(this.client.config.timeoutMs, SETTLE_MIN_MS),
     };
-    let record = await this.creates.run(identity, () => port.create(inputs));
+    let record = await createOnce(this.directory, identity, () => port.create(inputs));
     try {
       if (port.finishCreate) record = await port.finishCreate(record, inputs);
     } catch (err) {
@@ -315,29 +229,6 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   }
 
   /**
-   * Reads as the skeleton does; where the path copies templates, `templateCurrent` says whether the
-   * endpoint still runs its template's current container settings (kept as stored when either is not
-   * found), so `pulumi refresh` shows an endpoint running an older copy and the next `up` re-applies it.
-   */
-  override async read(id: string, props?: Props): Promise<dynamic.ReadResult<EndpointOutputs | Props>> {
-    const result = await super.read(id, props);
-    const outs = result.props as EndpointOutputs | undefined;
-    // Adopted (import, `get`) or state older than release tracking: the current release counts as followed. A refresh never moves it.
-    if (result.id && outs && this.port.adoptRelease && !(props && "releaseVersion" in props)) {
-      const record = await this.port.read(id);
-      if (record) {
-        const adopted = await this.port.adoptRelease(record);
-        outs.releaseVersion = adopted.releaseVersion ?? null;
-        outs.releasedContainer = adopted.releasedContainer ?? null;
-      }
-    }
-    if (result.id && outs && this.port.capabilities.copiesTemplates && typeof outs.templateId === "string") {
-      outs.templateCurrent = (await this.runsCurrentTemplate(id, outs.templateId, props)) ?? props?.templateCurrent !== false;
-    }
-    return result;
-  }
-
-  /**
    * Reads as the skeleton does (refresh, `Endpoint.get`, adoption: props may be empty, inputs are
    * rebuilt from the record). The stored `gpuTypeIds` are carried unless the platform's tiers changed
    * since they were last seen: then they are cleared, so the next `up` re-creates the endpoint with its
@@ -365,11 +256,10 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<EndpointOutputs>> {
     const inputs = this.checked(news, "update");
     const port = this.port;
-    const reapply = await this.reappliesTemplate(id, olds, news);
     const record = await this.writing(
       id,
       [],
-      () => port.update(id, inputs, olds, { reapplyTemplate: reapply }),
+      () => port.update(id, inputs, olds),
       (changed) => this.directory.changed(changed),
     );
     // The release stays the stored one unless this update followed one to health.

@@ -53,9 +53,30 @@ export function changedKeys(a: unknown, b: unknown): string[] {
   return [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => containsUnknown(y[k]) || x[k] !== y[k]).sort();
 }
 
-/** The changed inputs whose change policy is replace. */
-export function replacing<F extends Fields>(model: ResourceModel<F>, changed: readonly InputName<F>[]): InputName<F>[] {
-  return changed.filter((name) => changeOf(model, name).policy === "replace");
+/** Set, for {@link Change.replacesOnSetOrUnset}: neither none, `[]`, `0` nor `""`; a value not known yet counts as set. */
+const isPresent = (v: unknown): boolean =>
+  containsUnknown(v) || !(v === undefined || v === null || v === 0 || v === "" || (Array.isArray(v) && v.length === 0));
+
+/**
+ * The changed inputs that replace: their change policy is replace, or (`replacesOnSetOrUnset`) the
+ * change sets or unsets them between the stored outputs `olds` and the checked inputs `news`.
+ */
+export function replacing<F extends Fields>(
+  model: ResourceModel<F>,
+  changed: readonly InputName<F>[],
+  olds: Record<string, unknown> = {},
+  news: Record<string, unknown> = {},
+): InputName<F>[] {
+  return changed.filter((name) => {
+    const change = changeOf(model, name);
+    return change.policy === "replace" || (change.replacesOnSetOrUnset === true && isPresent(olds[name]) !== isPresent(news[name]));
+  });
+}
+
+/** Whether the preference list `wanted` (known; empty: anywhere) still allows `placed` ({@link Change.satisfiedBy}). */
+function stillAllows(wanted: unknown, placed: unknown): boolean {
+  if (typeof placed !== "string" || !Array.isArray(wanted) || containsUnknown(wanted)) return false;
+  return wanted.length === 0 || wanted.includes(placed);
 }
 
 /**
@@ -68,13 +89,20 @@ export interface ModelDiff<N extends string = string> {
   replaces: N[];
 }
 
-/** Compares stored outputs with checked inputs over every input of `model`, as its change policies say. */
+/**
+ * Compares stored outputs with checked inputs over every input of `model`, as its change policies say;
+ * a preference list still satisfied by where the resource got placed is no change.
+ */
 export function diffModel<F extends Fields>(
   model: ResourceModel<F>,
   names: readonly InputName<F>[],
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): ModelDiff<InputName<F>> {
-  const changed = changedFields(model, names, olds, news);
-  return { changes: changed.length > 0, changed, replaces: replacing(model, changed) };
+  const satisfied = (name: string) => {
+    const by = changeOf(model, name).satisfiedBy;
+    return by !== undefined && stillAllows(news[name], olds[by]);
+  };
+  const changed = changedFields(model, names, olds, news).filter((name) => !satisfied(name));
+  return { changes: changed.length > 0, changed, replaces: replacing(model, changed, olds, news) };
 }

@@ -25,6 +25,16 @@ export interface Change {
   why: string;
   /** Added to the README's "On change" cell (e.g. "unset detaches"). */
   note?: string;
+  /**
+   * Besides `policy`: a change that sets or unsets the field (to or from none, `[]` or `0`; a value not
+   * known yet counts as set) replaces (the document fixes it at create: a pod's volume, an endpoint's compute family).
+   */
+  replacesOnSetOrUnset?: boolean;
+  /**
+   * A preference list that only chooses where the resource starts: while it still allows what the output
+   * `satisfiedBy` names (where it got placed), or is empty (anywhere), it shows no change.
+   */
+  satisfiedBy?: string;
 }
 
 interface Documented {

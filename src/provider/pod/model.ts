@@ -107,6 +107,7 @@ export const POD_MODEL = defineModel({
         compare: "value",
         why: `${PATCH} (\`mounts.persistent\`); the mount kind is fixed at create`,
         note: "from or to `0` replaces",
+        replacesOnSetOrUnset: true,
       },
     }),
     volumeMountPath: input({
@@ -129,7 +130,13 @@ export const POD_MODEL = defineModel({
       defaultText: "one of `gpuTypeIds` / `cpuFlavorId`",
       note: "; catalog ids (`getGpuTypes`)",
       reported: false,
-      change: { policy: "replace", compare: "ordered list", why: `${CREATE_ONLY} (createPod places one GPU type, tried in this order)` },
+      // A preference: a list that still allows the GPU type the pod got (a reorder, an import) is no change.
+      change: {
+        policy: "replace",
+        compare: "ordered list",
+        why: `${CREATE_ONLY} (createPod places one GPU type, tried in this order)`,
+        satisfiedBy: "gpuTypeId",
+      },
     }),
     gpuCount: input({
       doc: "GPUs per pod.",
@@ -157,7 +164,7 @@ export const POD_MODEL = defineModel({
       rule: listOf(text(64), { what: "data center ids", example: "US-TX-3", empty: "any data center" }),
       default: [],
       reported: false,
-      change: { policy: "replace", compare: "set", why: CREATE_ONLY },
+      change: { policy: "replace", compare: "set", why: CREATE_ONLY, satisfiedBy: "dataCenterId" },
     }),
     cloudType: input({
       doc: "Cloud tier (REST v2 `cloud`).",

@@ -5,14 +5,13 @@
  * adds the pod's cross-field rules and the catalog review with its cost estimate (review.ts). Env values are
  * secrets: removed from every error.
  */
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { InUseOptions } from "../inUse";
 import { checkFields, type InputFailure } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { NamedRecordProvider } from "../namedRecordProvider";
 import type { PodState, RegistryAuthState } from "../paths/records";
 import type { KindSession } from "../kindSession";
-import { containsUnknown, isUnknown } from "../unknown";
+import { isUnknown } from "../unknown";
 import { INJECTED_SSH_KEY, POD_MODEL, type PodInputs, type PodOutputs } from "./model";
 import { reviewPod } from "./review";
 
@@ -22,15 +21,6 @@ export type PodProviderOptions = InUseOptions;
 
 const known = (v: unknown) => v !== undefined && v !== null && !isUnknown(v);
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
-
-/** Each placement preference and the output that says what it got. */
-const PLACED = { gpuTypeIds: "gpuTypeId", dataCenterIds: "dataCenterId" } as const;
-
-/** Whether the preference list `wanted` (known; empty: anywhere) still allows `placed`. */
-function stillAllows(wanted: unknown, placed: unknown): boolean {
-  if (typeof placed !== "string" || !Array.isArray(wanted) || containsUnknown(wanted)) return false;
-  return wanted.length === 0 || wanted.includes(placed);
-}
 
 export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodState> {
   constructor(session: KindSession, options: PodProviderOptions = {}) {
@@ -97,26 +87,6 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
         failures.push({ property: "networkVolumeId", reason: `networkVolumeId "${volume}" is not one of your network volumes; yours: ${yours}` });
       }
     }
-  }
-
-  /**
-   * The model's diff, with two pod rules: a volume added to or removed from a pod replaces it (the mount
-   * kind is fixed at create); and the placement preferences (`gpuTypeIds`, `dataCenterIds`) only choose
-   * where a pod starts, so a list that still allows where it runs (outputs `gpuTypeId`, `dataCenterId`)
-   * is no change: a reordered preference, or an import, whose record names only the one it got.
-   */
-  override async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult & { changed: string[] }> {
-    const d = await super.diff(id, olds, news);
-    const allowed = Object.entries(PLACED)
-      .filter(([list, placed]) => d.changed.includes(list) && stillAllows(news?.[list], olds?.[placed]))
-      .map(([list]) => list);
-    const changed = d.changed.filter((f) => !allowed.includes(f));
-    let replaces = (d.replaces ?? []).filter((f) => !allowed.includes(f));
-    const size = (v: unknown) => (typeof v === "number" ? v : 0);
-    if (changed.includes("volumeInGb") && (size(olds?.volumeInGb) === 0) !== (size(news?.volumeInGb) === 0)) {
-      replaces = [...new Set([...replaces, "volumeInGb"])];
-    }
-    return { ...d, changes: allowed.length > 0 ? changed.length > 0 : d.changes, changed, replaces };
   }
 
   /**

@@ -18,6 +18,7 @@ import { settingsFrom } from "../../model/state";
 import { drain, drainLimitMs, runningJobs } from "../drain";
 import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs, type EndpointSettings } from "../model";
 import { guardRollout } from "../../rollout/rollout";
+import { reappliesTemplate, runsCurrentTemplate, templateDifferences } from "./v2TemplateCopy";
 
 const TYPE_TO_V2 = { QB: "QUEUE", LB: "LOAD_BALANCER" } as const;
 const TYPE_FROM_V2 = { QUEUE: "QB", LOAD_BALANCER: "LB" } as const;
@@ -207,14 +208,15 @@ const storedRelease = (olds: Record<string, unknown> | undefined): number | null
   typeof olds?.releaseVersion === "number" ? olds.releaseVersion : olds?.releaseVersion === null ? null : undefined;
 
 /**
- * Follows endpoint `id`'s current release to health (rollout.ts); a failed one is rolled back by PATCHing
- * the container the state holds (`target`: the release last followed to health; v2 keeps the settings
- * on the endpoint itself).
+ * Follows endpoint `after`'s current release to health (rollout.ts; its smoke job sent to the record's
+ * `requestUrls`); a failed one is rolled back by PATCHing the container the state holds (`target`: the
+ * release last followed to health; v2 keeps the settings on the endpoint itself).
  */
-async function rollOut(context: PortContext, id: string, inputs: EndpointInputs, target: ContainerSettings, current: ContainerSettings): Promise<void> {
+async function rollOut(context: PortContext, after: EndpointState, inputs: EndpointInputs, target: ContainerSettings): Promise<void> {
+  const { id, container: current } = after as EndpointState & { container: ContainerSettings };
   const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
   const secrets = [...Object.values(target.env), ...Object.values(current.env), ...Object.values(inputs.env ?? {})].filter((v) => v.length > 0);
-  await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {
+  await guardRollout(context.client, { id, label: `${inputs.name} (${id})`, requestUrls: after.requestUrls }, settings, secrets, {
     what: "the previous container settings",
     detail: `(image ${target.imageName})`,
     put: async () => {
@@ -259,31 +261,62 @@ export function v2EndpointPort(context: PortContext): Port<EndpointInputs, Endpo
 
     read: (id) => context.listing<EndpointState>("endpoint").find(id),
 
-    /** An adopted endpoint (import, `get`, state older than release tracking) takes its current release as followed. */
-    async adoptRelease(record) {
-      return released(record, (await latestRelease(context, record.id))?.version ?? null);
+    /**
+     * A declared template the stored outputs hold no link to (adopted, or declared anew) shows as the
+     * container fields it would change, or as no change when the endpoint already runs it; an unchanged
+     * one to re-apply shows as `templateId` (v2TemplateCopy.ts); a release nobody followed as `releaseVersion`.
+     */
+    async changesOnPath(id, olds, news, changed) {
+      const out = [...changed];
+      if (out.includes("templateId")) {
+        const differing = await templateDifferences(context, id, olds, news);
+        if (differing !== undefined && differing.length === 0) out.splice(out.indexOf("templateId"), 1);
+        for (const f of differing ?? []) if (!out.includes(f)) out.push(f);
+      } else if (await reappliesTemplate(context, id, olds, news)) {
+        out.push("templateId");
+      }
+      if (await unfollowedRelease(context, id, olds)) out.push("releaseVersion");
+      return out;
     },
 
-    unfollowedRelease: (id, olds) => unfollowedRelease(context, id, olds),
+    /**
+     * An adopted endpoint (import, `get`, state older than release tracking) takes its current release as
+     * followed (a refresh never moves it); `templateCurrent` says whether it still runs its template's
+     * current settings (kept as stored when either is not found), so a refresh shows an older copy.
+     */
+    async readOutputs(id, outs, props) {
+      if (!(props && "releaseVersion" in props)) {
+        const record = await context.listing<EndpointState>("endpoint").find(id);
+        if (record) {
+          const adopted = released(record, (await latestRelease(context, record.id))?.version ?? null);
+          outs.releaseVersion = adopted.releaseVersion ?? null;
+          outs.releasedContainer = adopted.releasedContainer ?? null;
+        }
+      }
+      if (typeof outs.templateId === "string") {
+        outs.templateCurrent = (await runsCurrentTemplate(context, id, outs.templateId, props)) ?? props?.templateCurrent !== false;
+      }
+    },
 
     /**
      * A PATCH of container settings (or a re-applied template) makes a release, and a release nobody
      * followed (an interrupted `up`, a change outside Pulumi) is one too: each is followed to health and,
      * when it fails, rolled back to the container the state holds (rollOut).
      */
-    async update(id, inputs, olds, options = {}) {
-      let body = patchBody(inputs, olds, options.reapplyTemplate);
+    async update(id, inputs, olds) {
+      const reapply = await reappliesTemplate(context, id, olds, { ...inputs });
+      let body = patchBody(inputs, olds, reapply);
       const releases = (b: V2.UpdateEndpointRequest | undefined) => b !== undefined && CONTAINER_KEYS.some((k) => b[k] !== undefined);
       let before: EndpointState | undefined;
       if (!releases(body)) {
         if (!(await unfollowedRelease(context, id, olds))) return endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
         // A release nobody followed: what the endpoint runs now decides what to put back (drift no read has seen yet included).
         before = endpointStateFromV2(await v2().getEndpoint(id));
-        body = patchBody(inputs, { ...olds, ...before.container }, options.reapplyTemplate);
+        body = patchBody(inputs, { ...olds, ...before.container }, reapply);
       }
       before ??= endpointStateFromV2(await v2().getEndpoint(id));
       const after = endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
-      await rollOut(context, id, inputs, releasedContainerOf(olds) ?? before.container!, after.container!);
+      await rollOut(context, after, inputs, releasedContainerOf(olds) ?? before.container!);
       return released(after, (await latestRelease(context, id))?.version ?? null);
     },
 
