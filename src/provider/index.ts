@@ -9,6 +9,7 @@
 import { RESOURCE_KIND_NAMES, type ResourceKindName, type ResourceOperations } from "./kinds";
 import { exitWhenParentDies } from "./parentWatch";
 import { withPulumiHint, type ConfigSource } from "./providerConfig";
+import { quiet } from "./quietErrors";
 import type { CatalogReads } from "./catalog/queries";
 import type { ProviderRuntime } from "./runtime";
 
@@ -39,12 +40,12 @@ export async function catalogReads(): Promise<CatalogReads> {
 }
 
 function operationsOf(kind: ResourceKindName): ResourceOperations {
-  // Every failure the engine shows gets the Pulumi front end's hint (where the key is set).
+  // Every failure the engine shows gets the Pulumi front end's hint (where the key is set), and no stack trace (quietErrors.ts).
   const call = async <T>(op: (p: ResourceOperations) => Promise<T>): Promise<T> => {
     try {
       return await op(await (await processRuntime()).provider(kind));
     } catch (err) {
-      throw withPulumiHint(err);
+      throw quiet(withPulumiHint(err));
     }
   };
   return {

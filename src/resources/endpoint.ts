@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, FlashbootMode, GpuTier, Location, ScalerType } from "../api/spec";
 import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, ENDPOINT_SECRET_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
 import { checkedOptions, registeredProperties, warnDeprecated } from "./registration";
+import { withDeployedCosts } from "./deployedState";
 import { secretValues } from "./secretInputs";
 
 /**
@@ -356,7 +357,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = ENDPOINT_MODEL;
     opts = checkedOptions(type, name, opts);
-    const props = registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name);
+    const props = withDeployedCosts(registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name));
     if (args && "env" in args) props.env = secretValues(args.env);
     const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...ENDPOINT_SECRET_FIELDS] };
     super(providerStub(kind), name, props, secrets, module, type);

@@ -45,7 +45,15 @@ export const CATALOG_INPUTS: readonly EndpointInputField[] = [
   "workersMax",
 ];
 
+/**
+ * Of {@link CATALOG_INPUTS}, those the estimate needs: a volume created in the same deployment (its id
+ * unknown at preview) leaves the estimate known, only the volume's data-center check waits for `up`.
+ */
+const COST_INPUTS = CATALOG_INPUTS.filter((f) => f !== "networkVolumeId");
+
 const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
+/** The mounted volume's id, when known. */
+const volumeIds = (v: unknown): string[] => (typeof v === "string" && !containsUnknown(v) ? [v] : []);
 
 /** What checked (known) inputs ask of the catalog. */
 export function selectionOf(inputs: Record<string, unknown>): ComputeSelection {
@@ -55,7 +63,7 @@ export function selectionOf(inputs: Record<string, unknown>): ComputeSelection {
     return {
       cpu: { flavors: flavors.map((id) => ({ id, vcpuCount })) },
       dataCenterIds: list(inputs.dataCenterIds),
-      networkVolumeIds: typeof inputs.networkVolumeId === "string" ? [inputs.networkVolumeId] : [],
+      networkVolumeIds: volumeIds(inputs.networkVolumeId),
       fields: SELECTION_FIELDS,
     };
   }
@@ -68,7 +76,7 @@ export function selectionOf(inputs: Record<string, unknown>): ComputeSelection {
       allowedCudaVersions: list(inputs.allowedCudaVersions),
     },
     dataCenterIds: list(inputs.dataCenterIds),
-    networkVolumeIds: typeof inputs.networkVolumeId === "string" ? [inputs.networkVolumeId] : [],
+    networkVolumeIds: volumeIds(inputs.networkVolumeId),
     fields: SELECTION_FIELDS,
   };
 }
@@ -103,7 +111,7 @@ export async function reviewEndpoint(
   if (failures.length > 0) return;
   const settings = session.catalogSettings;
   const who = `endpoint ${key}${inputs.name !== key ? ` (${String(inputs.name)})` : ""}`;
-  if (CATALOG_INPUTS.some((f) => containsUnknown(inputs[f]))) {
+  if (COST_INPUTS.some((f) => containsUnknown(inputs[f]))) {
     for (const f of COST_OUTPUTS) inputs[f] = UNKNOWN;
     return;
   }
