@@ -101,6 +101,7 @@ export {
   secretOutputNames,
   settingNames,
   typeToken,
+  type ArgsOf,
   type ResourceModel,
 } from "./model/fields";
 /** @internal */
