@@ -8,7 +8,8 @@
  * of tier names keeps those.
  */
 const os = require("os");
-const { FAST_TIERS, MERGE_PASS, ROOT_TIER, tiers } = require("./tests/tiers");
+const path = require("path");
+const { FAST_TIERS, MERGE_PASS, ROOT_TIER, TOOLS_TIERS, tiers } = require("./tests/tiers");
 
 const transform = { "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.jest.json" }] };
 
@@ -20,7 +21,7 @@ function project(name, testMatch, extra = {}) {
     testEnvironment: "node",
     testMatch,
     transform,
-    setupFilesAfterEnv: ["<rootDir>/tests/saveSemanticsProbe.ts"],
+    setupFilesAfterEnv: ["<rootDir>/tests/testFileEnv.ts", "<rootDir>/tests/saveSemanticsProbe.ts"],
     // While the whole suite records its REST v2 traffic, the traffic check runs once afterwards on all of it
     // (`npm run test:v2-traffic`), not in the middle on a part.
     ...(process.env.RUNPOD_EMULATOR_V2_TRAFFIC ? { testPathIgnorePatterns: ["/node_modules/", "/tests/conformance/v2Traffic\\.test\\.ts$"] } : {}),
@@ -30,7 +31,10 @@ function project(name, testMatch, extra = {}) {
 
 function tierProject(tier) {
   const pattern = tier === ROOT_TIER ? "<rootDir>/tests/*.test.{ts,js}" : `<rootDir>/tests/${tier}/**/*.test.{ts,js}`;
-  return project(tier, [pattern]);
+  const waitForTools = TOOLS_TIERS.includes(tier) ? ["<rootDir>/tests/toolsReady.ts"] : [];
+  return project(tier, [pattern], {
+    setupFilesAfterEnv: ["<rootDir>/tests/testFileEnv.ts", ...waitForTools, "<rootDir>/tests/saveSemanticsProbe.ts"],
+  });
 }
 
 function selected() {
@@ -42,6 +46,10 @@ function selected() {
   if (unknown.length) throw new Error(`RUNPOD_TEST_TIERS names unknown tiers ${unknown.join(", ")}; tiers are ${all.join(", ")} (or "fast")`);
   return all.filter((t) => names.includes(t));
 }
+
+// Each Pulumi CLI run of the harness appends a line here (scripts/pulumiCli.ts recordCliRun); the summary reporter
+// counts them per tier. Set before Jest starts its workers, which inherit it.
+process.env.RUNPOD_TEST_CLI_LOG ??= path.join(os.tmpdir(), `runpod-cli-runs-${process.pid}-${Date.now()}.jsonl`);
 
 const chosen = selected();
 const onlyFast = chosen.every((t) => FAST_TIERS.includes(t));

@@ -106,6 +106,12 @@ export interface LocalStackOptions {
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   /** Per-command limit in milliseconds (default 10 minutes). */
   timeoutMs?: number;
+  /**
+   * `up`, `refresh` and `destroy` run with `--yes` skip the preview the CLI otherwise runs before them
+   * (`--skip-preview`): half the program and provider start-ups of those commands. For callers that check the
+   * preview with `pulumi preview` itself; a run can ask for it back with {@link RunOptions.preview}.
+   */
+  skipPreview?: boolean;
 }
 
 export interface RunOptions {
@@ -117,7 +123,12 @@ export interface RunOptions {
   input?: string;
   /** Do not pass this run's output to `onOutput`. */
   quiet?: boolean;
+  /** Run the preview before `up`/`refresh`/`destroy` even on a stack made with {@link LocalStackOptions.skipPreview}. */
+  preview?: boolean;
 }
+
+/** The commands the CLI runs a preview before, unless told `--skip-preview`. */
+const PREVIEWED = ["up", "update", "refresh", "destroy"];
 
 /** One resource of an exported deployment (`pulumi stack export`), as far as callers need it. */
 export interface StateResource {
@@ -178,7 +189,8 @@ export class LocalStack {
    * @throws PulumiCommandError otherwise.
    */
   async run(args: string[], options: RunOptions = {}): Promise<RunPulumiResult> {
-    const full = [...args, "--stack", this.opts.stackName, "--non-interactive"];
+    const skip = this.opts.skipPreview && !options.preview && PREVIEWED.includes(args[0]) && args.includes("--yes") && !args.includes("--skip-preview");
+    const full = [...args, ...(skip ? ["--skip-preview"] : []), "--stack", this.opts.stackName, "--non-interactive"];
     const result = await runPulumi(full, {
       cwd: this.opts.programDir,
       env: this.env,
@@ -213,10 +225,9 @@ export class LocalStack {
    * `runpod:inferenceUrl`) and stores `apiKey` as the secret `runpod:apiKey`.
    */
   async usePlatform(addresses: PlatformAddresses, apiKey: string): Promise<void> {
-    await this.setConfig("runpod:graphqlUrl", addresses.graphql);
-    await this.setConfig("runpod:restV1Url", addresses.restV1);
-    await this.setConfig("runpod:restV2Url", addresses.restV2);
-    await this.setConfig("runpod:inferenceUrl", addresses.inference);
+    // One CLI run for the four addresses (each run costs the engine's start-up), one for the key through stdin.
+    const plain = { graphqlUrl: addresses.graphql, restV1Url: addresses.restV1, restV2Url: addresses.restV2, inferenceUrl: addresses.inference };
+    await this.run(["config", "set-all", ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `runpod:${k}=${v}`])], { quiet: true });
     await this.setConfig("runpod:apiKey", apiKey, { secret: true });
   }
 

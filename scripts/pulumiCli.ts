@@ -124,6 +124,7 @@ export interface RunPulumiResult {
  * @throws Error only when the CLI cannot be started (e.g. not installed).
  */
 export function runPulumi(args: string[], opts: RunPulumiOptions): Promise<RunPulumiResult> {
+  recordCliRun(args);
   return new Promise((resolve, reject) => {
     const child = spawn(pulumiBinary(), args, { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
@@ -162,6 +163,17 @@ export function runPulumi(args: string[], opts: RunPulumiOptions): Promise<RunPu
     child.stdin.on("error", () => undefined); // the CLI may exit before reading its input
     child.stdin.end(opts.input ?? "");
   });
+}
+
+/**
+ * The test suite counts CLI runs per file and tier (jest.config.js sets RUNPOD_TEST_CLI_LOG, tests/testFileEnv.ts
+ * RUNPOD_TEST_FILE, tests/summaryReporter.js reads the log): one JSON line per run, naming the command, not its values.
+ */
+export function recordCliRun(args: string[]): void {
+  const log = process.env.RUNPOD_TEST_CLI_LOG;
+  if (!log) return;
+  const command = args.filter((a) => !a.startsWith("-")).slice(0, args[0] === "stack" || args[0] === "config" ? 2 : 1);
+  fs.appendFileSync(log, JSON.stringify({ file: process.env.RUNPOD_TEST_FILE ?? "", command: command.join(" ") }) + "\n");
 }
 
 export interface WorkspaceStackOptions extends PulumiEnvOptions {

@@ -3,18 +3,27 @@
  * start first, so the longest files never begin near the end of a run with the other workers idle; within each
  * group, Jest's own order (failed first, then the last run's durations, else file size). A fresh clone has no
  * durations, and there file size alone would start a five-minute file after dozens of small ones.
+ * The files of the tiers that need the multi-language tooling (TOOLS_TIERS), which `npm test` builds while Jest
+ * runs, come after the first FIRST_ROUND slow files: no worker starts the run waiting for that build.
  * Plain JS: jest.config.js names it before any transform.
  */
 const Sequencer = require("@jest/test-sequencer").default;
-const { FAST_TIERS, ROOT, tierOf } = require("./tiers");
+const { FAST_TIERS, ROOT, TOOLS_TIERS, tierOf } = require("./tiers");
 const path = require("path");
 
-const slow = (test) => !FAST_TIERS.includes(tierOf(path.relative(ROOT, test.path).split(path.sep).join("/")));
+/** The workers of a full run on two cores (jest.config.js): the files that start at once. */
+const FIRST_ROUND = 4;
+
+const tier = (test) => tierOf(path.relative(ROOT, test.path).split(path.sep).join("/"));
+const slow = (test) => !FAST_TIERS.includes(tier(test));
+const needsTools = (test) => TOOLS_TIERS.includes(tier(test));
 
 class SlowTiersFirst extends Sequencer {
   sort(tests) {
     const ordered = super.sort(tests);
-    return [...ordered.filter(slow), ...ordered.filter((t) => !slow(t))];
+    const other = ordered.filter((t) => slow(t) && !needsTools(t));
+    const tools = ordered.filter(needsTools);
+    return [...other.slice(0, FIRST_ROUND), ...tools, ...other.slice(FIRST_ROUND), ...ordered.filter((t) => !slow(t))];
   }
 }
 

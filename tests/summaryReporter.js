@@ -2,12 +2,15 @@
  * Prints, at the end of a run:
  * - one line per tier (Jest project, see tests/tiers.js): wall time from its first file's start to its last file's end
  *   (tiers overlap: workers run files of several tiers at once), the summed time of its files, files and test counts;
+ * - per tier, the Pulumi CLI runs the harness made (RUNPOD_TEST_CLI_LOG, scripts/pulumiCli.ts recordCliRun): a count
+ *   that, unlike times, a shared machine does not skew;
  * - the ten slowest files;
  * - one plain closing line, `jest: N passed, N failed, N skipped, N suite errors`, so CI logs carry a count any
  *   reader can parse. A suite error is a test file that failed outside its tests — it did not load or compile, or a
  *   hook such as `afterAll` threw — which Jest leaves out of the test counts; so is an error of the run itself (e.g.
  *   global setup).
  */
+const fs = require("fs");
 const path = require("path");
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -31,6 +34,7 @@ class SummaryReporter {
     const start = result.perfStats.start || end;
     this.files.push({
       tier,
+      path: result.testFilePath,
       file: path.relative(this.rootDir, result.testFilePath),
       start,
       end,
@@ -40,20 +44,40 @@ class SummaryReporter {
     });
   }
 
+  /** CLI runs per test file (absolute path), from the log the workers appended to; the log is removed. */
+  cliRuns() {
+    const log = process.env.RUNPOD_TEST_CLI_LOG;
+    const runs = new Map();
+    if (!log || !fs.existsSync(log)) return runs;
+    for (const line of fs.readFileSync(log, "utf8").split("\n")) {
+      if (!line) continue;
+      const { file } = JSON.parse(line);
+      runs.set(file, (runs.get(file) ?? 0) + 1);
+    }
+    fs.rmSync(log, { force: true });
+    return runs;
+  }
+
   onRunComplete(_contexts, results) {
     const lines = [""];
+    const runs = this.cliRuns();
     const byTier = new Map();
     for (const f of this.files) byTier.set(f.tier, [...(byTier.get(f.tier) ?? []), f]);
     for (const [tier, files] of byTier) {
       const wall = Math.max(...files.map((f) => f.end)) - Math.min(...files.map((f) => f.start));
       const summed = files.reduce((s, f) => s + (f.end - f.start), 0);
       const sum = (k) => files.reduce((s, f) => s + f[k], 0);
+      // The merge pass runs files of other tiers again: their runs are not told apart, so it shows none.
+      const cli = tier === "merge" ? 0 : files.reduce((s, f) => s + (runs.get(f.path) ?? 0), 0);
       lines.push(
-        `tier ${tier.padEnd(12)} ${seconds(wall).padStart(8)} wall, ${seconds(summed).padStart(8)} in files; ${files.length} files, ${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped`,
+        `tier ${tier.padEnd(12)} ${seconds(wall).padStart(8)} wall, ${seconds(summed).padStart(8)} in files; ${files.length} files, ${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped, ${cli} CLI runs`,
       );
     }
     const slowest = [...this.files].sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, 10);
-    if (slowest.length) lines.push(`slowest files: ${slowest.map((f) => `${f.file} [${f.tier}] ${seconds(f.end - f.start)}`).join("; ")}`);
+    if (slowest.length)
+      lines.push(
+        `slowest files: ${slowest.map((f) => `${f.file} [${f.tier}] ${seconds(f.end - f.start)}${runs.get(f.path) ? ` (${runs.get(f.path)} CLI runs)` : ""}`).join("; ")}`,
+      );
     lines.push(`jest wall time: ${seconds(Date.now() - this.started)}`);
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests, numRuntimeErrorTestSuites, runExecError } = results;
     const suiteErrors = numRuntimeErrorTestSuites + (runExecError ? 1 : 0);

@@ -13,6 +13,12 @@ const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
 /** Tiers that need neither the Pulumi CLI (.pulumi/bin) nor a packed tarball: `npm run test:fast`. Only dist/ (the build). */
 const FAST_TIERS = ["api", "emulator", "conformance", "provider", "resources", "cli", "suite"];
 
+/**
+ * Tiers that need the multi-language test tooling (`npm run tools`). `npm test` builds it while Jest runs
+ * (scripts/test.sh); each file of these tiers waits for that build first (tests/toolsReady.ts).
+ */
+const TOOLS_TIERS = ["multilang", "tooling"];
+
 /** Test files directly in tests/ (not in a tier folder) form this tier. */
 const ROOT_TIER = "root";
 
@@ -65,4 +71,4 @@ function tiers() {
   return [...FAST_TIERS.filter((t) => found.has(t)), ...rest];
 }
 
-module.exports = { ROOT, FAST_TIERS, ROOT_TIER, MERGE_PASS, testFiles, tierOf, tiers };
+module.exports = { ROOT, FAST_TIERS, TOOLS_TIERS, ROOT_TIER, MERGE_PASS, testFiles, tierOf, tiers };

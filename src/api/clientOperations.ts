@@ -7,13 +7,27 @@ import type { ClientContext } from "./context";
 import { endpointOperations } from "./endpoints";
 import { jobOperations } from "./jobs";
 import { logOperations } from "./logs";
-import { bind, type MethodsOf, type Operation } from "./operation";
+import { bind, mapResult, operationTable, type MethodsOf, type Operation } from "./operation";
 import { restV1Operations } from "./restV1";
-import { restV2Operations } from "./restV2";
 import { templateOperations } from "./templates";
 import { restV2ApiOperations } from "./v2/operations";
 
-export const OPERATIONS = { ...endpointOperations, ...restV1Operations, ...restV2Operations, ...templateOperations, ...logOperations, ...jobOperations };
+/**
+ * The REST v2 reads the client had before its `v2` namespace, kept under their names (messages name
+ * them so): the same declarations as `v2.listNetworkVolumes` and `v2.listEndpointWorkers`.
+ */
+const restV2Reads = operationTable({
+  /** The caller's network volumes: `GET {restV2Url}/v2/network-volumes` (`size` in GB). */
+  listNetworkVolumes: restV2ApiOperations.listNetworkVolumes,
+  /**
+   * Workers of a serverless endpoint: `GET {restV2Url}/v2/serverless/{id}/workers`, the `workers` of
+   * the answer (the source of `workerId` values for the log stream).
+   * @throws InvalidArgumentError (bad id), NotFoundError (unknown endpoint), and the errors of every read.
+   */
+  listWorkers: mapResult(restV2ApiOperations.listEndpointWorkers, (answer) => answer.workers),
+});
+
+export const OPERATIONS = { ...endpointOperations, ...restV1Operations, ...restV2Reads, ...templateOperations, ...logOperations, ...jobOperations };
 
 /** The client's operation methods, as declared in {@link OPERATIONS}. */
 export type ClientOperations = MethodsOf<typeof OPERATIONS>;

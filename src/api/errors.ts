@@ -14,7 +14,8 @@
  * ├─ ResponseValidationError       a response did not match the spec's shape (zod)
  * ├─ NetworkError                  connection refused / dropped; outcomeUnknown says if it may have taken effect
  * ├─ TimeoutError                  request or wait exceeded its time budget
- * └─ AbortedError                  the caller's AbortSignal fired
+ * ├─ AbortedError                  the caller's AbortSignal fired
+ * └─ InUseError                    a delete refused while something still uses the resource (`cause`: the answer)
  *
  * Every message, and every server-supplied string kept on an error, is redacted by the code that
  * builds the error (see redact.ts); errors never keep the raw underlying library error, whose text
@@ -262,6 +263,23 @@ export class TimeoutError extends PlatformError {
 /** The caller's AbortSignal fired while a request was in flight. */
 export class AbortedError extends PlatformError {}
 
+/**
+ * The platform refused a delete because something still uses the resource, as the path says it
+ * (GraphQL: `FAILED_PRECONDITION`; REST v2: a 400 to the delete). Keeps the refusal's message,
+ * operation and status; the refusal itself is the `cause`.
+ */
+export class InUseError extends PlatformError {
+  /** Status of the refusal's answer, when it had one. */
+  readonly status?: number;
+
+  constructor(refusal: unknown) {
+    const r = refusal as { message?: unknown; operation?: unknown; status?: unknown } | null;
+    super(typeof r?.message === "string" ? r.message : String(refusal), { operation: typeof r?.operation === "string" ? r.operation : undefined });
+    this.status = typeof r?.status === "number" ? r.status : undefined;
+    Object.defineProperty(this, "cause", { value: refusal, enumerable: false, configurable: true, writable: true });
+  }
+}
+
 // Set `name` on the prototypes so stack headers and `String(err)` show the class name.
 for (const cls of [
   PlatformError,
@@ -278,6 +296,7 @@ for (const cls of [
   NetworkError,
   TimeoutError,
   AbortedError,
+  InUseError,
 ]) {
   Object.defineProperty(cls.prototype, "name", { value: cls.name, enumerable: false, configurable: true, writable: true });
 }

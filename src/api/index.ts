@@ -42,7 +42,7 @@ export { parseRateLimitHeaders, parseRetryAfter } from "./ratelimit";
 export { isRetryable } from "./retry";
 export { validateLogStreamOptions, DEFAULT_LOG_IDLE_MS } from "./logs";
 export { isRfc3339DateTime, isPlatformId } from "./arguments";
-export { TERMINAL_JOB_STATUSES, DEFAULT_POLL_INTERVAL_MS, DEFAULT_JOB_TIMEOUT_MS } from "./jobs";
+export { TERMINAL_JOB_STATUSES, DEFAULT_POLL_INTERVAL_MS, DEFAULT_JOB_TIMEOUT_MS, type JobEndpoint } from "./jobs";
 export { waitForWorkers, isWorkerReady, WorkersNotReadyError, type WaitForWorkersOptions } from "./readiness";
 // Named one by one, so a new internal export never joins the public surface unnoticed (api report: etc/).
 export type {

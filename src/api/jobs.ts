@@ -9,8 +9,8 @@ import { idArgument } from "./arguments";
 import type { ClientConfig } from "./config";
 import { AbortedError, InvalidArgumentError, TimeoutError } from "./errors";
 import { joinUrl } from "./http";
-import { composite, httpOperation, operationTable, perform } from "./operation";
-import { sleep } from "./ratelimit";
+import { composite, httpOperation, operationTable, perform, type HttpRequestSpec } from "./operation";
+import { poll } from "./poll";
 import { jobSchema, type Job, type JobStatus } from "./schemas";
 import { MAX_TIMER_MS } from "./timers";
 
@@ -39,11 +39,41 @@ export function jobUrl(config: Pick<ClientConfig, "inferenceUrl">, endpointId: s
   return `${joinUrl(config.inferenceUrl, "v2", endpointId)}/`;
 }
 
+/**
+ * An endpoint as the job operations take it: its id (the job URLs are built from `inferenceUrl`), or its
+ * id with the `requestUrls` the platform gave it (REST v2), which the requests then go to.
+ */
+export type JobEndpoint = string | { id: string; requestUrls?: Readonly<Record<string, string>> | null };
+
+const JOB_ID = "{job_id}";
+/** An address the platform gave: http(s) only, so a record can never point the key at another scheme. */
+const requestUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), "must be an http(s) URL");
+const endpointArgument = z
+  .union([idArgument("endpointId"), z.object({ id: idArgument("endpointId"), requestUrls: z.record(requestUrl).nullish() }).passthrough()])
+  .describe("endpointId");
+
+const ROUTE_PATHS = { run: "run", runSync: "runsync", status: "status", cancel: "cancel" } as const;
+
+/**
+ * Where a job request goes: the endpoint's own `requestUrls[route]` when it has it (`{job_id}` filled in,
+ * encoded), else `{inferenceUrl}/v2/{id}/<route>[/{jobId}]`.
+ */
+function jobRoute(endpoint: JobEndpoint, route: keyof typeof ROUTE_PATHS, jobId?: string): Pick<HttpRequestSpec, "base" | "path" | "url"> {
+  const id = typeof endpoint === "string" ? endpoint : endpoint.id;
+  const path = ["v2", id, ROUTE_PATHS[route], ...(jobId === undefined ? [] : [jobId])];
+  const given = typeof endpoint === "string" ? undefined : endpoint.requestUrls?.[route];
+  if (!given || (jobId !== undefined && !given.includes(JOB_ID))) return { base: "inferenceUrl", path };
+  return { base: "inferenceUrl", path, url: jobId === undefined ? given : given.split(JOB_ID).join(encodeURIComponent(jobId)) };
+}
+
 /** `POST …/runsync`: the request of `runSync`, which polls after it when the job is not done yet. */
 const runSyncRequest = httpOperation({
   name: "runSync",
-  args: z.tuple([idArgument("endpointId"), z.unknown()]),
-  request: (endpointId, input) => ({ method: "POST", base: "inferenceUrl", path: ["v2", endpointId, "runsync"], body: { input } }),
+  args: z.tuple([endpointArgument, z.unknown()]),
+  request: (endpoint: JobEndpoint, input) => ({ method: "POST", ...jobRoute(endpoint, "runSync"), body: { input } }),
   response: jobSchema,
   result: (job): Job => job,
   idempotent: false,
@@ -55,28 +85,43 @@ export const jobOperations = operationTable({
    * Not repeated after a 5xx, timeout or dropped connection (it would queue a second job): the
    * error carries `outcomeUnknown: true`.
    *
-   * @param endpointId endpoint or public model endpoint id.
+   * @param endpoint endpoint or public model endpoint id, or an endpoint with its `requestUrls` (sent to `run`).
    * @param input handler- or model-specific object (image model: `{ prompt, width, height }`).
    * @returns the job, normally `{ id, status: "IN_QUEUE" }`.
    * @throws InvalidArgumentError, AuthenticationError, PermissionError, NotFoundError,
    *   RateLimitError, ServerError, NetworkError, TimeoutError, ResponseValidationError.
    */
   run: httpOperation({
-    args: z.tuple([idArgument("endpointId"), z.unknown()]),
-    request: (endpointId, input) => ({ method: "POST", base: "inferenceUrl", path: ["v2", endpointId, "run"], body: { input } }),
+    args: z.tuple([endpointArgument, z.unknown()]),
+    request: (endpoint: JobEndpoint, input) => ({ method: "POST", ...jobRoute(endpoint, "run"), body: { input } }),
     response: jobSchema,
     result: (job): Job => job,
     idempotent: false,
   }),
 
   /**
-   * Status of a job: `GET {inferenceUrl}/v2/{endpointId}/status/{jobId}`. Safe, so retried.
+   * Status of a job: `GET {inferenceUrl}/v2/{endpointId}/status/{jobId}` (or the endpoint's `requestUrls.status`). Safe, so retried.
    * @returns `{ id, status, output?, error? }`.
    * @throws InvalidArgumentError, NotFoundError (unknown endpoint or job), and the errors of `run`.
    */
   jobStatus: httpOperation({
-    args: z.tuple([idArgument("endpointId"), idArgument("jobId")]),
-    request: (endpointId, jobId) => ({ method: "GET", base: "inferenceUrl", path: ["v2", endpointId, "status", jobId] }),
+    args: z.tuple([endpointArgument, idArgument("jobId")]),
+    request: (endpoint: JobEndpoint, jobId: string) => ({ method: "GET" as const, ...jobRoute(endpoint, "status", jobId) }),
+    response: jobSchema,
+    result: (job): Job => job,
+    idempotent: true,
+  }),
+
+  /**
+   * Cancels a job: `POST {inferenceUrl}/v2/{endpointId}/cancel/{jobId}` (or the endpoint's
+   * `requestUrls.cancel`): a queued job is removed before it starts, a running one stopped. A repeat
+   * has no second effect, so it is retried.
+   * @returns the job as it is then, normally `{ id, status: "CANCELLED" }`.
+   * @throws the errors of `jobStatus`.
+   */
+  cancelJob: httpOperation({
+    args: z.tuple([endpointArgument, idArgument("jobId")]),
+    request: (endpoint: JobEndpoint, jobId: string) => ({ method: "POST" as const, ...jobRoute(endpoint, "cancel", jobId) }),
     response: jobSchema,
     result: (job): Job => job,
     idempotent: true,
@@ -92,7 +137,7 @@ export const jobOperations = operationTable({
    * @throws TimeoutError (outcomeUnknown false: the job exists, only the wait ended) when the limit
    *   passes, AbortedError when the signal fires, and the errors of `jobStatus`.
    */
-  waitForJob: composite((ctx) => async (endpointId: string, jobId: string, options: WaitForJobOptions = {}): Promise<Job> => {
+  waitForJob: composite((ctx) => async (endpointId: JobEndpoint, jobId: string, options: WaitForJobOptions = {}): Promise<Job> => {
     const operation = "waitForJob";
     const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
@@ -109,17 +154,24 @@ export const jobOperations = operationTable({
         operation,
       });
     }
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (options.signal?.aborted) throw new AbortedError(`${operation}: aborted by the caller`, { operation });
+    const status = async () => {
       const job = await perform(ctx, jobOperations.jobStatus, [endpointId, jobId], { signal: options.signal });
       options.onStatus?.(job);
-      if (TERMINAL_JOB_STATUSES.includes(job.status)) return job;
-      if (Date.now() + pollIntervalMs > deadline) {
-        throw new TimeoutError(`${operation}: job ${jobId} still ${job.status} after ${timeoutMs} ms`, timeoutMs, { operation, outcomeUnknown: false });
-      }
-      await sleep(pollIntervalMs, options.signal);
-    }
+      return job;
+    };
+    // A status request has its own timeout: one in flight at the deadline is waited for, and its status named.
+    const waited = await poll(status, (job) => TERMINAL_JOB_STATUSES.includes(job.status), {
+      timeoutMs,
+      intervalMs: pollIntervalMs,
+      finishProbe: true,
+      signal: options.signal,
+      aborted: () => new AbortedError(`${operation}: aborted by the caller`, { operation }),
+    });
+    if (waited.met) return waited.value;
+    throw new TimeoutError(`${operation}: job ${jobId} still ${waited.value?.status ?? "unanswered"} after ${timeoutMs} ms`, timeoutMs, {
+      operation,
+      outcomeUnknown: false,
+    });
   }),
 
   /**
@@ -132,7 +184,7 @@ export const jobOperations = operationTable({
    * @returns the finished job; `output` holds the result (image model: `output.image_url`).
    * @throws the errors of `run` and `waitForJob`.
    */
-  runSync: composite((ctx) => async (endpointId: string, input: unknown, options: WaitForJobOptions = {}): Promise<Job> => {
+  runSync: composite((ctx) => async (endpointId: JobEndpoint, input: unknown, options: WaitForJobOptions = {}): Promise<Job> => {
     const job = await perform(ctx, runSyncRequest, [endpointId, input], { timeoutMs: options.timeoutMs, signal: options.signal });
     options.onStatus?.(job);
     if (TERMINAL_JOB_STATUSES.includes(job.status)) return job;

@@ -10,6 +10,7 @@
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Response } from "node-fetch";
+import { backoffMs } from "./backoff";
 import { isRfc3339DateTime, requireId } from "./arguments";
 import { callWithRetry, type ClientContext } from "./context";
 import { InvalidArgumentError, NetworkError, ResponseValidationError } from "./errors";
@@ -200,7 +201,7 @@ async function* iterate(ctx: ClientContext, stream: LogStreamTarget, options: Lo
       }
       ctx.transport.stats.streamReconnects++;
       ctx.transport.debug?.(`${operation}: stream ${outcome}; reconnecting after ${state.lastId ? "the last event" : "the start"}`);
-      if (fruitless > 0) await sleep(Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (fruitless - 1) * (1 + Math.random())), signal);
+      if (fruitless > 0) await sleep(backoffMs(fruitless - 1, { firstMs: policy.minDelayMs, maxMs: policy.maxDelayMs, jitter: true }), signal);
     }
   } finally {
     signal?.removeEventListener("abort", onAbort);

@@ -22,6 +22,8 @@ export interface HttpRequestSpec {
   base: BaseUrl;
   /** Path segments after the base address, each encoded (ids never alter the path). */
   path: string[];
+  /** A whole address the platform gave (an endpoint's `requestUrls`), sent instead of `base` + `path`. */
+  url?: string;
   /** JSON body. */
   body?: unknown;
   /** Query parameters; arrays go comma-separated (OpenAPI `style: form, explode: false`), undefined ones are left out. */
@@ -143,6 +145,14 @@ export function httpOperation<
   };
 }
 
+/**
+ * The same request as `op`, answering `then` of its result: one declaration serving two methods
+ * (`listWorkers` is `v2.listEndpointWorkers`' workers). The table it joins names it.
+ */
+export function mapResult<A extends unknown[], D, R, S>(op: HttpOperation<A, D, R>, then: (result: R) => S): HttpOperation<A, D, S> {
+  return { ...op, result: (data, ...args) => then(op.result(data, ...args)) };
+}
+
 /** Declares an operation with its own logic, built per client from `ctx`. */
 export function composite<F>(build: (ctx: ClientContext) => F): CompositeOperation<F> {
   return { kind: "composite", build };
@@ -174,10 +184,10 @@ export async function perform<A extends unknown[], R>(ctx: ClientContext, op: Re
     const request = { operation, document: op.document, variables: op.variables(...args), schema: op.response, signal: call.signal };
     send = () => executeGraphQL(ctx.transport, ctx.config.graphqlUrl, request);
   } else {
-    const { method, base, path, body, query } = op.request(...args);
+    const { method, base, path, url, body, query } = op.request(...args);
     const request: JsonRequest = {
       method,
-      url: withQuery(joinUrl(ctx.config[base], ...path), query),
+      url: withQuery(url ?? joinUrl(ctx.config[base], ...path), query),
       body,
       operation,
       signal: call.signal,

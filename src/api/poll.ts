@@ -1,15 +1,23 @@
 /**
  * The one polling loop of the package: a probe repeated with a pause between calls until its answer
- * meets a condition, a deadline passes, or a signal aborts. The deadline also ends a probe still in
- * flight, and no timer outlives the call (a left-over timer would keep a CLI process alive).
+ * meets a condition, a deadline passes, or a signal aborts. The readiness wait, the job wait, the
+ * settling of a create that timed out and `logs --follow`'s worker rescans run on it. No timer outlives
+ * the call (a left-over timer would keep a CLI process alive).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 
 export interface PollOptions {
-  /** Give up after this many milliseconds. */
-  timeoutMs: number;
-  /** Pause between two probes, in milliseconds. */
-  intervalMs: number;
+  /** Give up after this many milliseconds; unset: poll until the condition is met or the signal aborts. */
+  timeoutMs?: number;
+  /** Pause between two probes, in milliseconds: fixed, or by the number of pauses so far (0 first; backoff.ts). */
+  intervalMs: number | ((pauses: number) => number);
+  /** Pause before the first probe too (the caller has just looked). */
+  pauseFirst?: boolean;
+  /**
+   * A probe in flight when the deadline passes is waited for and its answer counts (a probe with its own
+   * request timeout, whose answer the caller reports). Otherwise the deadline ends it.
+   */
+  finishProbe?: boolean;
   /** Abort to stop polling; the call then rejects with `aborted()`. */
   signal?: AbortSignal;
   /** The error an abort rejects with. */
@@ -30,21 +38,31 @@ export async function poll<T>(probe: () => Promise<T>, met: (value: T) => boolea
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
-  const deadline = sleep(timeoutMs, "timeout" as const, { signal: stop.signal }).catch(() => "stopped" as const);
+  const stopped = new Promise<"stopped">((resolve) => stop.signal.addEventListener("abort", () => resolve("stopped"), { once: true }));
+  const deadline = timeoutMs === undefined ? stopped : sleep(timeoutMs, "timeout" as const, { signal: stop.signal }).catch(() => "stopped" as const);
+  let timedOut = false;
+  void deadline.then((d) => (timedOut = d === "timeout"));
+  const pause = async (pauses: number) => {
+    const ms = typeof intervalMs === "function" ? intervalMs(pauses) : intervalMs;
+    const paused = await Promise.race([sleep(ms, "poll" as const, { signal: stop.signal }).catch(() => "stopped" as const), deadline]);
+    if (paused === "stopped") throw aborted();
+    return paused === "poll";
+  };
   let last: T | undefined;
   try {
-    for (;;) {
+    for (let pauses = 0; ; pauses++) {
+      if (pauses > 0 || options.pauseFirst) {
+        if (!(await pause(options.pauseFirst ? pauses : pauses - 1))) return { met: false, value: last };
+      }
       const pending = probe();
       // A probe still in flight when the deadline wins must not surface as an unhandled rejection.
       pending.catch(() => undefined);
-      const answer = await Promise.race([pending, deadline]);
+      const answer = await Promise.race([pending, options.finishProbe ? stopped : deadline]);
       if (answer === "timeout") return { met: false, value: last };
       if (answer === "stopped") throw aborted();
       last = answer;
       if (met(answer)) return { met: true, value: answer };
-      const paused = await Promise.race([sleep(intervalMs, "poll" as const, { signal: stop.signal }).catch(() => "stopped" as const), deadline]);
-      if (paused === "timeout") return { met: false, value: last };
-      if (paused === "stopped") throw aborted();
+      if (timedOut) return { met: false, value: last };
     }
   } finally {
     signal?.removeEventListener("abort", onAbort);

@@ -23,7 +23,7 @@
  *   or until its pacing slot.
  */
 import pRetry from "p-retry";
-import { createTimeout } from "retry";
+import { backoffMs } from "./backoff";
 import { operationDeadline } from "./deadline";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "./errors";
 import type { ClientStats } from "./http";
@@ -62,7 +62,7 @@ export function isRetryable(err: unknown, safe: boolean): boolean {
 export const DNS_ATTEMPTS = 2;
 
 /** Backoff after a 429 that gave no figures to wait by: from 1 s, doubling, at most a minute. */
-const BLIND_RATE_LIMIT_BACKOFF = { minTimeout: 1000, maxTimeout: 60_000, factor: 2, randomize: true };
+const BLIND_RATE_LIMIT_BACKOFF = { firstMs: 1000, maxMs: 60_000, jitter: true };
 
 /** `err` with how long the client kept trying, when it tried more than once (connection failures only). */
 function withAttempts(err: unknown, attempts: number, startedAt: number): unknown {
@@ -147,7 +147,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
           if (known > 0) tracker.holdFor(known);
           // Without figures the wait is a backoff of its own; with them the tracker holds the next
           // attempt (and every other request of this client) until the reset, jittered.
-          const blind = known > 0 ? 0 : createTimeout(rateLimited - 1, BLIND_RATE_LIMIT_BACKOFF);
+          const blind = known > 0 ? 0 : backoffMs(rateLimited - 1, BLIND_RATE_LIMIT_BACKOFF);
           const waitMs = Math.max(blind, tracker.delayMs());
           if (Date.now() + waitMs > rateLimitDeadline) throw rateLimitGivenUp(err, waitMs, rateLimitDeadline, fromOperation !== undefined);
           opts.debug?.(`${opts.operation}: rate limited (429); waiting ${Math.ceil(waitMs / 1000)} s for the reset`);
@@ -160,7 +160,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
         }
         faults++;
         if (faults > policy.retries) throw err;
-        const delay = createTimeout(faults - 1, { minTimeout: policy.minDelayMs, maxTimeout: policy.maxDelayMs, factor: 2, randomize: true });
+        const delay = backoffMs(faults - 1, { firstMs: policy.minDelayMs, maxMs: policy.maxDelayMs, jitter: true });
         const faultDeadline = Math.min(fromOperation ?? Infinity, startedAt + policy.deadlineMs + rateLimitedMs);
         // Throwing here ends the retries with this (the latest) error.
         if (Date.now() + delay > faultDeadline) throw err;

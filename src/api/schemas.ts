@@ -236,35 +236,6 @@ export const gpuTypeSchema = z
   .passthrough();
 export interface GpuType extends Listed<typeof gpuTypeSchema> {}
 
-/** spec: Resources › Network volume (unit of `size`, `type` values and required fields: not shown). */
-export const networkVolumeSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    /** Unit not shown by the spec; the platform's console uses GB. */
-    size: int,
-    dataCenter: z.string(),
-    type: z.string(),
-  })
-  .passthrough();
-/** spec: Resources › Network volume. */
-export interface NetworkVolume extends Listed<typeof networkVolumeSchema> {}
-
-/** spec: GET /v2/network-volumes → `{ networkVolumes: [...] }`. */
-export const networkVolumeListSchema = z.object({ networkVolumes: z.array(networkVolumeSchema) }).passthrough();
-
-/** Worker listing: shape "not shown"; only `id` is relied on. Accepts a bare array or `{ workers: [...] }`. */
-export const workerSchema = z.object({ id: z.string(), status: z.string().optional() }).passthrough();
-/** Worker listing entry; the spec does not show its shape, so only `id` is relied on. */
-export interface Worker extends z.output<typeof workerSchema> {}
-export const workerListSchema = z.union([
-  z.array(workerSchema),
-  z
-    .object({ workers: z.array(workerSchema) })
-    .passthrough()
-    .transform((o) => o.workers),
-]);
-
 /** spec: Events, `data:` line of the worker log stream. */
 export const logEventDataSchema = z.object({ ts: z.string().min(1), source: z.enum(LOG_SOURCES), line: z.string() }).passthrough();
 

@@ -21,11 +21,9 @@ export type {
   Job,
   JobStatus,
   Myself,
-  NetworkVolume,
   RestCreateEndpointInput,
   SaveEndpointInput,
   ServerlessDiscount,
-  Worker,
   TemplateRecord,
   SaveTemplateInput,
   RegistryAuthRecord,
@@ -33,6 +31,8 @@ export type {
   UpdateRegistryAuthInput,
   EndpointTemplateInput,
 } from "./schemas";
+/** The REST v2 document's records of the two reads named outside `client.v2` (`listNetworkVolumes`, `listWorkers`). */
+export type { NetworkVolume, Worker } from "./v2/types";
 
 /** The whole client surface: one method per declared operation, plus the client's own state. */
 export interface PlatformClient extends ClientOperations {

@@ -3,7 +3,7 @@
  * by a precondition, or possibly applied. Checked by class and by the fields the classes carry, so an
  * error from another copy of the package (e.g. dist/ next to ts sources) is still recognised.
  */
-import { GraphQLRequestError, NotFoundError } from "../api/errors";
+import { GraphQLRequestError, InUseError, NotFoundError } from "../api/errors";
 
 function codesOf(err: unknown): string[] {
   if (err instanceof GraphQLRequestError) return err.codes;
@@ -44,18 +44,7 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-const IN_USE = Symbol.for("pulumi-runpod.inUse");
-
-/**
- * Marks `err` as the platform's in-use refusal where a path says it without a code of its own (REST v2:
- * a 400 on a delete), keeping the error as it is (class, status, message).
- */
-export function inUse<E>(err: E): E {
-  if (err && typeof err === "object") (err as Record<symbol, unknown>)[IN_USE] = true;
-  return err;
-}
-
-/** The platform refused a delete because something still uses the resource: GraphQL's `FAILED_PRECONDITION`, or an error a path marked with {@link inUse}. */
+/** The platform refused a delete because something still uses the resource: GraphQL's `FAILED_PRECONDITION`, or an {@link InUseError} (a port's refusal, classified). */
 export function isInUse(err: unknown): boolean {
-  return isFailedPrecondition(err) || (!!err && typeof err === "object" && (err as Record<symbol, unknown>)[IN_USE] === true);
+  return err instanceof InUseError || (err as { name?: unknown } | null)?.name === "InUseError" || isFailedPrecondition(err);
 }

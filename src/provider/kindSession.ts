@@ -3,7 +3,7 @@
  * manages resources through (`runpod:api`, apiPath.ts), and, for each kind it is given, that kind's
  * port on the path and one shared listing (listing.ts). A kind that needs another kind's facts asks
  * here by the kind's name (`listing("template")`), never by importing it. session.ts gives it the
- * package's kinds (kinds.ts); this file names none.
+ * package's kinds (kinds.ts); this file names none but the network volumes the endpoint and pod checks read.
  */
 import type { NetworkVolume, PlatformClient } from "../api";
 import { portOf, resolveApiPath, type ApiPath, type PerPath } from "./apiPath";
@@ -12,8 +12,9 @@ import type { Catalog } from "./catalog/catalog";
 import { fetchCatalog } from "./catalog/fetch";
 import { CatalogReads } from "./catalog/queries";
 import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings";
-import { CoalescedCall } from "./coalesce";
 import { LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS, SharedListing } from "./listing";
+import type { NetworkVolumeState } from "./paths/records";
+import { retryingInUse, type InUseOptions } from "./inUse";
 import type { ContainerFacts, Port, PortContext, PortFactory } from "./port";
 
 /** What a session needs of a kind (the rest of its descriptor: kind.ts). */
@@ -32,6 +33,8 @@ export interface SessionKind<I = never, R extends { id: string } = { id: string 
   readonly usesOf?: { readonly [kind: string]: (session: KindSession, id: string) => Promise<string> };
   /** Facts other kinds compare with (Template's container settings), if any. */
   readonly container?: ContainerFacts;
+  /** How messages call a record of the kind (kind.ts `StackFacts`). */
+  readonly stack: { readonly noun: string };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -53,7 +56,6 @@ export class KindSession implements PortContext {
   private apiPath?: ApiPath;
   private readonly kinds: ReadonlyMap<string, AnySessionKind>;
   private readonly listings = new Map<string, SharedListing<{ id: string }>>();
-  private volumes?: CoalescedCall<NetworkVolume[]>;
   /** The settings a Template diff of this process found a template's container about to take (in memory only: env values are secrets). */
   private readonly changingTemplates = new Map<string, Readonly<Record<string, unknown>>>();
   private catalogRead?: Promise<Catalog>;
@@ -110,9 +112,15 @@ export class KindSession implements PortContext {
     return shared as unknown as SharedListing<R>;
   }
 
-  /** `kind`'s port on this session's path: how that path creates, reads, updates and deletes it. */
-  port<I, R extends { id: string }>(kind: string): Port<I, R> {
-    return portOf(this.descriptor(kind).ports, this.api)(this) as Port<I, R>;
+  /**
+   * `kind`'s port on this session's path: how that path creates, reads, updates and deletes it.
+   * @param inUse when given, a delete the platform refuses while something still uses the record is
+   *   retried within its deadline, then fails naming the users (inUse.ts); otherwise the refusal comes as it is.
+   */
+  port<I, R extends { id: string }>(kind: string, inUse?: InUseOptions): Port<I, R> {
+    const descriptor = this.descriptor(kind);
+    const port = portOf(descriptor.ports, this.api)(this) as Port<I, R>;
+    return inUse ? retryingInUse(port, descriptor.stack.noun, (id) => this.usersOf(kind, id), inUse) : port;
   }
 
   /**
@@ -183,15 +191,12 @@ export class KindSession implements PortContext {
     return this.changingTemplates.get(id);
   }
 
-  /** This process created, changed or deleted a network volume: the next {@link networkVolumes} lists again. */
-  networkVolumeChanged(): void {
-    this.volumes?.invalidate();
-  }
-
-  /** The caller's network volumes (`GET /v2/network-volumes` on both paths), one listing per burst of checks. */
-  networkVolumes(): Promise<NetworkVolume[]> {
-    const windowMs = this.options.lookupWindowMs ?? LOOKUP_WINDOW_MS;
-    this.volumes ??= new CoalescedCall(() => this.client.listNetworkVolumes(), windowMs, Math.max(windowMs, LOOKUP_MAX_AGE_MS));
-    return this.volumes.get();
+  /**
+   * The caller's network volumes in the api's words (what the endpoint and pod checks compare), read from
+   * the NetworkVolume kind's shared listing: one `GET /v2/network-volumes` per burst on both paths.
+   */
+  async networkVolumes(): Promise<NetworkVolume[]> {
+    const records = await this.listing<NetworkVolumeState>("networkVolume").list();
+    return records.map(({ dataCenterId, ...volume }) => ({ ...volume, dataCenter: dataCenterId }));
   }
 }

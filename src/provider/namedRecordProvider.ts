@@ -1,13 +1,13 @@
 /**
- * The provider of a named kind (templates, registry credentials), above its path port: a create whose
- * outcome is unknown is settled by looking the name up among records that did not exist before
- * (createByName.ts), never by a blind second create; a delete refused while something still uses the
- * record is retried within a deadline (inUse.ts), then fails naming the users; a record already gone
- * counts as deleted (each path's port says how it deletes; port.ts).
+ * The provider of a named kind (templates, registry credentials, network volumes, pods), above its path
+ * port: a create whose outcome is unknown is settled by looking the name up among records that did not
+ * exist before (createOnce.ts), never by a blind second create; a delete refused while something still
+ * uses the record is retried within a deadline by the session's port (inUse.ts), then fails naming the
+ * users; a record already gone counts as deleted (each path's port says how it deletes; port.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { createOnceByName } from "./createByName";
-import { deleteWhenReleased, type InUseOptions } from "./inUse";
+import { createOnce } from "./createOnce";
+import type { InUseOptions } from "./inUse";
 import type { SharedListing } from "./listing";
 import type { ResourceModel } from "./model/fields";
 import type { KindSession } from "./kindSession";
@@ -22,13 +22,8 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
   O,
   R
 > {
-  constructor(
-    session: KindSession,
-    model: ResourceModel,
-    words: KindWords,
-    private readonly inUse: InUseOptions = {},
-  ) {
-    super(session, model, words);
+  constructor(session: KindSession, model: ResourceModel, words: KindWords, inUse: InUseOptions = {}) {
+    super(session, model, words, inUse);
   }
 
   /** The session's shared listing of the kind (create settlement by name, changes reported). */
@@ -36,16 +31,11 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
     return this.session.listing<R>(this.model.kind);
   }
 
-  /** Who still uses record `id` ("endpoints a (x), b (y)"), or "" — for the in-use error (the kinds using it say, kind.ts `usesOf`). */
-  protected users(id: string): Promise<string> {
-    return this.session.usersOf(this.model.kind, id);
-  }
-
   async create(news: Props): Promise<dynamic.CreateResult<O>> {
     const inputs = this.checked(news, "create");
     const port = this.port;
     const record = await withoutSecrets(this.secretsOf(news), () =>
-      createOnceByName(this.listing, { name: inputs.name, autonamed: news[AUTONAMED_PROPERTY] === true, what: `${this.words.noun} "${inputs.name}"` }, () =>
+      createOnce(this.listing, { name: inputs.name, autonamed: news[AUTONAMED_PROPERTY] === true, what: `${this.words.noun} "${inputs.name}"` }, () =>
         port.create(inputs),
       ),
     );
@@ -64,18 +54,9 @@ export abstract class NamedRecordProvider<I extends { name: string }, O extends 
     return { outs: this.stored(this.outputs(record, news), news) };
   }
 
-  /** Deletes through the path's port, retrying the platform's in-use refusal within the deadline (inUse.ts). */
+  /** Deletes through the path's port, which retries the platform's in-use refusal within the deadline (inUse.ts). */
   async delete(id: string, props?: Props): Promise<void> {
     const port = this.port;
-    const name = typeof props?.name === "string" ? props.name : id;
-    const noun = this.words.noun.charAt(0).toUpperCase() + this.words.noun.slice(1);
-    await withoutSecrets(this.secretsOf(props), () =>
-      deleteWhenReleased(
-        `${noun} "${name}" (${id})`,
-        () => port.delete(id, props),
-        () => this.users(id),
-        this.inUse,
-      ),
-    );
+    await withoutSecrets(this.secretsOf(props), () => port.delete(id, props));
   }
 }

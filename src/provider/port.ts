@@ -104,9 +104,15 @@ export interface Port<I, R extends { id: string }> {
   /**
    * Deletes record `id`, first doing what the path needs for it (an endpoint: scale to zero, let
    * running jobs finish); gone counts as deleted. Refused while something still uses the record: the
-   * platform's in-use refusal (errorKinds.ts `isFailedPrecondition`), once. `props`: the stored outputs, if any.
+   * platform's refusal ({@link refusedInUse}) as it came, once; the session's port retries it (inUse.ts)
+   * for whoever asks it to. `props`: the stored outputs, if any.
    */
   delete(id: string, props: Props | undefined): Promise<void>;
+  /**
+   * Whether `err`, from {@link delete}, is the platform's refusal while something still uses the record
+   * (REST v2: a 400 to the delete). Default: GraphQL's `FAILED_PRECONDITION`.
+   */
+  refusedInUse?(err: unknown): boolean;
 }
 
 /** Builds a kind's port for one path on a session (each kind's `paths/index.ts`). */

@@ -18,6 +18,7 @@ import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROP
 import { redactSecrets, secretValues, withoutSecrets } from "./secrets";
 import { pathFailures } from "./pathSupport";
 import type { KindSession } from "./kindSession";
+import type { InUseOptions } from "./inUse";
 import type { Port } from "./port";
 import { containsUnknown } from "./unknown";
 
@@ -36,10 +37,14 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
   private portInstance?: Port<I, R>;
   private readonly secretFields: readonly string[];
 
+  /**
+   * @param inUse given: deletes refused while something still uses the record are retried (inUse.ts).
+   */
   constructor(
     session: KindSession,
     protected readonly model: ResourceModel,
     protected readonly words: KindWords,
+    private readonly inUse?: InUseOptions,
   ) {
     this.session = session;
     this.secretFields = secretNames(model);
@@ -51,7 +56,7 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
 
   /** This kind's operations on the session's path (the session picks the path), built at first use. */
   protected get port(): Port<I, R> {
-    this.portInstance ??= this.session.port<I, R>(this.model.kind);
+    this.portInstance ??= this.session.port<I, R>(this.model.kind, this.inUse);
     return this.portInstance;
   }
 

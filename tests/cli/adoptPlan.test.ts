@@ -9,7 +9,6 @@ import { emitNode } from "../../src/cli/adopt/emit/typescript";
 import { emitYaml } from "../../src/cli/adopt/emit/yaml";
 import { camelName, uniqueNames } from "../../src/cli/adopt/names";
 import { ADOPT_KINDS, heldKey, leftOutOf, listAccount, parseKinds, planAdoption, type AdoptedObject } from "../../src/cli/adopt/plan";
-import { UsageError } from "../../src/cli/errors";
 import { startHarness, type Harness } from "./harness";
 
 const SECRET = "tok-plan-9f8e7d-never-in-text";
@@ -86,6 +85,9 @@ test("every kind, referenced objects first; references are references, env goes 
   const endpoint = byName(objects, "llm-api");
   expect(args(endpoint)).toMatchObject({ templateId: { ref: "llmWorker" }, networkVolumeId: { ref: "modelCache" }, gpuIds: { literal: ["ADA_24"] } });
   expect(endpoint.carried).toEqual({ templateId: ids.template });
+  // Its container is the template's: none of its fields written (the template's env stays the template's secret).
+  expect(args(endpoint)).not.toHaveProperty("imageName");
+  expect(args(endpoint)).not.toHaveProperty("env");
   expect(args(byName(objects, "notebook"))).toMatchObject({ networkVolumeId: { ref: "modelCache" }, gpuTypeIds: { literal: ["NVIDIA GeForce RTX 4090"] } });
   // Credentials: read from config, placeholders carried (secret) until the user sets them.
   const registry = byName(objects, "ghcr-bot");
@@ -114,7 +116,7 @@ test("held objects, --kinds and --name narrow the list; a reference to an object
   expect(args(objects[0])).toMatchObject({ templateId: { literal: ids.template }, networkVolumeId: { literal: ids.volume } });
 });
 
-test("pod templates are left out with the reason; an endpoint no template of the account gives is refused, naming it; --kinds names the allowed values", async () => {
+test("pod templates are left out with the reason; an endpoint with its own container (CPU) is adopted with it, env to a config secret; --kinds names the allowed values", async () => {
   const account = await listAccount(h.client);
   const podTemplates = account.template.filter((t) => !t.isServerless);
   expect(podTemplates.length).toBeGreaterThan(0);
@@ -122,17 +124,28 @@ test("pod templates are left out with the reason; an endpoint no template of the
   expect((await plan()).some((o) => podTemplates.some((t) => t.id === o.id))).toBe(false);
 
   const own = await h.client.v2.createEndpoint({
-    name: "own-image",
+    name: "own-cpu",
     type: "QUEUE",
     image: "ghcr.io/acme/own:1",
-    gpu: { pools: ["ADA_24"] },
+    env: { TOKEN: SECRET },
+    cpu: [{ id: "cpu5c", vcpuCount: 4 }],
     workers: { min: 0, max: 1 },
     scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
   });
-  await expect(plan()).rejects.toThrow(
-    new UsageError(
-      `endpoint ${own.id} (own-image) runs container settings no template of the account holds (the Endpoint resource runs a template); leave it out with --name or --kinds (resource ownImage)`,
-    ),
+  const [object] = await plan({ name: /^own-cpu$/ });
+  expect(args(object)).toMatchObject({
+    imageName: { literal: "ghcr.io/acme/own:1" },
+    env: { config: "ownCpuEnv", secret: true, object: true },
+    cpuFlavorIds: { literal: ["cpu5c"] },
+    vcpuCount: { literal: 4 },
+  });
+  expect(args(object)).not.toHaveProperty("templateId");
+  expect(args(object)).not.toHaveProperty("gpuIds");
+  expect(object.config).toEqual([{ key: "ownCpuEnv", value: { TOKEN: SECRET }, secret: true }]);
+  expect(emitNode([object], true)).not.toContain(SECRET);
+  // GraphQL cannot express the endpoint's own container: refused naming the object, the field and the path.
+  await expect(plan({ name: /^own-cpu$/, api: "graphql" })).rejects.toThrow(
+    new RegExp(`endpoint ${own.id} \\(own-cpu\\) has imageName "ghcr.io/acme/own:1", which the stack's runpod:api graphql cannot express`),
   );
   await h.client.v2.deleteEndpoint(own.id);
   expect(() => parseKinds("endpoint,gadget")).toThrow(

@@ -62,6 +62,18 @@ test.each([
   expect(result.stderr).toMatch(/job \S+ FAILED on \S+: .+/);
 });
 
+test("the job goes to the endpoint's requestUrls (its v2 record), not to URLs built from the inference address", async () => {
+  // Nothing listens there: only the platform's own requestUrls reach the job interface.
+  const env = { RUNPOD_INVOKE_URL: "http://127.0.0.1:1" };
+  const { requestUrls } = await h.client.v2.getEndpoint(endpoint.id);
+  expect(requestUrls).toMatchObject({ run: `${h.emulator.urls.inference}/v2/${endpoint.id}/run` });
+  for (const flags of [["--poll-interval", "20"], ["--sync"]]) {
+    const result = await run([endpoint.id, "--input", JSON.stringify({ via: flags[0] }), ...flags], { env });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ echo: { via: flags[0] } });
+  }
+});
+
 test("a public model endpoint id works in place of an endpoint id: the image model returns output.image_url", async () => {
   const result = await run(["flux-1-schnell", "--sync", "--input", JSON.stringify({ prompt: "a lighthouse at dawn", width: 512, height: 512 })]);
   expect(result.code).toBe(0);

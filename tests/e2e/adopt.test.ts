@@ -6,6 +6,7 @@
  * platform object was created, replaced or deleted, and a one-value edit of the written program updates
  * in place. Needs `npm run setup` (Pulumi CLI) and a build (dist/).
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -17,6 +18,7 @@ import { runBin, type CliResult } from "../cli/harness";
 jest.setTimeout(900_000);
 
 const ENV_SECRET = "hf_adopt-secret-value-1234";
+const CPU_SECRET = "cpu-adopt-secret-9876";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -95,6 +97,16 @@ beforeAll(async () => {
     networkVolumes: [volume.id],
     dataCenterIds: ["EU-RO-1"],
   });
+  // A CPU endpoint with its own container (no template), one env value a secret.
+  await client.v2.createEndpoint({
+    name: "batch-cpu",
+    type: "QUEUE",
+    image: "ghcr.io/acme/batch:3",
+    env: { API_TOKEN: CPU_SECRET, MODE: "batch" },
+    cpu: [{ id: "cpu5c", vcpuCount: 4 }],
+    workers: { min: 0, max: 1, idleTimeout: 10 },
+    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  });
   await client.v2.createPod({
     name: "notebook",
     image: "runpod/pytorch:2.4.0",
@@ -113,7 +125,7 @@ test("--dry-run lists the account as a table and writes nothing", async () => {
   const r = await adopt(["--dry-run"]);
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   expect(r.stdout).toMatch(/^KIND\s+NAME\s+ID\s+RESOURCE/m);
-  for (const name of ["ghcr-bot", "model-cache", "llm-worker", "llm-api", "notebook"]) expect(r.stdout).toContain(name);
+  for (const name of ["ghcr-bot", "model-cache", "llm-worker", "llm-api", "batch-cpu", "notebook"]) expect(r.stdout).toContain(name);
   expect(fs.readdirSync(programDir).sort()).toEqual(before);
   expect(await stack.resources()).toEqual([]);
 });
@@ -135,10 +147,19 @@ test("adopt writes the program and fills the state; preview --refresh --expect-n
   expect(program).toMatch(/networkVolumeId: modelCache\.id/);
   expect(program).toMatch(/containerRegistryAuthId: ghcrBot\.id/);
   expect(program).toContain('config.requireSecretObject<Record<string, string>>("llmWorkerEnv")');
-  expect(program).not.toContain(ENV_SECRET);
+  // The CPU endpoint: its own container and flavors, its env from the configuration.
+  expect(program).toContain('imageName: "ghcr.io/acme/batch:3"');
+  expect(program).toMatch(/cpuFlavorIds: \["cpu5c"\]/);
+  expect(program).toMatch(/vcpuCount: 4/);
+  expect(program).toContain('config.requireSecretObject<Record<string, string>>("batchCpuEnv")');
   const state = await stack.exportText();
-  expect(state).not.toContain(ENV_SECRET);
-  expect(fs.readFileSync(stack.configFile, "utf8")).not.toContain(ENV_SECRET);
+  const config = fs.readFileSync(stack.configFile, "utf8");
+  expect(config).toMatch(/batchCpuEnv:\s*\n\s*API_TOKEN:\s*\n\s*secure:/);
+  for (const secret of [ENV_SECRET, CPU_SECRET]) {
+    expect(program).not.toContain(secret);
+    expect(state).not.toContain(secret);
+    expect(config).not.toContain(secret);
+  }
   const types = (await stack.resources()).map((res) => res.type.replace(/^pulumi-nodejs:dynamic\/runpod:/, "")).sort();
   expect(types).toEqual(expect.arrayContaining(["ContainerRegistryAuth", "Endpoint", "NetworkVolume", "Pod", "Template"]));
 
@@ -163,6 +184,21 @@ test("a one-value edit of the written program updates in place", async () => {
   expect((await client.v2.listEndpoints()).find((e) => e.name === "llm-api")?.workers.max).toBe(3);
 });
 
+test("a one-value edit of the adopted CPU endpoint updates it in place", async () => {
+  const before = await accountIds();
+  const file = path.join(programDir, "adopted.ts");
+  const program = fs.readFileSync(file, "utf8");
+  expect(program).toMatch(/vcpuCount: 4,/);
+  fs.writeFileSync(file, program.replace(/vcpuCount: 4,/, "vcpuCount: 8,"));
+  const up = await stack.run(["up", "--yes"]);
+  expect(up.stdout).toMatch(/1 updated/);
+  expect(up.stdout).not.toMatch(/created|replaced|deleted/);
+  expect(await accountIds()).toEqual(before);
+  const cpu = (await client.v2.listEndpoints()).find((e) => e.name === "batch-cpu");
+  expect(cpu?.cpu).toMatchObject([{ id: "cpu5c", vcpuCount: 8 }]);
+  expect(cpu?.env).toEqual({ API_TOKEN: CPU_SECRET, MODE: "batch" });
+});
+
 test("the out file exists: refused without --force, nothing changes", async () => {
   await client.v2.createNetworkVolume({ name: "late-volume", size: 10, dataCenter: "EU-RO-1" });
   const stateBefore = await stack.exportText();
@@ -170,4 +206,52 @@ test("the out file exists: refused without --force, nothing changes", async () =
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/adopted\.ts exists; give --force/);
   expect(await stack.exportText()).toBe(stateBefore);
+});
+
+test("a JavaScript project (runtime nodejs, a .js main, no tsconfig): adopt writes CommonJS; preview --refresh --expect-no-changes passes; an edit updates in place", async () => {
+  const jsSecret = "js-adopt-secret-2468";
+  await client.v2.createNetworkVolume({ name: "js-volume", size: 10, dataCenter: "EU-RO-1" });
+  await client.v2.createEndpoint({
+    name: "js-cpu",
+    type: "QUEUE",
+    image: "ghcr.io/acme/js:1",
+    env: { TOKEN: jsSecret },
+    cpu: [{ id: "cpu5c", vcpuCount: 2 }],
+    workers: { min: 0, max: 1, idleTimeout: 10 },
+    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  });
+  const jsDir = path.join(work, "js");
+  fs.mkdirSync(path.join(jsDir, "node_modules"), { recursive: true });
+  fs.writeFileSync(path.join(jsDir, "Pulumi.yaml"), "name: adopted-js\nruntime: nodejs\n");
+  fs.writeFileSync(path.join(jsDir, "package.json"), JSON.stringify({ name: "adopted-js", private: true, main: "index.js" }));
+  fs.writeFileSync(path.join(jsDir, "index.js"), 'require("./adopted");\n');
+  fs.symlinkSync(repoRoot(), path.join(jsDir, "node_modules", "pulumi-runpod"), "dir");
+  fs.symlinkSync(path.join(repoRoot(), "node_modules", "@pulumi"), path.join(jsDir, "node_modules", "@pulumi"), "dir");
+  // The same backend as the TypeScript stack: what it holds is left out.
+  const js = await LocalStack.create({ programDir: jsDir, stackName: "adoptjs", stateDir: path.join(work, "state") });
+  await js.usePlatform(emu.urls, emu.apiKey);
+  const before = await accountIds();
+
+  const r = await runBin(["adopt", "--yes", "--name", "^js-", "--stack", js.name], js.env, { cwd: jsDir });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(fs.existsSync(path.join(jsDir, "adopted.ts"))).toBe(false);
+  const program = fs.readFileSync(path.join(jsDir, "adopted.js"), "utf8");
+  expect(program).toContain('const runpod = require("pulumi-runpod");');
+  expect(program).toContain('env: config.requireSecretObject("jsCpuEnv"),');
+  expect(program).toContain("module.exports = { jsVolume, jsCpu };");
+  expect(program).not.toMatch(/^import |^export |<Record/m);
+  expect(program).not.toContain(jsSecret);
+  execFileSync(process.execPath, ["--check", path.join(jsDir, "adopted.js")]);
+  expect(await js.exportText()).not.toContain(jsSecret);
+
+  await js.run(["preview", "--refresh", "--expect-no-changes"]);
+  expect(await accountIds()).toEqual(before);
+  const file = path.join(jsDir, "adopted.js");
+  fs.writeFileSync(file, program.replace('imageName: "ghcr.io/acme/js:1",', 'imageName: "ghcr.io/acme/js:2",'));
+  const up = await js.run(["up", "--yes"]);
+  expect(up.stdout).toMatch(/1 updated/);
+  expect(up.stdout).not.toMatch(/created|replaced|deleted/);
+  expect(await accountIds()).toEqual(before);
+  const cpu = (await client.v2.listEndpoints()).find((e) => e.name === "js-cpu");
+  expect({ image: cpu?.image, env: cpu?.env }).toEqual({ image: "ghcr.io/acme/js:2", env: { TOKEN: jsSecret } });
 });

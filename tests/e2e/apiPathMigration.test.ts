@@ -107,3 +107,39 @@ test("v2 → graphql for credentials and a template made on v2: nothing recreate
   expect(await ids(stack)).toEqual(before);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 });
+
+test("v2 → graphql with an own-container GPU endpoint and a CPU endpoint: preview fails naming each v2-only input and why, and changes nothing", async () => {
+  const stack = await stackOn("mig-own", "v2", {
+    endpoints: {
+      own: { name: "mig-own-gpu", imageName: "ghcr.io/acme/own:1", containerDiskInGb: 15, gpuIds: ["ADA_24"], workersMax: 1 },
+      cpu: { name: "mig-own-cpu", imageName: "ghcr.io/acme/cpu:1", cpuFlavorIds: ["cpu3c"], vcpuCount: 2, workersMax: 1 },
+    },
+  });
+  await stack.run(["up", "--yes"]);
+  const before = await ids(stack);
+  expect(before).toHaveLength(2);
+
+  await stack.setConfig("runpod:api", "graphql");
+  emu.resetStats();
+  for (const command of [["preview"], ["up", "--yes"]]) {
+    const refused = await stack.run(command, { expectFailure: true });
+    const out = refused.stdout + refused.stderr;
+    for (const field of ["imageName", "containerDiskInGb", "cpuFlavorIds", "vcpuCount"]) {
+      expect(out).toMatch(
+        new RegExp(
+          `Endpoint\\.${field} cannot be expressed on API path graphql \\(runpod:api\\) \\([^)]*saveEndpoint[^)]*\\); only on v2: unset it, or set runpod:api to v2`,
+        ),
+      );
+    }
+    expect(out).toContain("saveEndpoint carries no container");
+    expect(out).toContain("saveEndpoint has no CPU selection");
+  }
+  // Refused before any write: the endpoints are untouched.
+  const ops = emu.stats().byOperation;
+  expect((ops.saveEndpoint ?? 0) + (ops.updateEndpoint ?? 0) + (ops.deleteEndpoint ?? 0)).toBe(0);
+  expect(await ids(stack)).toEqual(before);
+
+  // Back on v2 the stack is as it was.
+  await stack.setConfig("runpod:api", "v2");
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+});

@@ -45,7 +45,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-container-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "e2e-container", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs.
+  stack = await LocalStack.create({ programDir, stackName: "e2e-container", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey); // no runpod:api: the default path (REST v2)
   await stack.setConfig("envSecret", SECRET, { secret: true });
 });
@@ -194,4 +195,28 @@ test("endpoints made outside Pulumi (image based, CPU, load-balancing, template 
   await stack.run(["up", "--yes"]);
   expect(await stack.resources(ENDPOINT_TYPE)).toEqual([]);
   for (const made of [image, cpu, lb, fromTemplate]) expect(emu.endpoints().some((e) => e.id === made.id)).toBe(false);
+});
+
+test("a release made outside Pulumi whose container is the one the stack holds: refresh keeps the release followed, preview shows the update, up follows it", async () => {
+  await declare({ rel: { name: "e2e-release", imageName: "me/rel:1", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 1, waitForWorkers: true } });
+  await stack.run(["up", "--yes"]);
+  const id = await stateId("rel");
+  const followed = (await stack.endpoint("rel"))!.outputs!.releaseVersion;
+  expect(typeof followed === "number" || followed === null).toBe(true);
+
+  // Outside Pulumi: another image, then back to the declared one; the container matches the state, but the newest release is one nobody followed.
+  await client.v2.updateEndpoint(id, { image: "someone/else:3" });
+  await client.v2.updateEndpoint(id, { image: "me/rel:1" });
+  const newest = (await client.v2.listEndpointReleases(id)).releases[0];
+  await stack.run(["refresh", "--yes"]);
+  expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(followed);
+  const preview = await stack.run(["preview", "--diff", "--expect-no-changes"], { expectFailure: true });
+  expect(preview.stdout).toMatch(/~ 1 to update/);
+
+  // The next up follows it to health and records it; then nothing is left to change.
+  await stack.run(["up", "--yes"]);
+  expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(newest.version);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+  await declare({});
+  await stack.run(["up", "--yes"]);
 });

@@ -38,7 +38,8 @@ describe.each<SaveSemantics>(["replace", "merge"])("Endpoint platform fields thr
     emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50, saveSemantics });
     work = tempDir("pulumi-runpod-e2e-fields-");
     const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-    stack = await LocalStack.create({ programDir, stackName: `fields-${saveSemantics}`, stateDir: path.join(work, "state") });
+    // Previews are checked with `pulumi preview`: `up` and `destroy` skip theirs.
+    stack = await LocalStack.create({ programDir, stackName: `fields-${saveSemantics}`, stateDir: path.join(work, "state"), skipPreview: true });
     await stack.usePlatform(emu.urls, emu.apiKey);
     await stack.setConfig("runpod:api", "graphql"); // save semantics (replace / merge) are the GraphQL modify's; the counts name saveEndpoint
   });

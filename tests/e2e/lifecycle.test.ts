@@ -18,7 +18,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv } from "../../src/api";
 import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../src/api";
-import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, type StateResource } from "../../scripts/exampleStack";
+import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, type RunOptions, type StateResource } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
 import { runBin, type CliResult } from "../cli/harness";
 
@@ -61,8 +61,8 @@ async function declare(next: Record<string, Spec>): Promise<void> {
   await stack.setConfig("endpoints", JSON.stringify(next));
 }
 
-async function pulumi(args: string[]): Promise<RunPulumiResult> {
-  const r = await stack.run(args);
+async function pulumi(args: string[], options: RunOptions = {}): Promise<RunPulumiResult> {
+  const r = await stack.run(args, options);
   transcript.push(r.stdout, r.stderr);
   return r;
 }
@@ -130,7 +130,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "e2e", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs, but where a step counts the preview's requests.
+  stack = await LocalStack.create({ programDir, stackName: "e2e", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   // This file checks the design's GraphQL mapping operation by operation (saveEndpoint, REST v1 create,
   // locations, gpuTypeIds); the default path (v2) runs the demo, apiPathMigration and the provider suites.
@@ -226,7 +227,7 @@ test("an endpoint without a name is auto-named: kept across ups and refreshes, d
   const AUTO: Spec = { templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMax: 1 };
   await declare({ ...valid, auto: AUTO });
   emu.resetStats();
-  await pulumi(["up", "--yes"]);
+  await pulumi(["up", "--yes"], { preview: true });
   const firstId = await stateId("auto");
   const firstName = onEmulator(firstId)!.name;
   expect(firstName).toMatch(/^auto-[0-9a-f]{7}$/);

@@ -34,7 +34,8 @@ beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
   work = tempDir("pulumi-runpod-e2e-volume-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "volume", stateDir: path.join(work, "state") });
+  // Each preview is checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs.
+  stack = await LocalStack.create({ programDir, stackName: "volume", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   // The kind speaks REST v2 whatever runpod:api says: the GraphQL path must not stop it.
   await stack.setConfig("runpod:api", "graphql");

@@ -5,8 +5,10 @@
  * what to do, while jobs sent during the rollout are all answered; the next preview shows the change
  * again. A smoke job ending otherwise than expected rolls its endpoint back. A good image after the
  * failed ones rolls out. An `up` SIGKILLed during its rollbacks is recovered (`pulumi-runpod recover`), and
- * the next `up` re-applies, fails and rolls back again. The program is tests/e2e/templatesFixture; the
- * emulator is the witness.
+ * the next `up` re-applies, fails and rolls back again. On an endpoint of its own image scaled to zero, the
+ * smoke job of a release whose workers cannot start stays queued (issue 40): the `up` fails naming it and
+ * the failing workers, rolls back, and the job is cancelled. The program is tests/e2e/templatesFixture;
+ * the emulator is the witness.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -28,9 +30,9 @@ let client: PlatformClient;
 let work: string;
 let stack: LocalStack;
 
-async function declare(template: Record<string, unknown>, a: Record<string, unknown> = {}): Promise<void> {
+async function declare(template: Record<string, unknown>, a: Record<string, unknown> = {}, more: Record<string, Record<string, unknown>> = {}): Promise<void> {
   await stack.setConfig("templates", JSON.stringify({ llm: template }));
-  await stack.setConfig("endpoints", JSON.stringify({ a: { ...ENDPOINT, name: "e2e-rollback-a", ...a }, b: { ...ENDPOINT, name: "e2e-rollback-b" } }));
+  await stack.setConfig("endpoints", JSON.stringify({ a: { ...ENDPOINT, name: "e2e-rollback-a", ...a }, b: { ...ENDPOINT, name: "e2e-rollback-b" }, ...more }));
 }
 
 /** The stack's endpoint ids by resource name. */
@@ -149,5 +151,46 @@ test("an up killed during its rollbacks: after recover, the next up re-applies, 
   await stack.run(["up", "--yes"]);
   for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
   for (const r of await stack.resources(ENDPOINT_TYPE)) expect(r.outputs).toMatchObject({ templateCurrent: true });
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+});
+
+test("workersMin 0, a release whose workers cannot start: the smoke job stays queued, the up fails naming it and the workers, rolls back and cancels the job", async () => {
+  const settled = { ...TEMPLATE, imageName: "me/worker:3" };
+  const a = { smokeInput: JSON.stringify({ prompt: "ping" }) };
+  const own = {
+    name: "e2e-rollback-c",
+    imageName: "me/own:1",
+    gpuIds: ["ADA_24"],
+    workersMin: 0,
+    workersMax: 1,
+    smokeInput: JSON.stringify({ prompt: "ping" }),
+    rolloutTimeout: 120,
+  };
+  await declare(settled, a, { c: own });
+  await stack.run(["up", "--yes"]);
+  const id = (await stack.resources(ENDPOINT_TYPE)).find((r) => r.urn.endsWith("::c"))!.id!;
+  expect((await client.v2.listEndpointWorkers(id)).workers).toEqual([]);
+
+  emu.setFaults({ failingImages: ["me/own:2"] });
+  await declare(settled, a, { c: { ...own, imageName: "me/own:2" } });
+  const bad = await stack.run(["up", "--yes"], { expectFailure: true });
+  const out = bad.stdout + bad.stderr;
+  const pattern = new RegExp(
+    `Endpoint e2e-rollback-c \\(${id}\\): the rollout of release rel_\\S+ \\(version \\d+\\) failed: 1 worker failed to start \\(UNHEALTHY\\); its smoke job (\\S+) was still IN_QUEUE \\(no worker of the release could take it\\); it is cancelled\\.`,
+  );
+  expect(out).toMatch(pattern);
+  const named = pattern.exec(out);
+  expect(out).toMatch(/container exited with code 1 during startup/);
+  expect(out).toContain("Rolled back: every worker runs the previous container settings again (image me/own:1)");
+  // Where jobs ignored workers the smoke job passed with no worker at all, and the up succeeded.
+  expect((await client.jobStatus(id, named![1])).status).toBe("CANCELLED");
+  expect((await client.v2.getEndpoint(id)).image).toBe("me/own:1");
+  expect((await client.v2.listEndpointWorkers(id)).workers.every((w) => w.image === "me/own:1")).toBe(true);
+  expect((await stack.run(["preview"])).stdout).toMatch(/~ 1 to update/);
+
+  // The image declared back: the rollback's own release, which the failed up could not record, is followed once; then nothing changes.
+  emu.setFaults({});
+  await declare(settled, a, { c: own });
+  await stack.run(["up", "--yes"]);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 });

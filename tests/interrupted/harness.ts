@@ -7,7 +7,7 @@
 import { spawn } from "child_process";
 import type { RunningEmulator } from "../../emulator";
 import { ENDPOINT_TYPE, type LocalStack, type StateResource } from "../../scripts/exampleStack";
-import { pulumiBinary } from "../../scripts/pulumiCli";
+import { pulumiBinary, recordCliRun } from "../../scripts/pulumiCli";
 import { runBin, type CliResult } from "../cli/harness";
 import { descendants, endProcesses, isRunning, type TrackedProcess } from "./processTree";
 
@@ -24,6 +24,7 @@ export interface Interruption {
  * @throws Error when the command ends before `killWhen()` held (the kill point was missed).
  */
 export async function runUntilKilled(stack: LocalStack, args: string[], killWhen: () => boolean): Promise<Interruption> {
+  recordCliRun(args);
   const child = spawn(pulumiBinary(), [...args, "--stack", stack.name, "--non-interactive"], {
     cwd: stack.programDir,
     env: stack.env,

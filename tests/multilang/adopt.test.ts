@@ -21,7 +21,8 @@ jest.setTimeout(600_000);
 
 const ENV_SECRET = "hf_adopt-yaml-secret-4321";
 const GO_MODULE = "github.com/pulumi-runpod/pulumi-runpod/sdk/go/runpod";
-const NAMES = /^(ghcr-bot|model-cache|llm-worker|llm-api|notebook)$/;
+const CPU_SECRET = "cpu-adopt-ml-secret-5566";
+const NAMES = /^(ghcr-bot|model-cache|llm-worker|llm-api|batch-cpu|notebook)$/;
 
 describe.each(["yaml", "python", "go"] as const)("a %s project", (language) => {
   let emu: RunningEmulator;
@@ -90,6 +91,16 @@ describe.each(["yaml", "python", "go"] as const)("a %s project", (language) => {
       scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
       networkVolumes: [volume.id],
     });
+    // A CPU endpoint with its own container (no template), one env value a secret.
+    await client.v2.createEndpoint({
+      name: "batch-cpu",
+      type: "QUEUE",
+      image: "ghcr.io/acme/batch:3",
+      env: { API_TOKEN: CPU_SECRET },
+      cpu: [{ id: "cpu5c", vcpuCount: 4 }],
+      workers: { min: 0, max: 1, idleTimeout: 10 },
+      scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+    });
     await client.v2.createPod({
       name: "notebook",
       image: "runpod/pytorch:2.4.0",
@@ -118,8 +129,15 @@ describe.each(["yaml", "python", "go"] as const)("a %s project", (language) => {
       expect(written).toMatch(/TemplateId: +llmWorker\.ID\(\),/);
       expect(written).toMatch(/NetworkVolumeId: +modelCache\.ID\(\),/);
     }
-    expect(written).not.toContain(ENV_SECRET);
-    expect(await stack.exportText()).not.toContain(ENV_SECRET);
+    // The CPU endpoint: its own image and flavors; its env read from config.
+    expect(written).toContain("ghcr.io/acme/batch:3");
+    expect(written).toContain("cpu5c");
+    const state = await stack.exportText();
+    for (const secret of [ENV_SECRET, CPU_SECRET]) {
+      expect(written).not.toContain(secret);
+      expect(state).not.toContain(secret);
+      expect(fs.readFileSync(stack.configFile, "utf8")).not.toContain(secret);
+    }
 
     if (language === "yaml") fs.appendFileSync(path.join(programDir, "Pulumi.yaml"), written);
     await stack.run(["preview", "--refresh", "--expect-no-changes"]);
@@ -139,5 +157,15 @@ describe.each(["yaml", "python", "go"] as const)("a %s project", (language) => {
     expect(up.stdout).not.toMatch(/created|replaced|deleted/);
     expect(await accountIds()).toEqual(before);
     expect((await client.v2.listEndpoints()).find((e) => e.name === "llm-api")?.workers.max).toBe(3);
+
+    // A one-value edit of the CPU endpoint's container updates it in place; its secret env stays.
+    const cpuEdited = fs.readFileSync(file, "utf8").replace("ghcr.io/acme/batch:3", "ghcr.io/acme/batch:4");
+    fs.writeFileSync(file, cpuEdited);
+    const upCpu = await stack.run(["up", "--yes"]);
+    expect(upCpu.stdout).toMatch(/1 updated/);
+    expect(upCpu.stdout).not.toMatch(/created|replaced|deleted/);
+    expect(await accountIds()).toEqual(before);
+    const cpu = (await client.v2.listEndpoints()).find((e) => e.name === "batch-cpu");
+    expect({ image: cpu?.image, env: cpu?.env }).toEqual({ image: "ghcr.io/acme/batch:4", env: { API_TOKEN: CPU_SECRET } });
   });
 });

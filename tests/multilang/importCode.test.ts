@@ -4,7 +4,8 @@
  * `runpod:api graphql`: on v2 the platform reports no endpoint's template, docs/plugin.md), and the language host's GenerateProgram (Pulumi's own code generators in the
  * minimal hosts of scripts/build-pulumi-tools.sh) writes the code declaring what was imported. The
  * Python code, taken as the program, previews with no changes; the import protects unless
- * `--protect=false`, as `pulumi import` does.
+ * `--protect=false`, as `pulumi import` does. On v2 (issue 39) a CPU endpoint and an endpoint running
+ * its own image (no template) import the same way.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -40,14 +41,15 @@ afterAll(async () => {
 });
 
 /** A fresh project of `runtime` (no program yet: `pulumi import` does not run one) on its own stack and the emulator. */
-async function project(runtime: "python" | "go", env: Record<string, string> = {}): Promise<LocalStack> {
-  const programDir = path.join(work, runtime);
+async function project(runtime: "python" | "go", env: Record<string, string> = {}, api: "graphql" | "v2" = "graphql"): Promise<LocalStack> {
+  const name = api === "graphql" ? runtime : `${runtime}-${api}`;
+  const programDir = path.join(work, name);
   fs.mkdirSync(programDir, { recursive: true });
-  writeProject(programDir, `import-${runtime}`, runtime);
-  const stack = await LocalStack.create({ programDir, stackName: runtime, stateDir: path.join(work, `state-${runtime}`), env });
+  writeProject(programDir, `import-${name}`, runtime);
+  const stack = await LocalStack.create({ programDir, stackName: name, stateDir: path.join(work, `state-${name}`), env });
   stacks.push(stack);
   await stack.usePlatform(emu.urls, emu.apiKey);
-  await stack.setConfig("runpod:api", "graphql");
+  await stack.setConfig("runpod:api", api);
   return stack;
 }
 
@@ -125,4 +127,41 @@ test("Go: `pulumi import --protect=false` exits 0, writes the Go program with --
   const state = await stack.resources();
   expect(state.filter((s) => s.type.startsWith("runpod:index:")).every((s) => !s.protect)).toBe(true);
   await stack.run(["destroy", "--yes"]);
+});
+
+test("v2: `pulumi import` of a CPU endpoint and an own-container endpoint (image, no template) gives inputs that preview with no changes", async () => {
+  const stack = await project("python", { PYTHONPATH: pythonSdkPath() }, "v2");
+  const base = { type: "QUEUE" as const, workers: { min: 0, max: 1 }, scaling: { type: "QUEUE_DELAY" as const, queueDelay: 4 } };
+  const cpu = await client.v2.createEndpoint({ ...base, name: "imp-cpu", image: "ghcr.io/acme/cpu:1", cpu: [{ id: "cpu5c", vcpuCount: 4 }] });
+  const own = await client.v2.createEndpoint({
+    ...base,
+    name: "imp-own",
+    image: "ghcr.io/acme/own:2",
+    args: "python handler.py",
+    disk: 30,
+    ports: ["8000/http"],
+    gpu: { pools: ["ADA_24"] },
+  });
+  const file = path.join(work, "v2-endpoints.json");
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      resources: [
+        { type: "runpod:index:Endpoint", name: "cpu", id: cpu.id },
+        { type: "runpod:index:Endpoint", name: "own", id: own.id },
+      ],
+    }),
+  );
+  const r = await stack.run(["import", "--file", file, "--yes", "--protect=false"]);
+  noValidationWarning(r.stdout + r.stderr);
+  expect(r.stdout).toMatch(/cpu = runpod\.Endpoint\("cpu",[^]*cpu_flavor_ids=\["cpu5c"\][^]*vcpu_count=4/);
+  expect(r.stdout).toMatch(/own = runpod\.Endpoint\("own",[^]*image_name="ghcr\.io\/acme\/own:2"/);
+  expect(r.stdout).not.toMatch(/template_id/);
+
+  const code = r.stdout.slice(r.stdout.indexOf("import pulumi"));
+  fs.writeFileSync(path.join(stack.programDir, "__main__.py"), code);
+  await stack.run(["preview", "--expect-no-changes"]);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+  await stack.run(["destroy", "--yes"]);
+  expect((await client.v2.listEndpoints()).map((e) => e.id)).not.toEqual(expect.arrayContaining([cpu.id]));
 });

@@ -7,11 +7,11 @@
  * `rollback: false`.
  */
 import type { RunningEmulator } from "../../emulator";
-import type { PlatformClient } from "../../src/api";
+import { createClient, resolveClientConfig, type PlatformClient } from "../../src/api";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
 
 jest.setTimeout(120_000);
 
@@ -126,6 +126,19 @@ describe("the smoke gate", () => {
     expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:2");
   });
 
+  it("the smoke job goes to the endpoint's requestUrls, not to URLs built from inferenceUrl", async () => {
+    const d = await deployed("me/good:1", { smokeInput: JSON.stringify({ prompt: "ping" }) });
+    // Nothing listens at this inference address: only the record's requestUrls reach the job interface.
+    const dead = createClient(resolveClientConfig({ apiKey: emu.apiKey, ...emulatorAddresses(emu), inferenceUrl: "http://127.0.0.1:1", timeoutMs: 5000 }, {}));
+    const session = new PlatformSession(() => dead, { api: "v2" });
+    const p = { templates: new TemplateProvider(session, { deadlineMs: 3000, firstPauseMs: 50 }), endpoints: new EndpointProvider(session) };
+    emu.resetStats();
+    await p.templates.update(d.t.id, d.t.outs, { ...d.t.inputs, imageName: "me/good:7" });
+    await p.endpoints.update(d.e.id, d.e.outs, d.e.inputs);
+    expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:7");
+    expect(emu.stats().byOperation.run).toBe(1);
+  });
+
   it("smokeInput must be JSON object text, smokeStatus a terminal job status (at check, naming the field)", async () => {
     const { endpoints } = newProcess();
     const r = await endpoints.check(undefined, { name: "x", templateId: "tpl_vllm", gpuIds: ["ADA_24"], smokeInput: "[1]", smokeStatus: "DONE" });
@@ -143,12 +156,18 @@ describe("the smoke gate on an endpoint scaled to zero (issue 40: jobs run on wo
     expect(err).toBeInstanceOf(Error);
     const m = err.message;
     expect(m).toContain(`Endpoint ${d.e.inputs.name} (${d.e.id}): the rollout of release rel_`);
-    expect(m).toMatch(/failed: 1 worker failed to start \(UNHEALTHY\); its smoke job \S+ is still IN_QUEUE \(no worker of the release could take it\)\./);
+    const smoke =
+      /failed: 1 worker failed to start \(UNHEALTHY\); its smoke job (\S+) was still IN_QUEUE \(no worker of the release could take it\); it is cancelled\./.exec(
+        m,
+      );
+    expect(smoke).not.toBeNull();
     expect(m).toMatch(/Last log lines of worker \S+:\n( {2}.*\n)* {2}.*container exited with code 1 during startup/);
     expect(m).toContain("Rolled back: every worker runs the previous container settings again (image me/good:1)");
     expect(m).not.toContain(SECRET);
     expect((await client.v2.getEndpoint(d.e.id)).image).toBe("me/good:1");
     expect((await workers(d.e.id)).every((w) => w.image === "me/good:1" && !w.isStale)).toBe(true);
+    // Cancelled before the rollback: no worker of the previous container ran it afterwards.
+    expect((await client.jobStatus(d.e.id, smoke![1])).status).toBe("CANCELLED");
   });
 });
 

@@ -12,6 +12,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 const tiers = require("../tiers") as {
   ROOT: string;
   FAST_TIERS: string[];
+  TOOLS_TIERS: string[];
   MERGE_PASS: string[];
   testFiles(): string[];
   tierOf(file: string): string;
@@ -21,6 +22,7 @@ const tiers = require("../tiers") as {
 interface Project {
   displayName: string;
   testMatch: string[];
+  setupFilesAfterEnv: string[];
 }
 
 /** The projects of a full run (RUNPOD_TEST_TIERS unset), as jest.config.js builds them. */
@@ -86,6 +88,40 @@ describe("tiers", () => {
       }
     }
     expect(users).toEqual([]);
+  });
+});
+
+describe("order and the tooling", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JS, as jest.config.js names it
+  const Sequencer = require("../sequencer") as new () => { sort(tests: { path: string; duration?: number; context: unknown }[]): { path: string }[] };
+  const test_ = (file: string, size: number) => ({ path: path.join(tiers.ROOT, file), context: { config: {}, hasteFS: { getSize: () => size } } });
+
+  test("slow tiers first, the tooling tiers' files after the first round of four, the fast tiers last", () => {
+    const files = [
+      test_("tests/api/a.test.ts", 9000),
+      test_("tests/multilang/big.test.ts", 8000),
+      test_("tests/tooling/st.test.ts", 50),
+      ...[1, 2, 3, 4, 5].map((n) => test_(`tests/e2e/f${n}.test.ts`, 1000 - n)),
+    ];
+    const order = new Sequencer().sort(files).map((t) => path.relative(tiers.ROOT, t.path));
+    expect(order).toEqual([
+      "tests/e2e/f1.test.ts",
+      "tests/e2e/f2.test.ts",
+      "tests/e2e/f3.test.ts",
+      "tests/e2e/f4.test.ts",
+      "tests/multilang/big.test.ts",
+      "tests/tooling/st.test.ts",
+      "tests/e2e/f5.test.ts",
+      "tests/api/a.test.ts",
+    ]);
+  });
+
+  test("exactly the tooling tiers wait for the tooling's build (tests/toolsReady.ts), and none of them is fast", () => {
+    const waiting = fullRunProjects()
+      .filter((p) => p.setupFilesAfterEnv.some((f) => f.endsWith("/toolsReady.ts")))
+      .map((p) => p.displayName);
+    expect(waiting.sort()).toEqual(tiers.TOOLS_TIERS.filter((t) => tiers.tiers().includes(t)).sort());
+    for (const t of tiers.TOOLS_TIERS) expect(tiers.FAST_TIERS).not.toContain(t);
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import type { PlatformClient } from "../../api";
 import type { ApiPath } from "../../provider/apiPath";
-import { ENDPOINT_MODEL } from "../../provider/endpoint/model";
+import { ENDPOINT_CONTAINER_FIELDS, ENDPOINT_MODEL } from "../../provider/endpoint/model";
 import type { InputField, ResourceModel } from "../../provider/model/fields";
 import { inputNames } from "../../provider/model/fields";
 import { outputsFromRecord } from "../../provider/model/state";
@@ -250,10 +250,15 @@ function extrasOf(kind: AdoptKind, record: object, account: Account, resourceNam
   if (kind === "endpoint") {
     const e = record as EndpointState;
     if (e.templateId) return { templateId: e.templateId };
-    // REST v2 endpoints hold a copy of their template: the template whose settings the copy holds is theirs.
+    // REST v2 endpoints hold a copy of their template: the template whose settings the copy holds is theirs,
+    // and the container is the template's (none of its fields written). Else the container is the endpoint's own.
     const matches = e.container ? account.template.filter((t) => t.isServerless && runsTemplate(t, e.container!)) : [];
-    if (matches.length === 0) throw cannot("runs container settings no template of the account holds (the Endpoint resource runs a template)");
-    return { templateId: [...matches].sort((a, b) => a.id.localeCompare(b.id))[0].id };
+    if (matches.length > 0) {
+      const own = Object.fromEntries(ENDPOINT_CONTAINER_FIELDS.map((f) => [f, undefined]));
+      return { ...own, templateId: [...matches].sort((a, b) => a.id.localeCompare(b.id))[0].id };
+    }
+    if (!e.imageName) throw cannot("runs neither a template of the account nor an image of its own");
+    return {};
   }
   if (kind === "pod") {
     const p = record as PodState;

@@ -17,7 +17,7 @@ export const EXTENSION: Record<Language, string> = { typescript: "ts", javascrip
 export interface Project {
   dir: string;
   name: string;
-  /** From the runtime (`nodejs` with `typescript: false` is JavaScript); undefined for a runtime adopt does not write. */
+  /** From the runtime (`nodejs`: JavaScript with `typescript: false` or a `.js` entry point, see isTypeScript); undefined for a runtime adopt does not write. */
   language?: Language;
   /** The directory of the stack configuration files (`stackConfigDir`, else the project's). */
   configDir: string;
@@ -25,6 +25,7 @@ export interface Project {
 
 interface ProjectFile {
   name?: unknown;
+  main?: unknown;
   runtime?: unknown;
   stackConfigDir?: unknown;
 }
@@ -37,10 +38,10 @@ export function readProject(dir: string): Project {
   if (typeof doc.name !== "string") throw new UsageError(`${file} has no project name`);
   const runtime = doc.runtime as string | { name?: string; options?: { typescript?: boolean } } | undefined;
   const runtimeName = typeof runtime === "string" ? runtime : runtime?.name;
-  const typescript = typeof runtime === "object" ? runtime?.options?.typescript !== false : true;
+  const typescriptOption = typeof runtime === "object" ? runtime?.options?.typescript !== false : true;
   const language: Language | undefined =
     runtimeName === "nodejs"
-      ? typescript && !existsSync(join(dir, "index.js"))
+      ? typescriptOption && isTypeScript(dir, doc.main)
         ? "typescript"
         : "javascript"
       : runtimeName === "python" || runtimeName === "go" || runtimeName === "yaml"
@@ -48,6 +49,27 @@ export function readProject(dir: string): Project {
         : undefined;
   const configDir = typeof doc.stackConfigDir === "string" ? resolve(dir, doc.stackConfigDir) : resolve(dir);
   return { dir: resolve(dir), name: doc.name, language, configDir };
+}
+
+/**
+ * Whether a Node.js project is TypeScript: its entry point (Pulumi.yaml's `main`, else package.json's)
+ * says so by its extension; without one, a tsconfig.json or an index.ts does, and an index.js says JavaScript.
+ */
+function isTypeScript(dir: string, projectMain: unknown): boolean {
+  const main = typeof projectMain === "string" ? projectMain : packageMain(dir);
+  if (main && /\.(ts|mts|cts)$/.test(main)) return true;
+  if (main && /\.(js|mjs|cjs)$/.test(main)) return false;
+  if (existsSync(join(dir, "tsconfig.json")) || existsSync(join(dir, "index.ts"))) return true;
+  return !existsSync(join(dir, "index.js"));
+}
+
+function packageMain(dir: string): string | undefined {
+  try {
+    const main = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { main?: unknown }).main;
+    return typeof main === "string" ? main : undefined;
+  } catch {
+    return undefined; // no package.json, or not JSON: the other signs decide
+  }
 }
 
 /** Parses `--language`. @throws UsageError naming the allowed values. */

@@ -8,7 +8,7 @@
  * re-read every few seconds so workers that start later are followed too, and a worker stream
  * that failed is re-attached from its own last event id.
  */
-import { setTimeout as sleep } from "node:timers/promises";
+import { poll } from "../../api/poll";
 import type { LogEvent, LogStreamOptions } from "../../api/types";
 import type { LogSource } from "../../api/spec";
 import type { CommandContext } from "../context";
@@ -184,19 +184,17 @@ async function followAll(
 
   if (initial.length === 0) ctx.io.stderr.write(`no workers running for endpoint ${endpointId} yet; waiting for some\n`);
   initial.forEach(attach);
-  while (!stop.signal.aborted) {
+  const rescan = async () => {
     try {
-      await sleep(rescanIntervalMs, undefined, { signal: stop.signal });
-    } catch {
-      break;
-    }
-    try {
-      (await client.listWorkers(endpointId)).forEach((w) => attach(w.id));
+      const workers = await client.listWorkers(endpointId);
+      if (!stop.signal.aborted) workers.forEach((w) => attach(w.id));
     } catch (err) {
-      if (stop.signal.aborted || failFast(err)) break;
-      ctx.io.stderr.write(ctx.err.yellow(`listing workers: ${describeError(err, apiKey)}`) + "\n");
+      // failFast ends the polling (it aborts `stop`); other failures are reported and the rescans go on.
+      if (!stop.signal.aborted && !failFast(err)) ctx.io.stderr.write(ctx.err.yellow(`listing workers: ${describeError(err, apiKey)}`) + "\n");
     }
-  }
+  };
+  // Until Ctrl-C or a rejected key: the poll ends only by `stop`.
+  await poll(rescan, () => false, { intervalMs: rescanIntervalMs, pauseFirst: true, signal: stop.signal }).catch(() => undefined);
   await Promise.all(active.values());
   if (fatal !== undefined) throw fatal;
   return EXIT.OK;

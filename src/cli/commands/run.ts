@@ -2,13 +2,16 @@
  * `run <endpoint> --input JSON`: sends a job to a queue-based endpoint (by id, or by its resource name
  * in the stack of a Pulumi project) or a public model endpoint (the id of either goes in the same
  * place) and reports its outcome
- * (spec: Endpoints › POST {inference_url}/v2/{endpoint_id}/run and /runsync).
+ * (spec: Endpoints › POST {inference_url}/v2/{endpoint_id}/run and /runsync). The requests go to the
+ * endpoint's `requestUrls` (as the stack records them, else as `GET /v2/serverless/{id}` gives them);
+ * a public model endpoint, which has no such record, takes them built from `inferenceUrl`.
  *
  * Output contract for pipelines: the job's `output` as JSON on stdout and exit 0 when it
  * COMPLETED; a one-line failure on stderr and exit 1 when it FAILED, was CANCELLED, TIMED_OUT
  * on the platform, or did not finish within `--timeout`; exit 130 when interrupted.
  */
-import { TERMINAL_JOB_STATUSES, TimeoutError } from "../../api";
+import { NotFoundError, TERMINAL_JOB_STATUSES, TimeoutError, type JobEndpoint } from "../../api";
+import type { CliClient } from "../client";
 import type { Job } from "../../api/types";
 import type { CommandContext } from "../context";
 import { endpointTarget } from "../stack/endpointTarget";
@@ -43,6 +46,7 @@ export async function runCommand(ctx: CommandContext, endpointRef: string, opts:
   const target = await endpointTarget(ctx, endpointRef, opts);
   const endpointId = target.endpointId;
   const { client } = target.connect();
+  const endpoint = await jobEndpoint(client, endpointId, target.requestUrls);
   const timeoutS = opts.timeout ?? 300;
   const timeoutMs = timeoutS * 1000;
   const pollIntervalMs = opts.pollInterval ?? 1000;
@@ -70,15 +74,15 @@ export async function runCommand(ctx: CommandContext, endpointRef: string, opts:
   try {
     if (opts.sync) {
       progress.update(`waiting for runsync on ${endpointId}`, started);
-      job = await client.runSync(endpointId, input, { ...wait, timeoutMs });
+      job = await client.runSync(endpoint, input, { ...wait, timeoutMs });
     } else {
       progress.update(`submitting to ${endpointId}`, started);
       // Not abortable: the platform may have queued the job already; Ctrl-C is honoured right after.
-      const submitted = await client.run(endpointId, input);
+      const submitted = await client.run(endpoint, input);
       ctx.io.stderr.write(`job ${printable(submitted.id)} submitted to ${endpointId}\n`);
       onStatus(submitted);
       const remainingMs = Math.max(1, timeoutMs - (Date.now() - started));
-      job = isTerminal(submitted) ? submitted : await client.waitForJob(endpointId, submitted.id, { ...wait, timeoutMs: remainingMs });
+      job = isTerminal(submitted) ? submitted : await client.waitForJob(endpoint, submitted.id, { ...wait, timeoutMs: remainingMs });
     }
   } catch (err) {
     const which = last ? `job ${last.id}` : "the job";
@@ -109,6 +113,21 @@ export async function runCommand(ctx: CommandContext, endpointRef: string, opts:
   const reason = job.error === undefined ? "" : `: ${printable(job.error)}`;
   ctx.io.stderr.write(ctx.err.red(`job ${printable(job.id)} ${job.status} on ${endpointId}${reason}`) + "\n");
   return EXIT.FAILED;
+}
+
+/**
+ * Where endpoint `id`'s jobs go: the `requestUrls` the stack recorded, else those of its v2 record;
+ * an id with no record (a public model endpoint) takes the job URLs built from `inferenceUrl`.
+ */
+async function jobEndpoint(client: CliClient["client"], id: string, recorded: Record<string, string> | undefined): Promise<JobEndpoint> {
+  if (recorded) return { id, requestUrls: recorded };
+  try {
+    const urls = (await client.v2.getEndpoint(id)).requestUrls as Record<string, string> | undefined;
+    return urls ? { id, requestUrls: urls } : id;
+  } catch (err) {
+    if (err instanceof NotFoundError) return id;
+    throw err;
+  }
 }
 
 /** The job input must be a JSON object (spec: the body's `input` is an object). */

@@ -120,7 +120,7 @@ export function workersTable(workers: Worker[], header: (s: string) => string = 
   }
   const table = renderTable(
     columns.map((c) => c.header),
-    workers.map((w) => columns.map((c) => c.show(w[c.field], now))),
+    workers.map((w: Record<string, unknown>) => columns.map((c) => c.show(w[c.field], now))),
   );
   // Bold only the header line; padding was computed on the plain text, so columns stay aligned.
   const nl = table.indexOf("\n");

@@ -45,6 +45,15 @@ export function endpointIdIn(checkpoint: Checkpoint, ref: string): string {
   return named[0]?.id ?? ref;
 }
 
+/** The `requestUrls` output the stack records for endpoint `id` (REST v2), if it records any. */
+export function requestUrlsIn(checkpoint: Checkpoint, id: string): Record<string, string> | undefined {
+  const r = resourcesOf(checkpoint).find((x) => isEndpointType(x.type) && !x.delete && x.id === id);
+  const urls = r?.outputs?.requestUrls;
+  if (!urls || typeof urls !== "object" || Array.isArray(urls)) return undefined;
+  const entries = Object.entries(urls).filter(([, v]) => typeof v === "string");
+  return entries.length > 0 ? (Object.fromEntries(entries) as Record<string, string>) : undefined;
+}
+
 /** The pod id `ref` stands for in `checkpoint`: a resource name of one of its pods, else `ref` itself. */
 export function podIdIn(checkpoint: Checkpoint, ref: string): string {
   const named = resourcesOf(checkpoint).filter((r) => kindOf(r.type)?.noun === "pod" && !r.delete && r.id !== undefined && resourceNameOf(r.urn) === ref);
@@ -55,6 +64,8 @@ export function podIdIn(checkpoint: Checkpoint, ref: string): string {
 export interface EndpointTarget {
   /** The endpoint's id (or a public model endpoint's, passed through). */
   endpointId: string;
+  /** Where to send its requests, as the stack's state records them (REST v2 `requestUrls`). */
+  requestUrls?: Record<string, string>;
   /** Builds the client (flags, environment, then the stack's configuration). */
   connect(): CliClient;
 }
@@ -95,5 +106,7 @@ export async function endpointTarget(
     };
   }
   const [config, checkpoint] = read;
-  return { endpointId: resolve(checkpoint, ref), connect: () => ctx.connect(behindEnvironment(config, ctx.io.env)) };
+  const endpointId = resolve(checkpoint, ref);
+  const requestUrls = requestUrlsIn(checkpoint, endpointId);
+  return { endpointId, ...(requestUrls ? { requestUrls } : {}), connect: () => ctx.connect(behindEnvironment(config, ctx.io.env)) };
 }

@@ -190,7 +190,12 @@ function reviewAvailability(
  * @returns failures (one per bad value; `property` is the input field) and warnings (scarce
  *   availability; failures instead with `requireAvailability`). Never throws.
  */
-export function reviewSelection(selection: ComputeSelection, catalog: Catalog, volumes: readonly NetworkVolume[], options: ReviewOptions = {}): CatalogReview {
+export function reviewSelection(
+  selection: ComputeSelection,
+  catalog: Catalog,
+  volumes: readonly Pick<NetworkVolume, "id" | "name" | "dataCenter">[],
+  options: ReviewOptions = {},
+): CatalogReview {
   const failures: InputFailure[] = [];
   const scarce: string[] = [];
   const { fields } = selection;

@@ -2,7 +2,7 @@
  * The `Endpoint` dynamic provider's operations (docs/endpoint.md; create/delete guarantees: docs/operations.md) on a
  * {@link PlatformSession}: the shared skeleton (recordProvider.ts) over the path the session uses
  * (`paths/*.ts`), plus what only endpoints have: the create settlement of unknown outcomes
- * (createOnce.ts), the readiness wait, and the GPU type names the platform does not report. The
+ * (../createOnce.ts), the readiness wait, and the GPU type names the platform does not report. The
  * engine reaches them through the serialized stub and the provider runtime (runtime.ts); tests may
  * construct one directly.
  */
@@ -17,7 +17,7 @@ import { AUTONAMED_PROPERTY } from "../reserved";
 import { isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
-import { CreateOnce } from "./createOnce";
+import { createOnce, SETTLE_MIN_MS } from "../createOnce";
 import { COST_OUTPUTS } from "./costFields";
 import { diffEndpoint } from "./diff";
 import type { SharedListing } from "../listing";
@@ -39,14 +39,11 @@ export interface EndpointProviderOptions {
 
 /** Endpoint CRUD on one session. */
 export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOutputs, EndpointState> {
-  private readonly creates: CreateOnce;
-
   constructor(
     session: KindSession,
     private readonly options: EndpointProviderOptions = {},
   ) {
     super(session, ENDPOINT_MODEL, { noun: "endpoint" });
-    this.creates = new CreateOnce(this.session);
   }
 
   /** The shared endpoint listing (read, create's duplicate check, a refused delete). */
@@ -141,7 +138,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
 
   /**
    * Creates the endpoint through the path's port. A create whose outcome is unknown is settled, never
-   * blindly repeated (createOnce.ts): an auto-named create of N endpoints costs exactly N requests,
+   * blindly repeated (../createOnce.ts): an auto-named create of N endpoints costs exactly N requests,
    * chosen names N requests and one listing.
    * With `waitForWorkers` and `workersMin` > 0, returns only once `workersMin` workers report ready.
    * @returns the endpoint id and its outputs.
@@ -151,13 +148,19 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   async create(news: Props): Promise<dynamic.CreateResult<EndpointOutputs>> {
     const inputs = this.checked(news, "create");
     const port = this.port;
+    // Where the path's records say which template an endpoint runs, the template is part of its identity (REST v2: a snapshot, so the name decides).
+    const templateReported = !port.capabilities.unreported.includes("templateId");
     const identity = {
       name: inputs.name,
-      templateId: inputs.templateId,
-      templateReported: !port.capabilities.unreported.includes("templateId"),
       autonamed: news[AUTONAMED_PROPERTY] === true,
+      what: `endpoint "${inputs.name}"`,
+      key: JSON.stringify([inputs.name, inputs.templateId]),
+      same: (e: EndpointState) => !templateReported || e.templateId === inputs.templateId,
+      candidates: "endpoints with that name and template",
+      // A timed-out create may land later: look for it for the client's request timeout, at least SETTLE_MIN_MS.
+      settleMs: Math.max(this.client.config.timeoutMs, SETTLE_MIN_MS),
     };
-    let record = await this.creates.run(identity, () => port.create(inputs));
+    let record = await createOnce(this.directory, identity, () => port.create(inputs));
     try {
       if (port.finishCreate) record = await port.finishCreate(record, inputs);
     } catch (err) {

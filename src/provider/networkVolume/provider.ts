@@ -41,15 +41,6 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
 
   protected override readonly estimates = ["monthlyCost"];
 
-  /** Endpoint checks in this process look the new volume up (session.ts `networkVolumes`). */
-  override async create(news: Props): Promise<dynamic.CreateResult<NetworkVolumeOutputs>> {
-    try {
-      return await super.create(news);
-    } finally {
-      this.session.networkVolumeChanged();
-    }
-  }
-
   /**
    * A shrink is refused before any request. Check refuses it at preview; diff must not, since the engine
    * diffs a refresh's outputs against the stored inputs, and a volume grown outside Pulumi would fail the refresh.
@@ -57,19 +48,7 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
   override async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult<NetworkVolumeOutputs>> {
     const shrink = shrinkFailure(olds?.size, news?.size);
     if (shrink) throw new Error(`NetworkVolume ${String(olds?.name ?? id)} (${id}): ${shrink}`);
-    try {
-      return await super.update(id, olds, news);
-    } finally {
-      this.session.networkVolumeChanged();
-    }
-  }
-
-  override async delete(id: string, props?: Props): Promise<void> {
-    try {
-      await super.delete(id, props);
-    } finally {
-      this.session.networkVolumeChanged();
-    }
+    return super.update(id, olds, news);
   }
 
   /**

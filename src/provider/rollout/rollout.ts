@@ -6,7 +6,7 @@
  * times), the smoke job ends otherwise, or it is not done within `rolloutTimeout`. What a failure does
  * (roll back, or leave the release in place) is the caller's; {@link rolloutFailure} says it to the user.
  */
-import type { PlatformClient, V2 } from "../../api";
+import type { JobEndpoint, PlatformClient, V2 } from "../../api";
 import { poll } from "../../api/poll";
 import type { JobStatus } from "../../api/types";
 import { messageOf } from "../errorKinds";
@@ -38,8 +38,11 @@ export interface RolloutFailure {
   /** Workers on the release out of all, at the end. */
   onLatest: number;
   total: number;
-  /** The smoke job's id and how it ended, for kind "smoke" (or a timeout during it). */
-  smoke?: { jobId: string; status: string; error?: string };
+  /**
+   * The smoke job's id and how it ended, for kind "smoke" (or a failure during it); `cancelled` when the
+   * failure overtook it and it was cancelled then, or why that cancel failed.
+   */
+  smoke?: { jobId: string; status: string; error?: string; cancelled?: true | string };
 }
 
 type Workers = V2.ListEndpointWorkersResponse;
@@ -58,16 +61,19 @@ export function rolloutPolicy(settings: {
 }
 
 /**
- * Follows endpoint `id`'s rollout until it is healthy or failed.
+ * Follows endpoint `endpoint`'s rollout until it is healthy or failed. The smoke job goes to the
+ * endpoint's `requestUrls` when given (REST v2), else to `{inferenceUrl}/v2/{id}/`; a failure that
+ * overtakes it cancels it, so no worker (of the release, or of the container a rollback puts back) runs it later.
  * @returns undefined when healthy; how it failed otherwise.
  * @throws the listings' own errors (authentication, network, …).
  */
 export async function followRollout(
   client: PlatformClient,
-  id: string,
+  endpoint: JobEndpoint,
   policy: RolloutPolicy,
   intervalMs: number = ROLLOUT_POLL_MS,
 ): Promise<RolloutFailure | undefined> {
+  const id = typeof endpoint === "string" ? endpoint : endpoint.id;
   const deadline = Date.now() + policy.timeoutMs;
   const failed = new Set<string>();
   let starts = 0;
@@ -109,7 +115,7 @@ export async function followRollout(
   // The smoke job: the same call `pulumi-runpod run` makes; every worker runs the release by now.
   let job: { id: string; status: JobStatus; error?: unknown };
   try {
-    job = await client.run(id, policy.smoke.input);
+    job = await client.run(endpoint, policy.smoke.input);
   } catch (err) {
     // Unsent, or sent with an unknown outcome: the release is not shown healthy.
     return { kind: "smoke", ...figures(last?.workers, last?.releases), smoke: { jobId: "", status: "not sent", error: messageOf(err) } };
@@ -118,7 +124,7 @@ export async function followRollout(
   let workers: Workers | undefined;
   const smoke = await poll(
     async () => {
-      const [s, w] = await Promise.all([client.jobStatus(id, job.id), client.v2.listEndpointWorkers(id)]);
+      const [s, w] = await Promise.all([client.jobStatus(endpoint, job.id), client.v2.listEndpointWorkers(id)]);
       watch(w);
       status = s;
       workers = w;
@@ -127,11 +133,27 @@ export async function followRollout(
     (s) => tooMany() || (SMOKE_STATUSES as readonly string[]).includes(s.status),
     { timeoutMs: Math.max(1, deadline - Date.now()), intervalMs },
   );
-  const ended = { jobId: job.id, status: status.status, ...(status.error === undefined ? {} : { error: String(status.error) }) };
+  const ended: NonNullable<RolloutFailure["smoke"]> = {
+    jobId: job.id,
+    status: status.status,
+    ...(status.error === undefined ? {} : { error: String(status.error) }),
+  };
   const base = figures(workers, last?.releases);
-  if (tooMany()) return { kind: "unhealthy", ...base, smoke: ended };
-  if (!smoke.met) return { kind: "timeout", ...base, smoke: ended };
+  if (tooMany() || !smoke.met) {
+    if (!(SMOKE_STATUSES as readonly string[]).includes(ended.status)) ended.cancelled = await cancelSmoke(client, endpoint, job.id);
+    return { kind: tooMany() ? "unhealthy" : "timeout", ...base, smoke: ended };
+  }
   return status.status === policy.smoke.status ? undefined : { kind: "smoke", ...base, smoke: ended };
+}
+
+/** Cancels a smoke job the failure overtook: true when done, else why not (the message names it). */
+async function cancelSmoke(client: PlatformClient, endpoint: JobEndpoint, jobId: string): Promise<true | string> {
+  try {
+    await client.cancelJob(endpoint, jobId);
+    return true;
+  } catch (err) {
+    return messageOf(err);
+  }
 }
 
 /** How a path puts an endpoint's previous container back after a failed rollout. */
@@ -149,14 +171,14 @@ export interface Rollback {
  */
 export async function guardRollout(
   client: PlatformClient,
-  endpoint: { id: string; label: string },
+  endpoint: { id: string; label: string; requestUrls?: Readonly<Record<string, string>> | null },
   settings: Parameters<typeof rolloutPolicy>[0] & { rollback: boolean },
   secrets: string[],
   rollback: Rollback,
 ): Promise<void> {
   const { id } = endpoint;
   await withoutSecrets(secrets, async () => {
-    const failure = await followRollout(client, id, rolloutPolicy(settings));
+    const failure = await followRollout(client, { id, requestUrls: endpoint.requestUrls }, rolloutPolicy(settings));
     if (!failure) return;
     const worker = failure.failedWorkers[0];
     const logLines = worker ? await lastLogLines(client, id, worker) : undefined;
@@ -202,9 +224,10 @@ export function rolloutFailure(
   const failedCount = f.failedWorkers.length;
   const workersFailed = `${failedCount} worker${failedCount === 1 ? "" : "s"} failed to start (UNHEALTHY)`;
   // A smoke job the failure overtook: queued means no worker of the release could take it.
+  const cancelled = f.smoke?.cancelled === true ? "; it is cancelled" : f.smoke?.cancelled ? `; cancelling it failed: ${f.smoke.cancelled}` : "";
   const smokeLeft =
     f.smoke?.jobId && !(SMOKE_STATUSES as readonly string[]).includes(f.smoke.status)
-      ? `; its smoke job ${f.smoke.jobId} is still ${f.smoke.status}${f.smoke.status === "IN_QUEUE" ? " (no worker of the release could take it)" : ""}`
+      ? `; its smoke job ${f.smoke.jobId} was still ${f.smoke.status}${f.smoke.status === "IN_QUEUE" ? " (no worker of the release could take it)" : ""}${cancelled}`
       : "";
   const why =
     f.kind === "unhealthy"
@@ -214,7 +237,7 @@ export function rolloutFailure(
             ? `its smoke job ${f.smoke!.jobId} ended ${f.smoke!.status}${f.smoke!.error ? ` (${f.smoke!.error})` : ""}, not the expected smokeStatus`
             : `its smoke job could not be sent (${f.smoke!.error})`) + (failedCount > 0 ? `; ${workersFailed}` : "")
         : `it was not done within rolloutTimeout (${what.timeoutS} s): ${f.onLatest} of ${f.total} workers on it` +
-          (f.smoke ? `, smoke job ${f.smoke.jobId} still ${f.smoke.status}` : "") +
+          (f.smoke ? `, smoke job ${f.smoke.jobId} still ${f.smoke.status}${cancelled}` : "") +
           (failedCount > 0 ? `; ${workersFailed}` : "");
   const logs =
     what.logLines && f.failedWorkers.length > 0 ? `\nLast log lines of worker ${f.failedWorkers[0]}:\n${what.logLines.map((l) => `  ${l}`).join("\n")}` : "";

@@ -208,14 +208,15 @@ const storedRelease = (olds: Record<string, unknown> | undefined): number | null
   typeof olds?.releaseVersion === "number" ? olds.releaseVersion : olds?.releaseVersion === null ? null : undefined;
 
 /**
- * Follows endpoint `id`'s current release to health (rollout.ts); a failed one is rolled back by PATCHing
- * the container the state holds (`target`: the release last followed to health; v2 keeps the settings
- * on the endpoint itself).
+ * Follows endpoint `after`'s current release to health (rollout.ts; its smoke job sent to the record's
+ * `requestUrls`); a failed one is rolled back by PATCHing the container the state holds (`target`: the
+ * release last followed to health; v2 keeps the settings on the endpoint itself).
  */
-async function rollOut(context: PortContext, id: string, inputs: EndpointInputs, target: ContainerSettings, current: ContainerSettings): Promise<void> {
+async function rollOut(context: PortContext, after: EndpointState, inputs: EndpointInputs, target: ContainerSettings): Promise<void> {
+  const { id, container: current } = after as EndpointState & { container: ContainerSettings };
   const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
   const secrets = [...Object.values(target.env), ...Object.values(current.env), ...Object.values(inputs.env ?? {})].filter((v) => v.length > 0);
-  await guardRollout(context.client, { id, label: `${inputs.name} (${id})` }, settings, secrets, {
+  await guardRollout(context.client, { id, label: `${inputs.name} (${id})`, requestUrls: after.requestUrls }, settings, secrets, {
     what: "the previous container settings",
     detail: `(image ${target.imageName})`,
     put: async () => {
@@ -315,7 +316,7 @@ export function v2EndpointPort(context: PortContext): Port<EndpointInputs, Endpo
       }
       before ??= endpointStateFromV2(await v2().getEndpoint(id));
       const after = endpointStateFromV2(body ? await v2().updateEndpoint(id, body) : await v2().getEndpoint(id));
-      await rollOut(context, id, inputs, releasedContainerOf(olds) ?? before.container!, after.container!);
+      await rollOut(context, after, inputs, releasedContainerOf(olds) ?? before.container!);
       return released(after, (await latestRelease(context, id))?.version ?? null);
     },
 

@@ -6,7 +6,7 @@
  * something mounts the volume: the in-use refusal).
  */
 import type { V2 } from "../../../api";
-import { inUse, isNotFound } from "../../errorKinds";
+import { isNotFound } from "../../errorKinds";
 import type { NetworkVolumeState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
 import type { NetworkVolumeInputs } from "../model";
@@ -43,10 +43,10 @@ export function v2NetworkVolumePort(context: PortContext): Port<NetworkVolumeInp
         await v2().deleteNetworkVolume(id);
       } catch (err) {
         if (isNotFound(err)) return;
-        // 400: something still mounts the volume.
-        if ((err as { status?: unknown }).status === 400) throw inUse(err);
         throw err;
       }
     },
+    // 400: something still mounts the volume (document: deleteNetworkVolume).
+    refusedInUse: (err) => (err as { status?: unknown } | null)?.status === 400,
   };
 }

@@ -9,7 +9,7 @@
  * record, so it shows no drift.
  */
 import type { V2 } from "../../../api";
-import { inUse, isNotFound } from "../../errorKinds";
+import { isNotFound } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { TemplateState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
@@ -108,10 +108,10 @@ export function v2TemplatePort(context: PortContext): Port<TemplateInputs, Templ
         await v2().deleteTemplate(id);
       } catch (err) {
         if (isNotFound(err)) return;
-        // 400: still bound to an endpoint (document: deleteTemplate).
-        if ((err as { status?: unknown }).status === 400) throw inUse(err);
         throw err;
       }
     },
+    // 400: still bound to an endpoint (document: deleteTemplate).
+    refusedInUse: (err) => (err as { status?: unknown } | null)?.status === 400,
   };
 }
