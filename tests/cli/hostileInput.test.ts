@@ -22,7 +22,8 @@ let h: Harness;
 let endpoint: EndpointRecord;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Periodic log lines once a second: at 20 ms a slow run pushes the start's lines out of `--tail 5000`.
+  h = await startHarness({ logIntervalMs: 1000 });
   const template = await h.client.saveTemplate({ name: `hostile-${process.pid}`, imageName: `evil${HOSTILE}/image:1`, isServerless: true });
   endpoint = await h.client.saveEndpoint({ name: `hostile-${process.pid}`, templateId: template.id, gpuIds: "AMPERE_24", workersMin: 1, workersMax: 1 });
   await waitForWorkers(h.client, endpoint.id, { count: 1, timeoutMs: 20_000, pollIntervalMs: 20 });
@@ -122,14 +123,25 @@ describe("platform-supplied text reaches the terminal without control characters
     expectClean(r.stdout);
   });
 
-  test("a hostile server: worker status, job error, problem detail", async () => {
+  test("a hostile server: worker id and image, job error, problem detail", async () => {
     // The emulator never sends these; a small local server plays a platform that does.
     const server = createServer((req, res) => {
       req.resume();
       res.setHeader("content-type", "application/json");
       const url = req.url ?? "";
-      if (url.includes("/workers")) res.end(JSON.stringify([{ id: "w1", status: `READY${HOSTILE}` }]));
-      else if (url.endsWith("/runsync")) res.end(JSON.stringify({ id: "job1", status: "FAILED", error: `boom${HOSTILE}` }));
+      // REST v2's shape (listEndpointWorkers): the status is an enum, so the hostile text rides on free-text fields.
+      if (url.includes("/workers"))
+        res.end(
+          JSON.stringify({
+            workers: [{ id: `w1${HOSTILE}`, status: "IDLE", isStale: false, gpuCount: 1, image: `img${HOSTILE}` }],
+            summary: { running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0, total: 1 },
+          }),
+        );
+      else if (url.endsWith("/serverless/abc")) {
+        // No endpoint record: `run` sends to the job URLs built from the inference address.
+        res.statusCode = 404;
+        res.end(JSON.stringify({ title: "Not Found", status: 404, detail: "no endpoint abc" }));
+      } else if (url.endsWith("/runsync")) res.end(JSON.stringify({ id: "job1", status: "FAILED", error: `boom${HOSTILE}` }));
       else {
         res.statusCode = 400;
         res.setHeader("content-type", "application/problem+json");
@@ -141,7 +153,8 @@ describe("platform-supplied text reaches the terminal without control characters
     const env = { ...h.env, RUNPOD_REST_V2_URL: base, RUNPOD_INVOKE_URL: base };
     try {
       const workers = await runBin(["workers", "abc"], env);
-      expect(workers.stdout).toContain("READY]0;pwned[2J2J");
+      expect(workers.stdout).toContain("w1]0;pwned[2J2J");
+      expect(workers.stdout).toContain("img]0;pwned[2J2J");
       expectClean(workers.stdout);
       const failed = await runBin(["run", "abc", "--sync", "--input", "{}"], env);
       expect(failed.code).toBe(1);
