@@ -3,26 +3,14 @@
  * by a precondition, or possibly applied. Checked by class and by the fields the classes carry, so an
  * error from another copy of the package (e.g. dist/ next to ts sources) is still recognised.
  */
-import { GraphQLRequestError, InUseError, NotFoundError } from "../api/errors";
+import { InUseError, NotFoundError } from "../api/errors";
 
-function codesOf(err: unknown): string[] {
-  if (err instanceof GraphQLRequestError) return err.codes;
-  const e = err as { codes?: unknown; graphqlErrors?: { code?: string }[] } | null;
-  if (e && Array.isArray(e.codes)) return e.codes as string[];
-  if (e && Array.isArray(e.graphqlErrors)) return e.graphqlErrors.map((g) => g.code ?? "");
-  return [];
-}
-
-/** The endpoint (or other resource) does not exist for the caller: 404 or GraphQL `NOT_FOUND`. */
+/**
+ * The record does not exist for the caller: a `NotFoundError` (a 404, or a GraphQL answer that only
+ * says `NOT_FOUND`). What else a path's codes mean is its own (paths/graphqlErrors.ts).
+ */
 export function isNotFound(err: unknown): boolean {
-  if (err instanceof NotFoundError) return true;
-  if ((err as { name?: string } | null)?.name === "NotFoundError") return true;
-  return codesOf(err).includes("NOT_FOUND");
-}
-
-/** The platform refused because of the resource's state (e.g. delete with workers > 0): `FAILED_PRECONDITION`. */
-export function isFailedPrecondition(err: unknown): boolean {
-  return codesOf(err).includes("FAILED_PRECONDITION");
+  return err instanceof NotFoundError || (err as { name?: string } | null)?.name === "NotFoundError";
 }
 
 /** The request may have taken effect although no answer arrived (dropped connection, timeout, 5xx). */
@@ -44,7 +32,7 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The platform refused a delete because something still uses the resource: GraphQL's `FAILED_PRECONDITION`, or an {@link InUseError} (a port's refusal, classified). */
+/** The platform refused a delete because something still uses the resource: an {@link InUseError} (a port's refusal, classified by inUse.ts). */
 export function isInUse(err: unknown): boolean {
-  return err instanceof InUseError || (err as { name?: unknown } | null)?.name === "InUseError" || isFailedPrecondition(err);
+  return err instanceof InUseError || (err as { name?: unknown } | null)?.name === "InUseError";
 }

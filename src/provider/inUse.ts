@@ -9,7 +9,7 @@
 import { backoffMs } from "../api/backoff";
 import { InUseError } from "../api/errors";
 import { poll } from "../api/poll";
-import { isFailedPrecondition, messageOf } from "./errorKinds";
+import { messageOf } from "./errorKinds";
 import type { Port } from "./port";
 
 /** How long a refused delete is retried, in milliseconds. */
@@ -69,8 +69,8 @@ async function deleteWhenReleased(
 }
 
 /**
- * `port` with a delete that retries the platform's in-use refusal (the port's `refusedInUse`, by default
- * GraphQL's `FAILED_PRECONDITION`) within `options`' deadline, then fails naming the users.
+ * `port` with a delete that retries the platform's in-use refusal (the port's `refusedInUse`; none
+ * without it) within `options`' deadline, then fails naming the users.
  * @param noun how messages call the kind, e.g. `network volume`.
  * @param users who still uses record `id`, in the words of the error ("endpoints a (x)"), or "".
  */
@@ -80,7 +80,7 @@ export function retryingInUse<I, R extends { id: string }>(
   users: (id: string) => Promise<string>,
   options: InUseOptions,
 ): Port<I, R> {
-  const refused = port.refusedInUse ?? isFailedPrecondition;
+  const refused = port.refusedInUse ?? (() => false);
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
   return {
     ...port,

@@ -102,6 +102,7 @@ export {
   secretOutputNames,
   settingNames,
   typeToken,
+  type ArgsOf,
   type ResourceModel,
 } from "./model/fields";
 /** @internal */

@@ -110,7 +110,7 @@ export interface Port<I, R extends { id: string }> {
   delete(id: string, props: Props | undefined): Promise<void>;
   /**
    * Whether `err`, from {@link delete}, is the platform's refusal while something still uses the record
-   * (REST v2: a 400 to the delete). Default: GraphQL's `FAILED_PRECONDITION`.
+   * (REST v2: a 400 to the delete; GraphQL: `FAILED_PRECONDITION`, paths/graphqlErrors.ts). Unset: none is.
    */
   refusedInUse?(err: unknown): boolean;
 }

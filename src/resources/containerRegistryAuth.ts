@@ -3,7 +3,8 @@
  * (docs/spec/platform-clients.md, Registry credentials).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { LOOKUP_PROPERTY, providerStub, REGISTRY_AUTH_MODEL, REGISTRY_AUTH_OUTPUT_FIELDS, REGISTRY_AUTH_SECRET_FIELDS } from "../provider";
+import { LOOKUP_PROPERTY, providerStub, REGISTRY_AUTH_MODEL, REGISTRY_AUTH_OUTPUT_FIELDS, REGISTRY_AUTH_SECRET_FIELDS, type ArgsOf } from "../provider";
+import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties } from "./registration";
 
 /** Arguments of a {@link ContainerRegistryAuth}. */
@@ -28,6 +29,9 @@ export interface ContainerRegistryAuthArgs {
  * password); delete: `deleteRegistryAuth`, retried while a template still names them. Refresh sees the
  * name and whether they exist, not the username or password (the platform does not report them).
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a compile-time check: the Args follow the model.
+type ContainerRegistryAuthArgsFollowModel = Agrees<ArgsMismatch<ContainerRegistryAuthArgs, ArgsOf<(typeof REGISTRY_AUTH_MODEL)["fields"]>>>;
+
 export class ContainerRegistryAuth extends pulumi.dynamic.Resource {
   declare public readonly name: pulumi.Output<string>;
   declare public readonly username: pulumi.Output<string>;

@@ -4,7 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointType, FastBootType, FlashbootMode, GpuTier, Location, ScalerType } from "../api/spec";
-import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, ENDPOINT_SECRET_FIELDS, LOOKUP_PROPERTY, providerStub, type CudaVersion } from "../provider";
+import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, ENDPOINT_SECRET_FIELDS, LOOKUP_PROPERTY, providerStub, type ArgsOf, type CudaVersion } from "../provider";
+import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties, warnDeprecated } from "./registration";
 import { withDeployedCosts } from "./deployedState";
 import { secretValues } from "./secretInputs";
@@ -221,7 +222,7 @@ export interface EndpointArgs {
    */
   smokeInput?: pulumi.Input<string>;
   /** The status the smoke job must end in: `COMPLETED` (default), `FAILED`, `CANCELLED` or `TIMED_OUT`. Changing it alone is no diff. */
-  smokeStatus?: pulumi.Input<string>;
+  smokeStatus?: pulumi.Input<"COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT">;
 }
 
 /**
@@ -242,6 +243,9 @@ export interface EndpointArgs {
  * input or output. Errors name the field or say what to fix (key, permissions, missing endpoint).
  * `customTimeouts` are not applied: the dynamic provider host does not hand them to providers.
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a compile-time check: the Args follow the model.
+type EndpointArgsFollowModel = Agrees<ArgsMismatch<EndpointArgs, ArgsOf<(typeof ENDPOINT_MODEL)["fields"]>>>;
+
 export class Endpoint extends pulumi.dynamic.Resource {
   /** The endpoint id (same as `id`). */
   declare public readonly endpointId: pulumi.Output<string>;

@@ -10,7 +10,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { NetworkVolume as ListedVolume } from "../api/types";
-import { LOOKUP_PROPERTY, NETWORK_VOLUME_MODEL, NETWORK_VOLUME_OUTPUT_FIELDS, providerStub, type VolumeTypeName } from "../provider";
+import { LOOKUP_PROPERTY, NETWORK_VOLUME_MODEL, NETWORK_VOLUME_OUTPUT_FIELDS, providerStub, type VolumeTypeName, type ArgsOf } from "../provider";
+import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkNetworkVolumeQuery, selectNetworkVolume } from "../provider/networkVolumes";
 import { functionFailure, programClient } from "./programClient";
 import { checkedOptions, registeredProperties } from "./registration";
@@ -53,6 +54,9 @@ export interface NetworkVolumeArgs {
  * while an endpoint still mounts it, then failing with the endpoints named. Deleting a volume deletes its
  * data: for data worth keeping set `protect: true` (or `retainOnDelete: true`). Preview shows `monthlyCost`.
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a compile-time check: the Args follow the model.
+type NetworkVolumeArgsFollowModel = Agrees<ArgsMismatch<NetworkVolumeArgs, ArgsOf<(typeof NETWORK_VOLUME_MODEL)["fields"]>>>;
+
 export class NetworkVolume extends pulumi.dynamic.Resource {
   /** The volume id (same as `id`). */
   declare public readonly networkVolumeId: pulumi.Output<string>;

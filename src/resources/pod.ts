@@ -13,7 +13,9 @@ import {
   type CloudType,
   type DesiredStatus,
   type PodStatus,
+  type ArgsOf,
 } from "../provider";
+import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties } from "./registration";
 import { withDeployedCosts } from "./deployedState";
 import { secretValues } from "./secretInputs";
@@ -110,6 +112,9 @@ export interface PodArgs {
  * deleted outside Pulumi leaves the stack). Preview checks the GPU types, CPU flavor and data centers against
  * the catalog and shows `costPerHour`. Look one up with {@link Pod.get}.
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a compile-time check: the Args follow the model.
+type PodArgsFollowModel = Agrees<ArgsMismatch<PodArgs, ArgsOf<(typeof POD_MODEL)["fields"]>>>;
+
 export class Pod extends pulumi.dynamic.Resource {
   declare public readonly name: pulumi.Output<string>;
   declare public readonly imageName: pulumi.Output<string>;

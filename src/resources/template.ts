@@ -5,7 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { TemplateCategoryName } from "../api/spec";
-import { LOOKUP_PROPERTY, providerStub, TEMPLATE_MODEL, TEMPLATE_OUTPUT_FIELDS, TEMPLATE_SECRET_FIELDS } from "../provider";
+import { LOOKUP_PROPERTY, providerStub, TEMPLATE_MODEL, TEMPLATE_OUTPUT_FIELDS, TEMPLATE_SECRET_FIELDS, type ArgsOf } from "../provider";
+import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties } from "./registration";
 import { secretValues } from "./secretInputs";
 
@@ -94,7 +95,7 @@ export interface TemplateArgs {
    */
   smokeInput?: pulumi.Input<string>;
   /** The status the smoke job must end in: `COMPLETED` (default), `FAILED`, `CANCELLED` or `TIMED_OUT`; `runpod:api graphql` only. Changing it alone is no diff. */
-  smokeStatus?: pulumi.Input<string>;
+  smokeStatus?: pulumi.Input<"COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT">;
 }
 
 /**
@@ -105,6 +106,9 @@ export interface TemplateArgs {
  * first); a template already gone counts as deleted. Refresh reads the platform's record (drift shows
  * as a diff; a template deleted outside Pulumi leaves the stack). Look one up with {@link Template.get}.
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a compile-time check: the Args follow the model.
+type TemplateArgsFollowModel = Agrees<ArgsMismatch<TemplateArgs, ArgsOf<(typeof TEMPLATE_MODEL)["fields"]>>>;
+
 export class Template extends pulumi.dynamic.Resource {
   declare public readonly name: pulumi.Output<string>;
   declare public readonly imageName: pulumi.Output<string>;

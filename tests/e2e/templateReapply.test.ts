@@ -61,6 +61,11 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
 
   // 1. A template image change: the preview shows both updates, before anything changed.
   await declare({ ...TEMPLATE, imageName: "me/worker:2" });
+  // Plain preview: the template's row names its changed input; the endpoint's shows its update. The engine
+  // names only inputs that differ for a dynamic resource, and the endpoint's are unchanged (docs/endpoint.md).
+  const plain = await stack.run(["preview"]);
+  expect(plain.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Template\s+llm\s+update\s+\[diff: ~imageName\]/);
+  expect(plain.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Endpoint\s+llm\s+update\s*$/m);
   const preview = await stack.run(["preview", "--diff"]);
   expect(preview.stdout).toMatch(/~ 2 to update/);
   expect(preview.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);

@@ -50,14 +50,6 @@ export function checkEndpointInputs(news: Record<string, unknown>, api: ApiPath 
     });
   }
 
-  const { scalerType, scalerValue } = inputs;
-  if (scalerType === "REQUEST_COUNT" && typeof scalerValue === "number" && !Number.isInteger(scalerValue) && !bad.has("scalerValue")) {
-    failures.push({
-      property: "scalerValue",
-      reason: `scalerValue must be an integer number of requests per worker (at least 1) with scalerType REQUEST_COUNT; got ${show(scalerValue)}`,
-    });
-  }
-
   const { workersMin } = inputs;
   if (!isSet(given.workersMax)) {
     inputs.workersMax = isUnknown(workersMin) || bad.has("workersMin") ? UNKNOWN : defaultWorkersMax(workersMin as number);

@@ -296,6 +296,7 @@ export const ENDPOINT_MODEL = defineModel({
       default: 4,
       // Document: QueueDelayScaling.queueDelay a float, minimum 0.5; RequestCountScaling.requestCount an integer, minimum 1.
       onPath: { graphql: { rule: integer(1, 3600) } },
+      when: [{ field: "scalerType", is: "REQUEST_COUNT", rule: integer(1), expects: "an integer number of requests per worker (at least 1)" }],
       change: { policy: "update", compare: "value", why: SAVE_FIELD },
     }),
     workersMin: input({

@@ -7,7 +7,7 @@
 import { PROVIDER_PROPERTY } from "../reserved";
 import { UNKNOWN, isUnknown } from "../unknown";
 import { compiled, zodOf } from "./compiled";
-import type { Field, Fields, InputField, ResourceModel } from "./fields";
+import type { Field, Fields, InputField, ResourceModel, WhenRule } from "./fields";
 
 /** A failure in the shape Pulumi's `CheckFailure` expects. */
 export interface InputFailure {
@@ -42,7 +42,8 @@ export function show(value: unknown): string {
 /**
  * Validates `news` against `model` and completes it with the model's defaults; never throws.
  * Unknown property names are failures; aliases are folded into the field they spell (a contradiction
- * between the two is a failure). Cross-field rules are the resource's own, applied on the result.
+ * between the two is a failure); the model's cross-field rules (`when`) apply to the result. Other
+ * cross-field rules are the resource's own, applied on the result.
  * @param news the inputs as the engine passes them to `check` (may hold `__provider` and unknowns).
  */
 export function checkFields<F extends Fields>(model: ResourceModel<F>, news: Record<string, unknown>): CheckedFields {
@@ -88,7 +89,20 @@ export function checkFields<F extends Fields>(model: ResourceModel<F>, news: Rec
     const field = fields[name];
     if (field.kind === "input" && field.alias) foldAlias(name, field, given, inputs, bad, failures);
   }
+  for (const name of args) {
+    const field = fields[name];
+    if (field.kind === "input" && field.when) failures.push(...whenFailures(name, field.when, inputs, bad));
+  }
   return { inputs, failures, given, bad };
+}
+
+/** The failures of input `name`'s cross-field rules ({@link InputField.when}) on the completed `inputs`; unknown and already failing values are skipped. */
+function whenFailures(name: string, rules: readonly WhenRule[], inputs: Record<string, unknown>, bad: Set<string>): InputFailure[] {
+  const value = inputs[name];
+  if (!isSet(value) || isUnknown(value) || bad.has(name)) return [];
+  return rules
+    .filter((w) => inputs[w.field] === w.is && !w.rule.schema(zodOf()).safeParse(value).success)
+    .map((w) => ({ property: name, reason: `${name} must be ${w.expects} with ${w.field} ${w.is}; got ${show(value)}` }));
 }
 
 /** Folds a given alias into the field it spells, unless that field is given too and disagrees. */

@@ -56,6 +56,16 @@ interface Argument<T> extends Documented {
   note?: string;
 }
 
+/** A narrower rule of an input while another input has a given value ({@link InputField.when}). */
+export interface WhenRule {
+  /** The other input, and the value that narrows this one's rule. */
+  field: string;
+  is: string;
+  rule: Rule<unknown>;
+  /** What the narrower rule accepts, for the failure ("`name` must be <expects> with <field> <is>; got …"). */
+  expects: string;
+}
+
 /** One path's rules of an input ({@link InputField.onPath}). */
 export interface PathRules {
   rule?: Rule<unknown>;
@@ -102,6 +112,8 @@ export interface InputField<T = unknown> extends Argument<T> {
    * `rule`, and values that require other inputs (value → { field: required value }).
    */
   onPath?: Partial<Record<ApiPath, PathRules>>;
+  /** Cross-field rules: a narrower rule while another input has a given value (`check` applies them on every path). */
+  when?: readonly WhenRule[];
   /**
    * The value is a secret: the resource registers the output as a Pulumi secret (additionalSecretOutputs)
    * and wraps each given value in `pulumi.secret`, so no value reaches plain state; the provider removes
@@ -168,6 +180,9 @@ export function defineModel<const M extends ResourceModel>(model: M): M {
     if ((RESERVED_PROPERTIES as readonly string[]).includes(name)) throw new Error(`${model.type}.${name}: the name is reserved`);
     if (field.kind === "input" && field.alias && model.fields[field.alias.of]?.kind !== "input") {
       throw new Error(`${model.type}.${name}: alias of ${field.alias.of}, which is no input`);
+    }
+    for (const w of field.kind === "input" ? (field.when ?? []) : []) {
+      if (model.fields[w.field]?.kind !== "input") throw new Error(`${model.type}.${name}: a rule when ${w.field} is ${w.is}, which is no input`);
     }
     if (field.kind === "input" && !field.alias === !field.change) throw new Error(`${model.type}.${name}: an input has a change policy, an alias none`);
     if (field.kind === "input" && field.unset === "platform" && field.default !== undefined)
@@ -249,6 +264,15 @@ type Optional<F extends Fields> = { [K in InputName<F> | SettingName<F>]: F[K] e
 export type InputsOf<F extends Fields> = { [K in Exclude<InputName<F> | SettingName<F>, Optional<F>>]: Nullable<F[K]> } & {
   [K in Optional<F>]?: ValueOf<F[K]>;
 };
+
+/** Arguments as users write them (inputs, aliases, settings), each typed by its rule: the resource's Args are checked against it. */
+export type ArgsOf<F extends Fields> = { [K in ArgumentName<F>]?: ValueOf<F[K]> };
+
+/**
+ * A record as a path hands it up (paths/records.ts): each input of the model typed by its rule, absent
+ * when the path does not report it, null when unset. A kind's record narrows or adds what differs.
+ */
+export type RecordOf<F extends Fields> = { [K in InputName<F>]?: ValueOf<F[K]> | null };
 
 type Carried<F extends Fields> = Keys<F, { reported: false }>;
 /** Outputs: every field; one the platform does not report is carried from the inputs (absent, or null once cleared). */

@@ -3,46 +3,41 @@
  * field names and value shapes (lists as arrays, env as a map). A path maps its own answers onto these
  * (`<kind>/paths/<path>.ts`), so nothing above the ports sees a path's shapes.
  */
-import type { EndpointType, FastBootType, FlashbootMode, ScalerType, TemplateCategoryName } from "../../api/spec";
+import type { EndpointType, FlashbootMode, TemplateCategoryName } from "../../api/spec";
+import type { ENDPOINT_MODEL } from "../endpoint/model";
+import type { RecordOf } from "../model/fields";
 
-/** An endpoint; a field in its port's `unreported` may be absent (REST v2 keeps no `templateId`: a snapshot). */
-export interface EndpointState {
+/**
+ * An endpoint: every input of its model as the model types it (model/fields.ts `RecordOf`), and below
+ * what the record holds otherwise; a field in its port's `unreported` may be absent (REST v2 keeps no
+ * `templateId`: a snapshot).
+ */
+export interface EndpointState extends Omit<RecordOf<(typeof ENDPOINT_MODEL)["fields"]>, keyof EndpointOwn>, EndpointOwn {}
+
+/** What an endpoint record holds besides, or narrower than, its model's inputs. */
+interface EndpointOwn {
   id: string;
   name: string;
   templateId?: string;
   gpuIds: string[];
   type: EndpointType;
-  idleTimeout?: number | null;
   locations: string[];
-  /** GraphQL's spelling of `flashboot` (no priority mode). */
-  fastBootType?: FastBootType | null;
   flashboot: FlashbootMode;
-  scalerType?: ScalerType | null;
-  scalerValue?: number | null;
   workersMin: number;
   workersMax: number;
-  networkVolumeId?: string | null;
   /** Two or more volumes (one is `networkVolumeId`). */
   networkVolumeIds?: string[];
-  gpuCount?: number | null;
   allowedCudaVersions: string[];
-  executionTimeoutMs?: number | null;
   /** REST v2 only (GraphQL reports none: the model's default). */
   excludedGpuTypes?: string[];
   dataCenterIds?: string[];
-  minCudaVersion?: string | null;
   /** Warm workers kept on standby (not managed; GraphQL reports it). */
   workersStandby?: number | null;
-  /** CPU flavors and the vCPUs of each worker (REST v2 `cpu`; empty / null for GPU endpoints and on GraphQL). */
+  /** CPU flavors (REST v2 `cpu`; empty for GPU endpoints and on GraphQL). */
   cpuFlavorIds?: string[];
-  vcpuCount?: number | null;
-  /** The endpoint's own container, in the model's terms (REST v2; GraphQL reports none). */
-  imageName?: string | null;
-  dockerArgs?: string | null;
-  containerDiskInGb?: number | null;
+  /** The endpoint's own ports and env (REST v2; GraphQL reports none); its other container inputs are the model's. */
   ports?: string[];
   env?: Record<string, string>;
-  containerRegistryAuthId?: string | null;
   /** Where to send requests, as the platform gives them for the endpoint's type (REST v2 `requestUrls`). */
   requestUrls?: Record<string, string> | null;
   /**

@@ -8,7 +8,8 @@
  * A delete scales to zero first (the spec's deletion precondition) and lets jobs in progress finish.
  */
 import type { EndpointRecord, RestCreateEndpointInput, SaveEndpointInput } from "../../../api";
-import { isFailedPrecondition, isNotFound, messageOf } from "../../errorKinds";
+import { messageOf } from "../../errorKinds";
+import { isFailedPrecondition, isGoneOnGraphql } from "../../paths/graphqlErrors";
 import { isStringArray, joinList, outputsFromRecord, settingsFrom, splitList } from "../../model/state";
 import type { EndpointState, TemplateState } from "../../paths/records";
 import { IncompleteCreateError, type Port, type PortContext } from "../../port";
@@ -112,6 +113,7 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
   return {
     // The platform rolls every endpoint of a changed template itself (saveTemplate modify).
     capabilities: { unreported: [], replaces: [], copiesTemplates: false },
+    refusedInUse: isFailedPrecondition,
     create: async (inputs) =>
       endpointStateFromGraphql(
         inputs.gpuTypeIds
@@ -198,7 +200,7 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
           }
           return;
         } catch (err) {
-          if (isNotFound(err)) return;
+          if (isGoneOnGraphql(err)) return;
           if (!isFailedPrecondition(err) || attempt >= 2) throw err;
         }
         record = await context.listing<EndpointState>("endpoint").find(id);

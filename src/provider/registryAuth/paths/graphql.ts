@@ -5,7 +5,7 @@
  * deletes by id. The record is `{ id, name }`.
  */
 import type { RegistryAuthRecord, SaveRegistryAuthInput, UpdateRegistryAuthInput } from "../../../api";
-import { isNotFound } from "../../errorKinds";
+import { isFailedPrecondition, isGoneOnGraphql } from "../../paths/graphqlErrors";
 import type { RegistryAuthState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
 import type { RegistryAuthInputs } from "../model";
@@ -25,6 +25,7 @@ export function updateRegistryAuthInput(id: string, inputs: RegistryAuthInputs):
 export function graphqlRegistryAuthPort(context: PortContext): Port<RegistryAuthInputs, RegistryAuthState> {
   return {
     capabilities: { unreported: [], replaces: [], copiesTemplates: false, uniqueNames: true },
+    refusedInUse: isFailedPrecondition,
     create: async (inputs) => registryAuthStateFromGraphql(await context.client.saveRegistryAuth(saveRegistryAuthInput(inputs))),
     read: (id) => context.listing<RegistryAuthState>("registryAuth").find(id),
     update: async (id, inputs) => registryAuthStateFromGraphql(await context.client.updateRegistryAuth(updateRegistryAuthInput(id, inputs))),
@@ -33,7 +34,7 @@ export function graphqlRegistryAuthPort(context: PortContext): Port<RegistryAuth
       try {
         await context.client.deleteRegistryAuth(id);
       } catch (err) {
-        if (!isNotFound(err)) throw err;
+        if (!isGoneOnGraphql(err)) throw err;
       }
     },
   };

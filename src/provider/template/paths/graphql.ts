@@ -7,7 +7,7 @@
  * template's current name, looked up by id (the stored one may be stale).
  */
 import type { SaveTemplateInput, TemplateRecord } from "../../../api";
-import { isNotFound } from "../../errorKinds";
+import { isFailedPrecondition, isGoneOnGraphql } from "../../paths/graphqlErrors";
 import { joinList, splitList } from "../../model/state";
 import type { TemplateState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
@@ -57,6 +57,7 @@ export function saveTemplateInput(inputs: TemplateInputs, id?: string): SaveTemp
 export function graphqlTemplatePort(context: PortContext): Port<TemplateInputs, TemplateState> {
   return {
     capabilities: { unreported: [], replaces: [], copiesTemplates: false, uniqueNames: true, usersFollow: true },
+    refusedInUse: isFailedPrecondition,
     create: async (inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs))),
     read: (id) => context.listing<TemplateState>("template").find(id),
     update: async (id, inputs) => templateStateFromGraphql(await context.client.saveTemplate(saveTemplateInput(inputs, id))),
@@ -67,7 +68,7 @@ export function graphqlTemplatePort(context: PortContext): Port<TemplateInputs, 
       try {
         await context.client.deleteTemplate(record.name);
       } catch (err) {
-        if (!isNotFound(err)) throw err;
+        if (!isGoneOnGraphql(err)) throw err;
       }
     },
   };
