@@ -22,7 +22,6 @@ import type { InUseOptions } from "./inUse";
 import type { Port } from "./port";
 import { containsUnknown } from "./unknown";
 import { takeLeavingFailures, VOLUMES_LEAVING_PROPERTY } from "./volumesLeaving";
-import { deployedEntries, STACK_COSTS_PROPERTY } from "./catalog/budget";
 
 type Props = Record<string, unknown>;
 
@@ -81,8 +80,6 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     for (const f of this.estimates) delete given[f];
     const leaving = { [VOLUMES_LEAVING_PROPERTY]: given[VOLUMES_LEAVING_PROPERTY] };
     delete given[VOLUMES_LEAVING_PROPERTY];
-    this.session.ledger.expectDeployed(deployedEntries(given[STACK_COSTS_PROPERTY]));
-    delete given[STACK_COSTS_PROPERTY];
     const named = withAutoName(olds, given);
     const { inputs, failures } = this.validate(named.news);
     const prefix = news?.[NAME_PREFIX_PROPERTY];

@@ -1,6 +1,6 @@
 /**
  * A mount of a network volume the deployment deletes, refused at preview. The program side
- * (src/resources/deployedState.ts) hands each endpoint and pod that mounts a volume the stack's
+ * (src/resources/volumesLeaving.ts) hands each endpoint and pod that mounts a volume the stack's
  * volumes the program no longer declares ({@link VOLUMES_LEAVING_PROPERTY}); `check` fails naming
  * every resource of the stack still mounting one, instead of the delete failing at `up` after its
  * retries (the platform refuses to delete a mounted volume).

@@ -7,7 +7,6 @@ import type { EndpointType, FastBootType, FlashbootMode, GpuTier, Location, Scal
 import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, ENDPOINT_SECRET_FIELDS, LOOKUP_PROPERTY, providerStub, type ArgsOf, type CudaVersion } from "../provider";
 import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties, warnDeprecated } from "./registration";
-import { withDeployedCosts } from "./deployedState";
 import { secretValues } from "./secretInputs";
 
 /**
@@ -361,7 +360,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = ENDPOINT_MODEL;
     opts = checkedOptions(type, name, opts);
-    const props = withDeployedCosts(registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name));
+    const props = registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name);
     if (args && "env" in args) props.env = secretValues(args.env);
     const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...ENDPOINT_SECRET_FIELDS] };
     super(providerStub(kind), name, props, secrets, module, type);

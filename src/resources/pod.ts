@@ -17,7 +17,6 @@ import {
 } from "../provider";
 import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties } from "./registration";
-import { withDeployedCosts } from "./deployedState";
 import { secretValues } from "./secretInputs";
 
 /**
@@ -158,7 +157,7 @@ export class Pod extends pulumi.dynamic.Resource {
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const { kind, module, type } = POD_MODEL;
     opts = checkedOptions(type, name, opts);
-    const props = withDeployedCosts(registeredProperties(POD_OUTPUT_FIELDS, args, name));
+    const props = registeredProperties(POD_OUTPUT_FIELDS, args, name);
     if (args && "env" in args) props.env = secretValues(args.env);
     const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...POD_SECRET_FIELDS] };
     super(providerStub(kind), name, props, secrets, module, type);

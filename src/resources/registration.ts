@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { NAME_PREFIX_PROPERTY, type ResourceModel } from "../provider";
 import { unknownConfigKeys } from "../provider/providerConfig";
 import { VOLUMES_LEAVING_PROPERTY } from "../provider/volumesLeaving";
-import { noteDeclared, volumesLeaving } from "./deployedState";
+import { noteDeclared, volumesLeaving } from "./volumesLeaving";
 
 /**
  * The properties of a new resource: every output of its model (undefined until the provider answers,

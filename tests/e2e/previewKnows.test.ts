@@ -115,25 +115,3 @@ test("an error the provider raises itself reaches the user once, without a JavaS
   }
   expect(await volumeNamed(spare.name)).toBeDefined();
 });
-
-test("the budget refusal's total counts every endpoint of the stack, the unchanged one declared after the crossing one included", async () => {
-  const p = price.ADA_24;
-  const endpoints = (bigWorkers: number) => ({
-    big: { template: "tpl", gpuIds: ["ADA_24"], workersMax: bigWorkers },
-    llm: { template: "tpl", gpuIds: ["ADA_24"], workersMax: 1 },
-  });
-  await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE }, endpoints: endpoints(1) });
-  await stack.run(["up", "--yes"]);
-  // `big` grows past the budget on its own; `llm`, declared after it, is unchanged.
-  await stack.setConfig("runpod:maxHourlyCost", String(usd(2.5 * p)));
-  try {
-    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE }, endpoints: endpoints(3) });
-    const r = await stack.run(["preview"], { expectFailure: true });
-    const out = r.stdout + r.stderr;
-    expect(out).toContain(`the stack would cost up to $${usd(4 * p).toFixed(2)}/h`);
-    expect(out).toMatch(new RegExp(`big \\(big-[0-9a-f]{7}\\) \\$${usd(3 * p).toFixed(2)}/h = 75%`));
-    expect(out).toMatch(new RegExp(`llm \\(llm-[0-9a-f]{7}\\) \\$${usd(p).toFixed(2)}/h = 25%`));
-  } finally {
-    await stack.removeConfig("runpod:maxHourlyCost");
-  }
-});

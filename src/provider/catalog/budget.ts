@@ -8,23 +8,9 @@
  * one: the estimate kept in its state), keyed by its Pulumi resource name. Endpoints of the state that
  * the program no longer declares are deleted by the deployment and are rightly not counted. Costs are
  * never negative, so once the recorded sum exceeds the budget, the full sum does too: the `check` that
- * crosses it fails the preview, naming every endpoint and pod of the stack and its share: those not
- * checked yet with the estimate their state holds, which the resource classes hand over
- * ({@link StackLedger.expectDeployed}).
+ * crosses it fails the preview, naming every endpoint counted so far and its share.
  */
 import { roundUsd } from "./cost";
-
-/** Registered by Endpoint and Pod when the stack has a budget: the deployed {@link LedgerEntry}s. `check` removes it. */
-export const STACK_COSTS_PROPERTY = "__stackCosts";
-
-/** The entries of a registered {@link STACK_COSTS_PROPERTY}, well-formed ones only. */
-export function deployedEntries(value: unknown): LedgerEntry[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (e): e is LedgerEntry =>
-      typeof e === "object" && e !== null && typeof e.key === "string" && typeof e.name === "string" && typeof e.maxHourlyCost === "number",
-  );
-}
 
 export interface LedgerEntry {
   /** The Pulumi resource name (or the platform name when the registration carries none). */
@@ -46,17 +32,6 @@ export function overLimit(maxHourlyCost: number, limit: number | null | undefine
 /** The hourly estimates of one deployment's endpoints and pods, as their checks ran. */
 export class StackLedger {
   private readonly entries = new Map<string, LedgerEntry>();
-  /** The deployed estimates of the stack's endpoints and pods the program declares (src/resources/deployedState.ts). */
-  private readonly deployed = new Map<string, LedgerEntry>();
-
-  /**
-   * Entries the refusal counts until their own check records them: an unchanged endpoint declared after
-   * the one that crosses the budget is part of the stack's total. They never decide a refusal (an
-   * unchecked one may be about to change), only complete its figures.
-   */
-  expectDeployed(entries: readonly LedgerEntry[]): void {
-    for (const e of entries) if (!this.deployed.has(e.key)) this.deployed.set(e.key, e);
-  }
 
   record(entry: LedgerEntry): void {
     this.entries.set(entry.key, entry);
@@ -82,10 +57,9 @@ export class StackLedger {
    */
   overBudget(budget: number | undefined): string | undefined {
     if (budget === undefined) return undefined;
-    if (this.total <= budget) return undefined;
-    const all = [...this.list(), ...[...this.deployed.values()].filter((e) => !this.entries.has(e.key))];
-    const total = roundUsd(all.reduce((sum, e) => sum + e.maxHourlyCost, 0));
-    const shares = all
+    const total = this.total;
+    if (total <= budget) return undefined;
+    const shares = this.list()
       .sort((a, b) => b.maxHourlyCost - a.maxHourlyCost)
       .map(
         (e) => `${e.key}${e.name !== e.key ? ` (${e.name})` : ""} ${usd(e.maxHourlyCost)} = ${total > 0 ? Math.round((e.maxHourlyCost / total) * 100) : 0}%`,

@@ -1,16 +1,11 @@
 /**
- * What the stack's deployed state says that preview needs and the provider cannot see: the state is
- * read once per program through the engine's `pulumi:pulumi:readStackResourceOutputs` (any backend),
- * after the program's declarations of that turn of the event loop. The network volumes this deployment
- * deletes (a volume of the state whose resource name the program no longer declares), for the endpoints
- * and pods that mount one (src/provider/volumesLeaving.ts refuses the mount at preview); the deployed
- * estimates of the endpoints and pods the program declares, for the budget refusal's total
- * (src/provider/catalog/budget.ts).
+ * The stack's network volumes this deployment deletes, for the endpoints and pods that mount one
+ * (src/provider/volumesLeaving.ts refuses the mount at preview). The deployed state is read once per
+ * program through the engine's `pulumi:pulumi:readStackResourceOutputs` (any backend); a volume is
+ * leaving when the program declares no NetworkVolume of its resource name.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ENDPOINT_MODEL, NETWORK_VOLUME_MODEL, POD_MODEL } from "../provider";
-import { STACK_COSTS_PROPERTY, type LedgerEntry } from "../provider/catalog/budget";
-
 import type { LeavingVolume } from "../provider/volumesLeaving";
 
 /** Resource names the program declares, per type name (`NetworkVolume`, `Endpoint`, `Pod`). */
@@ -73,22 +68,4 @@ export async function volumesLeaving(): Promise<Record<string, LeavingVolume>> {
     leaving[id] = { resource: v.name, users };
   }
   return leaving;
-}
-
-/** The deployed estimates of the stack's endpoints and pods the program declares (a stopped pod: 0). */
-async function deployedCosts(): Promise<LedgerEntry[]> {
-  const resources = await readState();
-  await new Promise((resolve) => setImmediate(resolve));
-  return resources.flatMap((r) => {
-    if (declared.get(r.type)?.has(r.name) !== true || typeof r.outputs.name !== "string") return [];
-    const cost = r.type === ENDPOINT_MODEL.type ? r.outputs.maxHourlyCost : r.type === POD_MODEL.type ? r.outputs.costPerHour : undefined;
-    if (typeof cost !== "number") return [];
-    return [{ key: r.name, name: r.outputs.name, maxHourlyCost: r.outputs.desiredStatus === "EXITED" ? 0 : cost }];
-  });
-}
-
-/** Adds the deployed estimates to an endpoint's or pod's registered properties when the stack has a budget (`runpod:maxHourlyCost`). */
-export function withDeployedCosts(props: pulumi.Inputs): pulumi.Inputs {
-  if (new pulumi.Config("runpod").get("maxHourlyCost") !== undefined) props[STACK_COSTS_PROPERTY] = deployedCosts();
-  return props;
 }
