@@ -21,7 +21,6 @@ import type { KindSession } from "./kindSession";
 import type { InUseOptions } from "./inUse";
 import type { Port } from "./port";
 import { containsUnknown } from "./unknown";
-import { takeLeavingFailures, VOLUMES_LEAVING_PROPERTY } from "./volumesLeaving";
 
 type Props = Record<string, unknown>;
 
@@ -78,17 +77,14 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     // Estimates are check's own results; inputs that carry them back (read's on import, checked inputs checked again) are not the user's.
     const given = { ...news };
     for (const f of this.estimates) delete given[f];
-    const leaving = { [VOLUMES_LEAVING_PROPERTY]: given[VOLUMES_LEAVING_PROPERTY] };
-    delete given[VOLUMES_LEAVING_PROPERTY];
     const named = withAutoName(olds, given);
     const { inputs, failures } = this.validate(named.news);
-    const prefix = news?.[NAME_PREFIX_PROPERTY];
-    failures.push(...takeLeavingFailures(leaving, inputs, `${this.words.noun} ${typeof prefix === "string" ? prefix : String(inputs.name)}`));
     failures.push(...pathFailures(this.model, inputs, this.session.api, named.news));
     if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
     const secrets = this.secretsOf(news);
     await withoutSecrets(secrets, async () => {
       await this.checkReferences(olds, inputs, failures);
+      const prefix = news?.[NAME_PREFIX_PROPERTY];
       await this.review(olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
     });
     return { inputs, failures: failures.map((f) => ({ property: f.property, reason: redactSecrets(f.reason, secrets) })) };

@@ -2,8 +2,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { NAME_PREFIX_PROPERTY, type ResourceModel } from "../provider";
 import { unknownConfigKeys } from "../provider/providerConfig";
-import { VOLUMES_LEAVING_PROPERTY } from "../provider/volumesLeaving";
-import { noteDeclared, volumesLeaving } from "./volumesLeaving";
 
 /**
  * The properties of a new resource: every output of its model (undefined until the provider answers,
@@ -15,9 +13,6 @@ export function registeredProperties(outputs: readonly string[], args: object | 
   for (const key of outputs) props[key] = undefined;
   Object.assign(props, args ?? {});
   props[NAME_PREFIX_PROPERTY] = resourceName;
-  // A mount of a volume this deployment deletes is refused at preview (provider/volumesLeaving.ts).
-  const mounts = args as { networkVolumeId?: unknown; networkVolumeIds?: unknown } | undefined;
-  if (mounts?.networkVolumeId !== undefined || mounts?.networkVolumeIds !== undefined) props[VOLUMES_LEAVING_PROPERTY] = volumesLeaving();
   return props;
 }
 
@@ -44,7 +39,6 @@ export function checkStackConfig(): void {
  */
 export function checkedOptions<T extends pulumi.CustomResourceOptions>(type: string, name: string, opts: T | undefined): T | undefined {
   checkStackConfig();
-  noteDeclared(type, name);
   if (opts?.import !== undefined) {
     throw new pulumi.RunError(
       `${type} "${name}": the \`import\` resource option does not work with this provider (Pulumi cannot import through a dynamic provider). ` +

@@ -65,34 +65,6 @@ test("a new endpoint's estimates are known at the first preview when its templat
   await stack.run(["up", "--yes"]);
 });
 
-test("deleting a volume that an unchanged endpoint and pod of the stack still mount fails at preview, naming them; nothing is deleted", async () => {
-  const id = (await volumeNamed(VOLUME.name))!.id;
-  // The endpoint and a pod keep the volume's id as a literal (no reference, so no dependency).
-  const mounted = {
-    templates: { tpl: TEMPLATE },
-    endpoints: { llm: { ...ENDPOINT, template: "tpl", networkVolumeId: id } },
-    pods: { nb: { ...POD, networkVolumeId: id } },
-  };
-  await declare({ volumes: { cache: VOLUME }, ...mounted });
-  await stack.run(["up", "--yes"]);
-
-  await declare(mounted);
-  const preview = await stack.run(["preview"], { expectFailure: true });
-  const out = preview.stdout + preview.stderr;
-  expect(out).toContain(
-    `network volume ${id} (NetworkVolume cache) would be deleted: the program no longer declares it, but endpoint llm, pod nb of this stack still mount it, and the platform refuses to delete a mounted volume`,
-  );
-  expect(out).not.toMatch(/^\s{4}at /m);
-  // `up` refuses at its preview: the volume is not deleted, nothing waits for the platform's refusal.
-  const up = await stack.run(["up", "--yes"], { expectFailure: true });
-  expect(up.stdout + up.stderr).toContain(`network volume ${id} (NetworkVolume cache) would be deleted`);
-  expect(await volumeNamed(VOLUME.name)).toMatchObject({ id });
-
-  // Declared again: no refusal, nothing to change.
-  await declare({ volumes: { cache: VOLUME }, ...mounted });
-  await stack.run(["preview", "--expect-no-changes"]);
-});
-
 test("an error the provider raises itself reaches the user once, without a JavaScript stack trace", async () => {
   const spare = { name: "e2e-spare", size: 10, dataCenterId: "EU-RO-1" };
   await declare({ volumes: { cache: VOLUME, spare }, templates: { tpl: TEMPLATE } });
