@@ -25,7 +25,6 @@ const usd = (n: number) => Math.round(n * 1e4) / 1e4;
 const VOLUME = { name: "e2e-cache", size: 10, dataCenterId: "EU-RO-1" };
 const TEMPLATE = { name: "e2e-worker", imageName: "ghcr.io/acme/worker:1" };
 const ENDPOINT = { gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, dataCenterIds: ["EU-RO-1"] };
-const POD = { name: "e2e-nb", imageName: "runpod/pytorch:2.4.0", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], volumeMountPath: "/workspace" };
 
 const declare = async (spec: Record<string, Record<string, unknown>>) => {
   for (const key of ["volumes", "templates", "endpoints", "pods"]) await stack.setConfig(key, JSON.stringify(spec[key] ?? {}));
