@@ -13,6 +13,9 @@ import { composite, httpOperation, operationTable, perform, type HttpRequestSpec
 import { poll } from "./poll";
 import { jobSchema, type Job, type JobStatus } from "./schemas";
 import { MAX_TIMER_MS } from "./timers";
+import type { JobEndpoint } from "./requestUrls";
+
+export { loadBalancerUrls, type JobEndpoint } from "./requestUrls";
 
 /** Statuses after which a job no longer changes. */
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"];
@@ -39,12 +42,6 @@ export function jobUrl(config: Pick<ClientConfig, "inferenceUrl">, endpointId: s
   return `${joinUrl(config.inferenceUrl, "v2", endpointId)}/`;
 }
 
-/**
- * An endpoint as the job operations take it: its id (the job URLs are built from `inferenceUrl`), or its
- * id with the `requestUrls` the platform gave it (REST v2), which the requests then go to.
- */
-export type JobEndpoint = string | { id: string; requestUrls?: Readonly<Record<string, string>> | null };
-
 const JOB_ID = "{job_id}";
 /** An address the platform gave: http(s) only, so a record can never point the key at another scheme. */
 const requestUrl = z
@@ -67,12 +64,6 @@ function jobRoute(endpoint: JobEndpoint, route: keyof typeof ROUTE_PATHS, jobId?
   const given = typeof endpoint === "string" ? undefined : endpoint.requestUrls?.[route];
   if (!given || (jobId !== undefined && !given.includes(JOB_ID))) return { base: "inferenceUrl", path };
   return { base: "inferenceUrl", path, url: jobId === undefined ? given : given.split(JOB_ID).join(encodeURIComponent(jobId)) };
-}
-
-/** A load-balancing endpoint's `requestUrls` (`base`, `health`, no job routes), if `endpoint` carries them. */
-export function loadBalancerUrls(endpoint: JobEndpoint): { base: string; health: string } | undefined {
-  const urls = typeof endpoint === "string" ? undefined : endpoint.requestUrls;
-  return urls?.base && urls.health && !urls.run ? { base: urls.base, health: urls.health } : undefined;
 }
 
 /** `POST …/runsync`: the request of `runSync`, which polls after it when the job is not done yet. */

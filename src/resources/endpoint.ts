@@ -9,6 +9,9 @@ import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties, warnDeprecated } from "./registration";
 import { secretValues } from "./secretInputs";
 
+/** A job status a smoke job may be expected to end in (`smokeStatus`): a terminal status of the job interface. */
+export type SmokeStatus = "COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT";
+
 /**
  * Arguments of an {@link Endpoint}. Give `imageName`, `templateId` or both (the endpoint's own container
  * values win over the template's), and exactly one of `gpuIds`, `gpuTypeIds` and `cpuFlavorIds`. Unset
@@ -221,7 +224,7 @@ export interface EndpointArgs {
    */
   smokeInput?: pulumi.Input<string>;
   /** The status the smoke job must end in: `COMPLETED` (default), `FAILED`, `CANCELLED` or `TIMED_OUT`. Changing it alone is no diff. */
-  smokeStatus?: pulumi.Input<"COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT">;
+  smokeStatus?: pulumi.Input<SmokeStatus>;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Public resources and lookups. */
-export { Endpoint, type EndpointArgs } from "./endpoint";
+export { Endpoint, type EndpointArgs, type SmokeStatus } from "./endpoint";
 export { Template, type TemplateArgs } from "./template";
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./containerRegistryAuth";
 export { Pod, type PodArgs } from "./pod";

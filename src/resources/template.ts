@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { TemplateCategoryName } from "../api/spec";
+import type { SmokeStatus } from "./endpoint";
 import { LOOKUP_PROPERTY, providerStub, TEMPLATE_MODEL, TEMPLATE_OUTPUT_FIELDS, TEMPLATE_SECRET_FIELDS, type ArgsOf } from "../provider";
 import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties } from "./registration";
@@ -95,7 +96,7 @@ export interface TemplateArgs {
    */
   smokeInput?: pulumi.Input<string>;
   /** The status the smoke job must end in: `COMPLETED` (default), `FAILED`, `CANCELLED` or `TIMED_OUT`; `runpod:api graphql` only. Changing it alone is no diff. */
-  smokeStatus?: pulumi.Input<"COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT">;
+  smokeStatus?: pulumi.Input<SmokeStatus>;
 }
 
 /**

@@ -6,7 +6,8 @@
  * times), the smoke job ends otherwise, or it is not done within `rolloutTimeout`. What a failure does
  * (roll back, or leave the release in place) is the caller's; {@link rolloutFailure} says it to the user.
  */
-import { loadBalancerUrls, type JobEndpoint, type PlatformClient, type V2 } from "../../api";
+import type { PlatformClient, V2 } from "../../api";
+import { loadBalancerUrls, type JobEndpoint } from "../../api/requestUrls";
 import { poll } from "../../api/poll";
 import type { JobStatus } from "../../api/types";
 import { messageOf } from "../errorKinds";
