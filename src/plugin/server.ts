@@ -16,6 +16,7 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import type { PlatformClient } from "../api";
 import { withOperationDeadline } from "../api/deadline";
+import { placeholderFailures, withoutSecretValues } from "./importSecrets";
 import {
   catalogReads,
   clientInputFromConfig,
@@ -25,6 +26,7 @@ import {
   NAME_PREFIX_PROPERTY,
   RESOURCE_KINDS,
   resources,
+  secretNames,
   secretOutputNames,
   type ResourceKindName,
   type ResourceModel,
@@ -95,6 +97,8 @@ export interface ServerOptions {
 export class ResourceProviderServer {
   private config: Record_ = {};
   private client?: { key: string; client: PlatformClient };
+  /** Resources this process read for `pulumi import`: their inputs hold secret placeholders (importSecrets.ts). */
+  private readonly imported = new Set<string>();
 
   constructor(private readonly options: ServerOptions) {}
 
@@ -221,8 +225,11 @@ export class ResourceProviderServer {
     const olds = req.getOlds() ? fromStruct(req.getOlds()) : undefined;
     const news = { ...fromStruct(req.getNews()), [NAME_PREFIX_PROPERTY]: req.getName() || nameOf(urn) };
     const result = await this.operations(urn).check(olds && Object.keys(olds).length ? olds : undefined, news);
+    // The import's own check passes its placeholders; a program that still holds one is refused.
+    const model: ResourceModel = RESOURCE_KINDS[this.kind(urn)].model;
+    const placeholders = this.imported.has(urn) ? [] : placeholderFailures(model, news, secretNames(model));
     const res = new proto.CheckResponse().setInputs(toStruct(result.inputs as Record_));
-    res.setFailuresList((result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    res.setFailuresList([...(result.failures ?? []), ...placeholders].map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)));
     return res;
   }
 
@@ -266,11 +273,25 @@ export class ResourceProviderServer {
     if (Object.keys(props).length > 0 && props[CHECKED_PROPERTY] === undefined && Object.keys(stored).length > 0) {
       props[CHECKED_PROPERTY] = checkedInputs(RESOURCE_KINDS[this.kind(urn)].model, stored);
     }
+    const importing = Object.keys(props).length === 0;
     const result = await this.operations(urn).read(req.getId(), props);
     const res = new proto.ReadResponse();
     if (!result.id) return res;
     res.setId(result.id).setProperties(this.answer(urn, result.props));
-    if (result.inputs) res.setInputs(this.answer(urn, result.inputs));
+    if (result.inputs && importing) {
+      // The engine writes the generated code from these inputs: secret values stay in the sealed outputs only.
+      const { inputs, replaced } = withoutSecretValues(result.inputs, secretNames(RESOURCE_KINDS[this.kind(urn)].model));
+      this.imported.add(urn);
+      if (replaced.length > 0) {
+        const fields = replaced.join(", ");
+        void this.options.log.log(
+          "warning",
+          `the generated code holds a placeholder for ${fields} (secret values are not copied into code): set ${replaced.length === 1 ? "it" : "them"} in the program, e.g. from \`pulumi config set --secret\`, before \`pulumi up\`; until then preview refuses the placeholder`,
+          urn,
+        );
+      }
+      res.setInputs(this.answer(urn, inputs));
+    } else if (result.inputs) res.setInputs(this.answer(urn, result.inputs));
     return res;
   }
 

@@ -4,7 +4,8 @@
  * volume while something mounts it). Pulumi's dependency order deletes or moves the users first, so the
  * refusal is usually the platform's release window: retried until a deadline, then a clear error. The
  * retry wraps a kind's port (the session's `port`), so every caller that asks for it deletes the same way;
- * the port says which errors are the refusal (`refusedInUse`).
+ * the port says which errors are the refusal (`refusedInUse`). A refusal while resources the program
+ * still declares keep using the record (the session's `keepsUsing`) cannot end by waiting: it fails at once.
  */
 import { backoffMs } from "../api/backoff";
 import { InUseError } from "../api/errors";
@@ -34,6 +35,7 @@ async function deleteWhenReleased(
   remove: () => Promise<void>,
   refused: (err: unknown) => boolean,
   users: () => Promise<string>,
+  kept: () => string[],
   options: InUseOptions,
 ): Promise<void> {
   const start = Date.now();
@@ -43,6 +45,8 @@ async function deleteWhenReleased(
       () => "deleted" as const,
       (err: unknown) => {
         if (!refused(err)) throw err;
+        const keeping = kept();
+        if (keeping.length > 0) throw keptError(what, keeping, err);
         return { refusal: err };
       },
     );
@@ -68,16 +72,27 @@ async function deleteWhenReleased(
   );
 }
 
+/** The refusal when resources of the stack the program still declares keep using the record: no retry can end it. */
+function keptError(what: string, users: string[], refusal: unknown): Error {
+  const them = users.length === 1 ? "it" : "them";
+  return new Error(
+    `${what} is still used by ${users.join(", ")} of this stack, which the program still declares using it, and the platform refuses to delete it (${messageOf(refusal)}). ` +
+      `Keep it declared, or remove its use from ${them} first and delete it in a later deployment`,
+    { cause: new InUseError(refusal) },
+  );
+}
+
 /**
  * `port` with a delete that retries the platform's in-use refusal (the port's `refusedInUse`; none
  * without it) within `options`' deadline, then fails naming the users.
  * @param noun how messages call the kind, e.g. `network volume`.
- * @param users who still uses record `id`, in the words of the error ("endpoints a (x)"), or "".
+ * @param who.users who still uses record `id`, in the words of the error ("endpoints a (x)"), or "".
+ * @param who.kept the resources of the stack the program still declares using record `id` ("endpoint llm").
  */
 export function retryingInUse<I, R extends { id: string }>(
   port: Port<I, R>,
   noun: string,
-  users: (id: string) => Promise<string>,
+  who: { users: (id: string) => Promise<string>; kept: (id: string) => string[] },
   options: InUseOptions,
 ): Port<I, R> {
   const refused = port.refusedInUse ?? (() => false);
@@ -90,7 +105,8 @@ export function retryingInUse<I, R extends { id: string }>(
         `${Noun} "${name}" (${id})`,
         () => port.delete(id, props),
         refused,
-        () => users(id),
+        () => who.users(id),
+        () => who.kept(id),
         options,
       );
     },

@@ -7,7 +7,7 @@
  */
 import type { NetworkVolume, PlatformClient } from "../api";
 import { portOf, resolveApiPath, type ApiPath, type PerPath } from "./apiPath";
-import { StackLedger } from "./catalog/budget";
+import { StackLedger, type LedgerEntry } from "./catalog/budget";
 import type { Catalog } from "./catalog/catalog";
 import { fetchCatalog } from "./catalog/fetch";
 import { CatalogReads } from "./catalog/queries";
@@ -15,6 +15,7 @@ import { resolveCatalogSettings, type CatalogSettings } from "./catalog/settings
 import { LOOKUP_MAX_AGE_MS, LOOKUP_WINDOW_MS, SharedListing } from "./listing";
 import type { NetworkVolumeState } from "./paths/records";
 import { retryingInUse, type InUseOptions } from "./inUse";
+import { containsUnknown } from "./unknown";
 import type { ContainerFacts, Port, PortContext, PortFactory } from "./port";
 
 /** What a session needs of a kind (the rest of its descriptor: kind.ts). */
@@ -31,6 +32,11 @@ export interface SessionKind<I = never, R extends { id: string } = { id: string 
    * orphans before those of the kinds it uses.
    */
   readonly usesOf?: { readonly [kind: string]: (session: KindSession, id: string) => Promise<string> };
+  /**
+   * An endpoint's or pod's hourly estimate from its cost inputs as the program gave them (catalog/budget.ts
+   * `MEMBER_COST_INPUTS`), for the budget refusal's total; undefined when it cannot be told.
+   */
+  readonly hourlyCost?: (session: KindSession, args: Record<string, unknown>) => Promise<number | undefined>;
   /** Facts other kinds compare with (Template's container settings), if any. */
   readonly container?: ContainerFacts;
   /** How messages call a record of the kind (kind.ts `StackFacts`). */
@@ -63,6 +69,8 @@ export class KindSession implements PortContext {
   private catalogReads = 0;
   /** The estimates of this deployment's endpoints, as their checks ran (catalog/budget.ts). */
   readonly ledger = new StackLedger();
+  /** Per kind and record id: the resources this deployment keeps using it ({@link keepsUsing}). */
+  private readonly keptUses = new Map<string, Map<string, Set<string>>>();
 
   /**
    * @param getClient returns the client (throws ConfigurationError when the key or an address is
@@ -120,7 +128,31 @@ export class KindSession implements PortContext {
   port<I, R extends { id: string }>(kind: string, inUse?: InUseOptions): Port<I, R> {
     const descriptor = this.descriptor(kind);
     const port = portOf(descriptor.ports, this.api)(this) as Port<I, R>;
-    return inUse ? retryingInUse(port, descriptor.stack.noun, (id) => this.usersOf(kind, id), inUse) : port;
+    if (!inUse) return port;
+    return retryingInUse(port, descriptor.stack.noun, { users: (id) => this.usersOf(kind, id), kept: (id) => this.keptUsers(kind, id) }, inUse);
+  }
+
+  /**
+   * Notes, at a resource's `check`, that this deployment keeps `user` ("endpoint llm") using record `id`
+   * of `kind`: the program still declares it so. A delete of that record the platform refuses as in use
+   * then fails at once, naming the users, instead of waiting for a release that cannot come.
+   */
+  keepsUsing(kind: string, id: string, user: string): void {
+    let byId = this.keptUses.get(kind);
+    if (!byId) this.keptUses.set(kind, (byId = new Map()));
+    let users = byId.get(id);
+    if (!users) byId.set(id, (users = new Set()));
+    users.add(user);
+  }
+
+  /** {@link keepsUsing} for the network volumes a checked endpoint's or pod's mount fields name (unknown ids: none). */
+  keepsMounting(user: string, ...mounts: unknown[]): void {
+    for (const id of mounts.flat()) if (typeof id === "string" && id !== "" && !containsUnknown(id)) this.keepsUsing("networkVolume", id, user);
+  }
+
+  /** The resources this deployment keeps using record `id` of `kind` ({@link keepsUsing}), sorted. */
+  keptUsers(kind: string, id: string): string[] {
+    return [...(this.keptUses.get(kind)?.get(id) ?? [])].sort();
   }
 
   /**
@@ -170,6 +202,26 @@ export class KindSession implements PortContext {
   /** @throws ConfigurationError naming the key of a malformed setting. */
   get catalogSettings(): CatalogSettings {
     return resolveCatalogSettings(this.options.catalogSettings ?? {});
+  }
+
+  /**
+   * Records `entry` in the stack ledger: the refusal when the recorded sum passes `runpod:maxHourlyCost`.
+   * Its total counts the stack's declared endpoints and pods not checked yet at their inputs' estimates.
+   */
+  async budgetRefusal(entry: LedgerEntry): Promise<string | undefined> {
+    const budget = this.catalogSettings.maxHourlyCost;
+    if (this.ledger.admit(entry, budget) === undefined) return undefined;
+    const counted: LedgerEntry[] = [];
+    const unknown: string[] = [];
+    await Promise.all(
+      this.ledger.unchecked().map(async (m) => {
+        const estimate = this.kinds.get(m.kind)?.hourlyCost;
+        const cost = m.args && estimate ? await estimate(this, m.args).catch(() => undefined) : undefined;
+        if (typeof cost === "number") counted.push({ key: m.key, name: m.key, maxHourlyCost: cost });
+        else unknown.push(m.key);
+      }),
+    );
+    return this.ledger.overBudget(budget, counted, unknown);
   }
 
   /** A notice for the user (e.g. scarce availability), shown by the engine with the preview. */

@@ -21,6 +21,7 @@ import type { KindSession } from "./kindSession";
 import type { InUseOptions } from "./inUse";
 import type { Port } from "./port";
 import { containsUnknown } from "./unknown";
+import { STACK_MEMBERS_PROPERTY, stackMembers } from "./catalog/stackMembers";
 
 type Props = Record<string, unknown>;
 
@@ -77,6 +78,8 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     // Estimates are check's own results; inputs that carry them back (read's on import, checked inputs checked again) are not the user's.
     const given = { ...news };
     for (const f of this.estimates) delete given[f];
+    this.session.ledger.expect(stackMembers(given[STACK_MEMBERS_PROPERTY]));
+    delete given[STACK_MEMBERS_PROPERTY];
     const named = withAutoName(olds, given);
     const { inputs, failures } = this.validate(named.news);
     failures.push(...pathFailures(this.model, inputs, this.session.api, named.news));

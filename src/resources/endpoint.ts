@@ -8,6 +8,7 @@ import { ENDPOINT_MODEL, ENDPOINT_OUTPUT_FIELDS, ENDPOINT_SECRET_FIELDS, LOOKUP_
 import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties, warnDeprecated } from "./registration";
 import { secretValues } from "./secretInputs";
+import { withStackMembers } from "./stackMembers";
 
 /** A job status a smoke job may be expected to end in (`smokeStatus`): a terminal status of the job interface. */
 export type SmokeStatus = "COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT";
@@ -366,6 +367,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
     const { kind, module, type } = ENDPOINT_MODEL;
     opts = checkedOptions(type, name, opts);
     const props = registeredProperties(ENDPOINT_OUTPUT_FIELDS, args, name);
+    withStackMembers("endpoint", name, args, props);
     if (args && "env" in args) props.env = secretValues(args.env);
     const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...ENDPOINT_SECRET_FIELDS] };
     super(providerStub(kind), name, props, secrets, module, type);

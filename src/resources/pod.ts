@@ -18,6 +18,7 @@ import {
 import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkedOptions, registeredProperties } from "./registration";
 import { secretValues } from "./secretInputs";
+import { withStackMembers } from "./stackMembers";
 
 /**
  * Arguments of a {@link Pod}. Give `gpuTypeIds` (a GPU pod) or `cpuFlavorId` with `vcpuCount` (a CPU pod), and
@@ -158,6 +159,7 @@ export class Pod extends pulumi.dynamic.Resource {
     const { kind, module, type } = POD_MODEL;
     opts = checkedOptions(type, name, opts);
     const props = registeredProperties(POD_OUTPUT_FIELDS, args, name);
+    withStackMembers("pod", name, args, props);
     if (args && "env" in args) props.env = secretValues(args.env);
     const secrets = { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...POD_SECRET_FIELDS] };
     super(providerStub(kind), name, props, secrets, module, type);

@@ -2,8 +2,9 @@
  * What preview can know, it refuses or shows (issue 37), through the real Pulumi CLI against the
  * emulator (program: tests/e2e/stackFixture): a new endpoint's estimates are known at the first
  * preview although its template and volume are created in the same `up`; deleting a volume that
- * endpoints and pods of the stack still mount fails at preview naming them, nothing deleted; an error
- * the provider raises itself reaches the user once and without a JavaScript stack trace.
+ * endpoints and pods the program still declares keep mounting fails at once (no in-use retries), naming
+ * them, nothing deleted; an error the provider raises itself reaches the user once and without a
+ * JavaScript stack trace.
  * Needs `npm run setup` and a build (dist/).
  */
 import * as fs from "fs";
@@ -25,6 +26,7 @@ const usd = (n: number) => Math.round(n * 1e4) / 1e4;
 const VOLUME = { name: "e2e-cache", size: 10, dataCenterId: "EU-RO-1" };
 const TEMPLATE = { name: "e2e-worker", imageName: "ghcr.io/acme/worker:1" };
 const ENDPOINT = { gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, dataCenterIds: ["EU-RO-1"] };
+const POD = { name: "e2e-nb", imageName: "runpod/pytorch:2.4.0", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], volumeMountPath: "/workspace" };
 
 const declare = async (spec: Record<string, Record<string, unknown>>) => {
   for (const key of ["volumes", "templates", "endpoints", "pods"]) await stack.setConfig(key, JSON.stringify(spec[key] ?? {}));
@@ -64,6 +66,38 @@ test("a new endpoint's estimates are known at the first preview when its templat
   await stack.run(["up", "--yes"]);
 });
 
+test("deleting a volume that an unchanged endpoint and pod of the stack still mount fails at once, naming them; nothing is deleted", async () => {
+  const id = (await volumeNamed(VOLUME.name))!.id;
+  // The endpoint and a pod keep the volume's id as a literal (no reference, so no dependency).
+  const mounted = {
+    templates: { tpl: TEMPLATE },
+    endpoints: { llm: { ...ENDPOINT, template: "tpl", networkVolumeId: id } },
+    pods: { nb: { ...POD, networkVolumeId: id } },
+  };
+  await declare({ volumes: { cache: VOLUME }, ...mounted });
+  await stack.run(["up", "--yes"]);
+  try {
+    await declare(mounted);
+    const up = await stack.run(["up", "--yes"], { expectFailure: true });
+    const out = up.stdout + up.stderr;
+    expect(out).toMatch(
+      new RegExp(
+        `Network volume "${VOLUME.name}" \\(${id}\\) is still used by endpoint llm, pod nb of this stack, which the program still declares using it, and the platform refuses to delete it`,
+      ),
+    );
+    // Not the in-use retries' end (they wait 2 minutes for a release that cannot come).
+    expect(out).not.toMatch(/of retries/);
+    expect(out).not.toMatch(/^\s{4}at /m);
+    expect(await volumeNamed(VOLUME.name)).toMatchObject({ id });
+  } finally {
+    // Declared again: nothing to change.
+    await declare({ volumes: { cache: VOLUME }, ...mounted });
+    await stack.run(["preview", "--expect-no-changes"]);
+    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE } });
+    await stack.run(["up", "--yes"]);
+  }
+});
+
 test("an error the provider raises itself reaches the user once, without a JavaScript stack trace", async () => {
   const spare = { name: "e2e-spare", size: 10, dataCenterId: "EU-RO-1" };
   await declare({ volumes: { cache: VOLUME, spare }, templates: { tpl: TEMPLATE } });
@@ -85,4 +119,43 @@ test("an error the provider raises itself reaches the user once, without a JavaS
     emu.setFaults({});
   }
   expect(await volumeNamed(spare.name)).toBeDefined();
+});
+
+test("the budget refusal's total counts every endpoint and pod of the stack, those declared after the crossing one included", async () => {
+  const p = price.ADA_24;
+  const stackOf = (bigWorkers: number) => ({
+    volumes: { cache: VOLUME },
+    templates: { tpl: TEMPLATE },
+    endpoints: {
+      big: { template: "tpl", gpuIds: ["ADA_24"], workersMax: bigWorkers },
+      llm: { template: "tpl", gpuIds: ["ADA_24"], workersMax: 1 },
+    },
+    pods: { nb: POD },
+  });
+  await declare(stackOf(1));
+  await stack.run(["up", "--yes"]);
+  const state = JSON.parse((await stack.run(["stack", "export"], { quiet: true })).stdout) as {
+    deployment: { resources: { urn: string; outputs?: { costPerHour?: number } }[] };
+  };
+  const nb = state.deployment.resources.find((r) => r.urn.endsWith("::nb"))!.outputs!.costPerHour!;
+  expect(nb).toBeGreaterThan(0);
+  // `big` grows past the budget on its own; `llm` and the pod `nb`, declared after it, are unchanged.
+  await stack.setConfig("runpod:maxHourlyCost", String(usd(2.5 * p)));
+  try {
+    await declare(stackOf(3));
+    const r = await stack.run(["preview"], { expectFailure: true });
+    const out = r.stdout + r.stderr;
+    const [big, llm, total] = [usd(3 * p), usd(p), usd(4 * p + nb)];
+    const share = (n: number) => Math.round((n / total) * 100);
+    expect(out).toContain(`the stack would cost up to $${total.toFixed(2)}/h`);
+    expect(out).toMatch(new RegExp(`big \\(big-[0-9a-f]{7}\\) \\$${big.toFixed(2)}/h = ${share(big)}%`));
+    // Checked after `big` (no platform name yet) or before it (with one): counted either way.
+    expect(out).toMatch(new RegExp(`llm (\\(llm-[0-9a-f]{7}\\) )?\\$${llm.toFixed(2)}/h = ${share(llm)}%`));
+    expect(out).toMatch(new RegExp(`nb (\\(e2e-nb\\) )?\\$${nb.toFixed(2)}/h = ${share(nb)}%`));
+    expect(out).not.toContain("not counted");
+  } finally {
+    await stack.removeConfig("runpod:maxHourlyCost");
+    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE } });
+    await stack.run(["up", "--yes"], { quiet: true });
+  }
 });

@@ -5,7 +5,9 @@
  * minimal hosts of scripts/build-pulumi-tools.sh) writes the code declaring what was imported. The
  * Python code, taken as the program, previews with no changes; the import protects unless
  * `--protect=false`, as `pulumi import` does. On v2 (issue 39) a CPU endpoint and an endpoint running
- * its own image (no template) import the same way.
+ * its own image (no template) import the same way. Env values (secrets) never reach the generated
+ * code: it holds a placeholder, the import warns naming the field, and preview refuses the placeholder
+ * until the program sets the value.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -164,4 +166,44 @@ test("v2: `pulumi import` of a CPU endpoint and an own-container endpoint (image
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
   await stack.run(["destroy", "--yes"]);
   expect((await client.v2.listEndpoints()).map((e) => e.id)).not.toEqual(expect.arrayContaining([cpu.id]));
+});
+
+test("`pulumi import` keeps env values out of the generated code: a placeholder and a warning; preview refuses it until the program sets the value", async () => {
+  const SECRET = "s3cret-token-9876";
+  const stack = await project("python", { PYTHONPATH: pythonSdkPath() }, "v2");
+  await stack.setConfig("token", SECRET, { secret: true });
+  const ep = await client.v2.createEndpoint({
+    name: "imp-env",
+    type: "QUEUE",
+    image: "ghcr.io/acme/env:1",
+    env: { TOKEN: SECRET, MODE: "fast" },
+    cpu: [{ id: "cpu5c", vcpuCount: 4 }],
+    workers: { min: 0, max: 1 },
+    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  });
+  const file = path.join(work, "env-endpoint.json");
+  fs.writeFileSync(file, JSON.stringify({ resources: [{ type: "runpod:index:Endpoint", name: "withenv", id: ep.id }] }));
+  const r = await stack.run(["import", "--file", file, "--yes", "--protect=false"]);
+  const out = r.stdout + r.stderr;
+  noValidationWarning(out);
+  expect(out).not.toContain(SECRET);
+  expect(out).toMatch(/the generated code holds a placeholder for env\.MODE, env\.TOKEN \(secret values are not copied into code\)/);
+  expect(r.stdout).toContain('"TOKEN": "<secret not copied by pulumi import: set env.TOKEN from a config secret>"');
+  const exported = (await stack.run(["stack", "export"], { quiet: true })).stdout;
+  expect(exported).not.toContain(SECRET);
+
+  // Taken as the program unchanged, preview refuses the placeholder, naming the field.
+  const code = r.stdout.slice(r.stdout.indexOf("import pulumi"));
+  fs.writeFileSync(path.join(stack.programDir, "__main__.py"), code);
+  const refused = await stack.run(["preview"], { expectFailure: true });
+  expect(refused.stdout + refused.stderr).toContain("env.TOKEN holds the placeholder `pulumi import` wrote for a secret value it does not copy into code");
+  // With the values set in the program (the secret from config), nothing changes.
+  const fixed = code
+    .replace('"<secret not copied by pulumi import: set env.TOKEN from a config secret>"', 'pulumi.Config().require_secret("token")')
+    .replace('"<secret not copied by pulumi import: set env.MODE from a config secret>"', '"fast"');
+  fs.writeFileSync(path.join(stack.programDir, "__main__.py"), fixed);
+  await stack.run(["preview", "--expect-no-changes"]);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+  expect((await stack.run(["stack", "export"], { quiet: true })).stdout).not.toContain(SECRET);
+  await stack.run(["destroy", "--yes"]);
 });

@@ -159,4 +159,21 @@ describe("budget guards", () => {
       "the stack would cost up to $12.00/h (its endpoints with all workers busy, its pods running), over runpod:maxHourlyCost $10.00/h: llm (llm-1a2b3c4) $10.00/h = 83%, embed $2.00/h = 17%",
     );
   });
+
+  it("declared members not checked yet count in the refusal's total, never in the decision", () => {
+    const ledger = new StackLedger();
+    ledger.expect([
+      { kind: "endpoint", key: "big", args: {} },
+      { kind: "endpoint", key: "llm", args: { workersMax: 1 } },
+      { kind: "pod", key: "nb" },
+    ]);
+    ledger.record({ key: "big", name: "big-1a2b3c4", maxHourlyCost: 6 });
+    expect(ledger.unchecked().map((m) => m.key)).toEqual(["llm", "nb"]);
+    const llm = { key: "llm", name: "llm", maxHourlyCost: 2 };
+    // Under the budget by what was checked: no refusal, whatever the unchecked ones would add.
+    expect(ledger.overBudget(7, [llm], ["nb"])).toBeUndefined();
+    expect(ledger.overBudget(5, [llm], ["nb"])).toBe(
+      "the stack would cost up to $8.00/h (its endpoints with all workers busy, its pods running), over runpod:maxHourlyCost $5.00/h: big (big-1a2b3c4) $6.00/h = 75%, llm $2.00/h = 25%; not counted, their cost inputs unknown before their own check: nb",
+    );
+  });
 });

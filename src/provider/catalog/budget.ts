@@ -8,9 +8,13 @@
  * one: the estimate kept in its state), keyed by its Pulumi resource name. Endpoints of the state that
  * the program no longer declares are deleted by the deployment and are rightly not counted. Costs are
  * never negative, so once the recorded sum exceeds the budget, the full sum does too: the `check` that
- * crosses it fails the preview, naming every endpoint counted so far and its share.
+ * crosses it fails the preview. Its total and shares count the whole stack: the resource classes hand
+ * every check the stack's declared endpoints and pods with their plain cost inputs
+ * (stackMembers.ts, src/resources/stackMembers.ts), and those not checked yet are counted
+ * at the estimate their inputs give (never in the decision: an unchecked one may be about to change).
  */
 import { roundUsd } from "./cost";
+import type { StackMember } from "./stackMembers";
 
 export interface LedgerEntry {
   /** The Pulumi resource name (or the platform name when the registration carries none). */
@@ -32,6 +36,17 @@ export function overLimit(maxHourlyCost: number, limit: number | null | undefine
 /** The hourly estimates of one deployment's endpoints and pods, as their checks ran. */
 export class StackLedger {
   private readonly entries = new Map<string, LedgerEntry>();
+  private readonly members = new Map<string, StackMember>();
+
+  /** Notes the stack's declared endpoints and pods, for the refusal's total. */
+  expect(members: readonly StackMember[]): void {
+    for (const m of members) this.members.set(m.key, m);
+  }
+
+  /** The declared endpoints and pods whose check has not run yet. */
+  unchecked(): StackMember[] {
+    return [...this.members.values()].filter((m) => !this.entries.has(m.key));
+  }
 
   record(entry: LedgerEntry): void {
     this.entries.set(entry.key, entry);
@@ -53,17 +68,21 @@ export class StackLedger {
 
   /**
    * A reason when the recorded sum exceeds `budget` (`runpod:maxHourlyCost`): the total, then each
-   * endpoint or pod with its estimate and share, largest first.
+   * endpoint or pod with its estimate and share, largest first. Only the recorded sum decides; the total
+   * and shares also count `unchecked` (declared endpoints and pods not checked yet, at their inputs'
+   * estimates), and name those whose estimate is not known (`unknown`).
    */
-  overBudget(budget: number | undefined): string | undefined {
+  overBudget(budget: number | undefined, unchecked: readonly LedgerEntry[] = [], unknown: readonly string[] = []): string | undefined {
     if (budget === undefined) return undefined;
-    const total = this.total;
-    if (total <= budget) return undefined;
-    const shares = this.list()
+    if (this.total <= budget) return undefined;
+    const all = [...this.list(), ...unchecked.filter((e) => !this.entries.has(e.key))];
+    const total = roundUsd(all.reduce((sum, e) => sum + e.maxHourlyCost, 0));
+    const shares = all
       .sort((a, b) => b.maxHourlyCost - a.maxHourlyCost)
       .map(
         (e) => `${e.key}${e.name !== e.key ? ` (${e.name})` : ""} ${usd(e.maxHourlyCost)} = ${total > 0 ? Math.round((e.maxHourlyCost / total) * 100) : 0}%`,
       );
-    return `the stack would cost up to ${usd(total)} (its endpoints with all workers busy, its pods running), over runpod:maxHourlyCost ${usd(budget)}: ${shares.join(", ")}`;
+    const left = unknown.length > 0 ? `; not counted, their cost inputs unknown before their own check: ${[...unknown].sort().join(", ")}` : "";
+    return `the stack would cost up to ${usd(total)} (its endpoints with all workers busy, its pods running), over runpod:maxHourlyCost ${usd(budget)}: ${shares.join(", ")}${left}`;
   }
 }

@@ -12,6 +12,7 @@ import { hourlyCost, roundUsd } from "../catalog/cost";
 import { reviewSelection } from "../catalog/review";
 import type { ComputeSelection, SelectionFields, WorkerCounts } from "../catalog/selection";
 import type { InputFailure } from "../model/check";
+import { checkEndpointInputs } from "./check";
 import { sameValue } from "../model/compare";
 import type { KindSession } from "../kindSession";
 import { containsUnknown, UNKNOWN } from "../unknown";
@@ -144,17 +145,27 @@ export async function reviewEndpoint(
     inputs.workerHourlyCost = cost?.workerHourlyCost ?? null;
     if (!cost) session.warn(`${who}: the catalog has no serverless price for its GPU selection; no cost was estimated`);
   }
-  guardBudget(session, inputs, failures, key, settings.maxHourlyCost);
+  await guardBudget(session, inputs, failures, key);
 }
 
-function guardBudget(session: KindSession, inputs: Record<string, unknown>, failures: InputFailure[], key: string, budget: number | undefined): void {
+async function guardBudget(session: KindSession, inputs: Record<string, unknown>, failures: InputFailure[], key: string): Promise<void> {
   const max = inputs.maxHourlyCost;
   if (typeof max !== "number") return;
   const source = typeof inputs.workerHourlyCost === "number" ? `${inputs.workersMax as number} workers × $${inputs.workerHourlyCost}/h` : "estimate";
   const limit = overLimit(max, inputs.maxHourlyCostLimit as number | null, source);
   if (limit) failures.push({ property: "maxHourlyCostLimit", reason: limit });
-  const over = session.ledger.admit({ key, name: String(inputs.name), maxHourlyCost: max }, budget);
+  const over = await session.budgetRefusal({ key, name: String(inputs.name), maxHourlyCost: max });
   if (over) failures.push({ property: STACK_WIDE, reason: over });
+}
+
+/**
+ * The `maxHourlyCost` an endpoint's cost inputs give (catalog/budget.ts `MEMBER_COST_INPUTS`, the
+ * model's defaults for the unset ones), for the budget refusal's total; undefined when they cannot be priced.
+ */
+export async function endpointHourlyCost(session: KindSession, args: Record<string, unknown>): Promise<number | undefined> {
+  const { inputs } = checkEndpointInputs(args, session.api);
+  if (COST_INPUTS.some((f) => containsUnknown(inputs[f]))) return undefined;
+  return hourlyCost(selectionOf(inputs), workersOf(inputs), await session.catalog())?.maxHourlyCost;
 }
 
 /**

@@ -24,5 +24,6 @@ export const ENDPOINT: KindDescriptor<"endpoint", EndpointInputs, EndpointState>
         (await session.listing<EndpointState>("endpoint").list()).filter((e) => e.networkVolumeId === id || (e.networkVolumeIds ?? []).includes(id)),
       ),
   },
+  hourlyCost: async (session, args) => (await import("./catalogReview")).endpointHourlyCost(session, args),
   provider: async (session) => new (await import("./provider")).EndpointProvider(session),
 };

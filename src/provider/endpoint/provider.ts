@@ -59,6 +59,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
   protected override readonly estimates = COST_OUTPUTS;
 
   protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
+    this.session.keepsMounting(`endpoint ${key}`, inputs.networkVolumeId, inputs.networkVolumeIds);
     return reviewEndpoint(this.session, olds, inputs, failures, key);
   }
 

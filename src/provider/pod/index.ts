@@ -16,5 +16,6 @@ export const POD: KindDescriptor<"pod", PodInputs, PodState> = {
     summary: (p) => `${p.gpuTypeId ? `${p.gpuCount} x ${p.gpuTypeId}` : `${String(p.vcpuCount)} vCPU ${String(p.cpuFlavorId)}`}, ${p.status}`,
   },
   usesOf: { networkVolume: (session, id) => podsMounting(session.client, id) },
+  hourlyCost: async (session, args) => (await import("./review")).podHourlyCost(session, args),
   provider: async (session) => new (await import("./provider")).PodProvider(session),
 };

@@ -31,6 +31,7 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
 
   /** The catalog review and the cost estimate (review.ts), written into the checked inputs. */
   protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
+    this.session.keepsMounting(`pod ${key}`, inputs.networkVolumeId);
     return reviewPod(this.session, olds, inputs, failures, key);
   }
 

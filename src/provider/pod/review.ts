@@ -19,7 +19,7 @@ import { roundUsd } from "../catalog/cost";
 import type { CatalogReads } from "../catalog/queries";
 import { unknownValue } from "../catalog/review";
 import { messageOf } from "../errorKinds";
-import type { InputFailure } from "../model/check";
+import { checkFields, type InputFailure } from "../model/check";
 import { sameValue } from "../model/compare";
 import type { KindSession } from "../kindSession";
 import { containsUnknown, UNKNOWN } from "../unknown";
@@ -97,7 +97,7 @@ export async function reviewPod(
     // Unchanged compute: the estimate rides with the old inputs, and still counts toward the stack's budget.
     if (typeof olds.costPerHour === "number") {
       inputs.costPerHour = olds.costPerHour;
-      ledger(session, key, inputs, olds.costPerHour, failures);
+      await ledger(session, key, inputs, olds.costPerHour, failures);
     }
     return;
   }
@@ -196,12 +196,30 @@ export async function reviewPod(
     else session.warn(`${who}: ${message}`);
   }
   inputs.costPerHour = cost === undefined ? null : roundUsd(cost);
-  if (cost !== undefined) ledger(session, key, inputs, roundUsd(cost), failures);
+  if (cost !== undefined) await ledger(session, key, inputs, roundUsd(cost), failures);
 }
 
 /** Records the pod's hourly cost in the stack ledger (a stopped pod: 0) and fails the preview over `runpod:maxHourlyCost`. */
-function ledger(session: KindSession, key: string, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): void {
-  const entry = { key, name: String(inputs.name), maxHourlyCost: inputs.desiredStatus === "EXITED" ? 0 : cost };
-  const over = session.ledger.admit(entry, session.catalogSettings.maxHourlyCost);
+async function ledger(session: KindSession, key: string, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): Promise<void> {
+  const over = await session.budgetRefusal({ key, name: String(inputs.name), maxHourlyCost: inputs.desiredStatus === "EXITED" ? 0 : cost });
   if (over) failures.push({ property: STACK_WIDE, reason: over });
+}
+
+/**
+ * The hourly cost a pod's cost inputs give (catalog/budget.ts `MEMBER_COST_INPUTS`, the model's defaults
+ * for the unset ones) as its review prices it, a stopped pod 0, for the budget refusal's total;
+ * undefined when they cannot be priced.
+ */
+export async function podHourlyCost(session: KindSession, args: Record<string, unknown>): Promise<number | undefined> {
+  const { inputs } = checkFields(POD_MODEL, args);
+  if (inputs.desiredStatus === "EXITED") return 0;
+  const catalog = await podCatalog(session.catalogSource, inputs);
+  const cloud = inputs.cloudType === "COMMUNITY" ? "community" : "secure";
+  const gpuIds = list(inputs.gpuTypeIds);
+  if (gpuIds.length > 0) {
+    const type = gpuIds.map((id) => catalog.gpus.find((g) => g.id === id)).find((t) => t?.[cloud]);
+    return type ? roundUsd(type.price[cloud] * (inputs.gpuCount as number)) : undefined;
+  }
+  const flavor = catalog.cpus.find((c) => c.id === inputs.cpuFlavorId);
+  return flavor ? roundUsd(flavor.price.securePerVcpu * (inputs.vcpuCount as number)) : undefined;
 }
