@@ -34,7 +34,7 @@ export function withoutSecretValues(inputs: Record<string, unknown>, secrets: re
       out[name] = map;
     }
   }
-  return { inputs: out, replaced };
+  return { inputs: out, replaced: replaced.sort() };
 }
 
 /** A failure for each placeholder still in `news`' secret fields. */

@@ -43,8 +43,8 @@ afterAll(async () => {
 });
 
 /** A fresh project of `runtime` (no program yet: `pulumi import` does not run one) on its own stack and the emulator. */
-async function project(runtime: "python" | "go", env: Record<string, string> = {}, api: "graphql" | "v2" = "graphql"): Promise<LocalStack> {
-  const name = api === "graphql" ? runtime : `${runtime}-${api}`;
+async function project(runtime: "python" | "go", env: Record<string, string> = {}, api: "graphql" | "v2" = "graphql", suffix = ""): Promise<LocalStack> {
+  const name = (api === "graphql" ? runtime : `${runtime}-${api}`) + suffix;
   const programDir = path.join(work, name);
   fs.mkdirSync(programDir, { recursive: true });
   writeProject(programDir, `import-${name}`, runtime);
@@ -170,7 +170,7 @@ test("v2: `pulumi import` of a CPU endpoint and an own-container endpoint (image
 
 test("`pulumi import` keeps env values out of the generated code: a placeholder and a warning; preview refuses it until the program sets the value", async () => {
   const SECRET = "s3cret-token-9876";
-  const stack = await project("python", { PYTHONPATH: pythonSdkPath() }, "v2");
+  const stack = await project("python", { PYTHONPATH: pythonSdkPath() }, "v2", "-env");
   await stack.setConfig("token", SECRET, { secret: true });
   const ep = await client.v2.createEndpoint({
     name: "imp-env",
