@@ -26,6 +26,7 @@ const usd = (n: number) => Math.round(n * 1e4) / 1e4;
 const VOLUME = { name: "e2e-cache", size: 10, dataCenterId: "EU-RO-1" };
 const TEMPLATE = { name: "e2e-worker", imageName: "ghcr.io/acme/worker:1" };
 const ENDPOINT = { gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, dataCenterIds: ["EU-RO-1"] };
+const ENV_SECRET = "e2e-env-secret-5309";
 const POD = { name: "e2e-nb", imageName: "runpod/pytorch:2.4.0", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], volumeMountPath: "/workspace" };
 
 const declare = async (spec: Record<string, Record<string, unknown>>) => {
@@ -129,7 +130,7 @@ test("the budget refusal's total counts every endpoint and pod of the stack, tho
     endpoints: {
       big: { template: "tpl", gpuIds: ["ADA_24"], workersMax: bigWorkers },
       // Registered after `big` (it depends on it), so never checked before the refusal.
-      llm: { template: "tpl", gpuIds: ["ADA_24"], workersMax: 1, after: "big" },
+      llm: { template: "tpl", gpuIds: ["ADA_24"], workersMax: 1, after: "big", env: { TOKEN: ENV_SECRET } },
     },
     pods: { nb: POD },
   });
@@ -144,8 +145,13 @@ test("the budget refusal's total counts every endpoint and pod of the stack, tho
   await stack.setConfig("runpod:maxHourlyCost", String(usd(2.5 * p)));
   try {
     await declare(stackOf(3));
-    const r = await stack.run(["preview"], { expectFailure: true });
+    // At the engine's highest verbosity: what the program hands over carries no secret.
+    const r = await stack.run(["preview", "--verbose=9", "--logtostderr", "--logflow", "--debug"], { expectFailure: true, quiet: true });
     const out = r.stdout + r.stderr;
+    expect(out).toContain("__stackMembers");
+    expect(out).not.toContain(ENV_SECRET);
+    const engineConfigureTrace = /"msg":"Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.Configure\(\)\.inputs\]: value=\{/;
+    expect(out.split("\n").filter((l) => l.includes(emu.apiKey) && !engineConfigureTrace.test(l))).toEqual([]);
     const [big, llm, total] = [usd(3 * p), usd(p), usd(4 * p + nb)];
     const share = (n: number) => Math.round((n / total) * 100);
     expect(out).toContain(`the stack would cost up to $${total.toFixed(2)}/h`);

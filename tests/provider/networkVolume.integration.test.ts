@@ -117,7 +117,8 @@ it("a delete refused while an endpoint mounts the volume fails as in-use naming 
   const session = on("v2");
   const provider = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });
   const vol = await provider.create(await checked(provider, { name: uniqueName("mounted"), size: 10, dataCenterId: "EU-RO-1" }));
-  const endpoints = new EndpointProvider(session);
+  // Another deployment's endpoint (its own session): this one may yet let go, so the refusal is retried.
+  const endpoints = new EndpointProvider(on("v2"));
   const epInputs = (await endpoints.check(undefined, {
     name: uniqueName("reader"),
     templateId: "tpl_vllm",
@@ -140,4 +141,37 @@ it("a delete refused while an endpoint mounts the volume fails as in-use naming 
   await endpoints.delete(ep.id, ep.outs as Props);
   await provider.delete(vol.id, vol.outs as Props);
   expect((await client.v2.listNetworkVolumes()).some((v) => v.id === vol.id)).toBe(false);
+});
+
+it("a delete refused while an endpoint this deployment keeps mounts the volume fails at once, naming it, without retries", async () => {
+  const session = on("v2");
+  const provider = new NetworkVolumeProvider(session, { deadlineMs: 60_000, firstPauseMs: 50 });
+  const vol = await provider.create(await checked(provider, { name: uniqueName("kept"), size: 10, dataCenterId: "EU-RO-1" }));
+  // Checked in the same session: the program still declares it, mounting the volume.
+  const endpoints = new EndpointProvider(session);
+  const epInputs = (await endpoints.check(undefined, {
+    name: uniqueName("keeper"),
+    templateId: "tpl_vllm",
+    gpuIds: ["ADA_24"],
+    dataCenterIds: ["EU-RO-1"],
+    networkVolumeId: vol.id,
+  })) as { inputs: Props; failures?: unknown[] };
+  expect(epInputs.failures ?? []).toEqual([]);
+  const ep = await endpoints.create(epInputs.inputs);
+
+  emu.resetStats();
+  const err = await provider.delete(vol.id, vol.outs as Props).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  expect(err!.message).toContain(
+    `Network volume "${String((vol.outs as Props).name)}" (${vol.id}) is still used by endpoint ${String(epInputs.inputs.name)} of this stack, which the program still declares using it, and the platform refuses to delete it`,
+  );
+  expect(err!.message).not.toContain("of retries");
+  expect(isInUse((err as Error & { cause?: unknown }).cause)).toBe(true);
+  expect(emu.stats().byOperation.deleteNetworkVolume).toBe(1); // one try, no retry
+  expect((await client.v2.getNetworkVolume(vol.id)).id).toBe(vol.id);
+
+  await endpoints.delete(ep.id, ep.outs as Props);
+  await new NetworkVolumeProvider(on("v2")).delete(vol.id, vol.outs as Props);
 });

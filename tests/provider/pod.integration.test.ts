@@ -217,7 +217,7 @@ test("reads of one session share one listPods (a refresh of N pods lists once); 
   expect(emu.stats().byOperation).toEqual({ listPods: 1 });
 });
 
-test("a pod mounts a network volume created in the same process; the volume's delete is refused naming the pod", async () => {
+test("a pod mounts a network volume created in the same process; the volume's delete is refused at once naming the pod", async () => {
   const session = new PlatformSession(() => client, { api: "v2", warn: (m) => warnings.push(m) });
   const volumes = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });
   const pods = new PodProvider(session);
@@ -235,7 +235,10 @@ test("a pod mounts a network volume created in the same process; the volume's de
   const pod = await pods.create(inputs);
   expect(pod.outs).toMatchObject({ networkVolumeId: volume.id, volumeMountPath: "/data", dataCenterId: "EU-RO-1" });
   expect(await podsMounting(client, volume.id)).toBe(`pods ${pod.id} (${String(inputs.name)})`);
-  await expect(volumes.delete(volume.id, volume.outs as never)).rejects.toThrow(new RegExp(`still in use.*pods ${pod.id} \\(${String(inputs.name)}\\)`));
+  // The pod was checked in this process (the program still declares it): refused at once, naming it, no retries.
+  await expect(volumes.delete(volume.id, volume.outs as never)).rejects.toThrow(
+    new RegExp(`still used by pod ${String(inputs.name)} of this stack, which the program still declares using it.*pod ${pod.id} \\(${String(inputs.name)}\\)`),
+  );
   await pods.delete(pod.id, pod.outs as never);
   await volumes.delete(volume.id, volume.outs as never);
   expect(await podsMounting(client, volume.id)).toBe("");
