@@ -30,9 +30,12 @@ async function main(): Promise<void> {
     .addOption(new Option("--kind <kind>", "resource kind").choices(BENCH_KINDS).default("endpoints"))
     .addOption(new Option("--program <program>", "the stack's program: the kind's own, or the no-op (engine floor)").choices(["ours", "noop"]).default("ours"))
     .option("--n <n>", "resources", positiveInt, 50)
-    .option("--op <operations>", `the profiled operations, comma-separated, of ${OPERATIONS.join(", ")} (the others before the last run unprofiled)`, operationList, [
-      "preview",
-    ] as BenchOperation[])
+    .option(
+      "--op <operations>",
+      `the profiled operations, comma-separated, of ${OPERATIONS.join(", ")} (the others before the last run unprofiled)`,
+      operationList,
+      ["preview"] as BenchOperation[],
+    )
     .addOption(new Option("--api <path>", "the stack's runpod:api (default: the provider's)").choices(BENCH_APIS))
     .option("--latency <ms>", "latency the emulator adds to every request", positiveInt, 20)
     .option("--parallel <p>", "--parallel", positiveInt, 8)
@@ -86,7 +89,8 @@ async function main(): Promise<void> {
 function operationList(value: string): BenchOperation[] {
   const ops = value.split(",").map((s) => s.trim());
   for (const op of ops)
-    if (!(OPERATIONS as readonly string[]).includes(op)) throw new InvalidArgumentError(`expected one or more of ${OPERATIONS.join(", ")}, comma-separated; got "${op}"`);
+    if (!(OPERATIONS as readonly string[]).includes(op))
+      throw new InvalidArgumentError(`expected one or more of ${OPERATIONS.join(", ")}, comma-separated; got "${op}"`);
   return OPERATIONS.filter((op) => ops.includes(op));
 }
 

@@ -133,7 +133,8 @@ export function resultRow(
   };
   if (ours.some((m) => m.peakRssMb) || engine.some((m) => m.peakRssMb)) row.peakRssMb = { ours: peakOf(ours), engineFloor: peakOf(engine) };
   if (oursCpu !== undefined && engineCpu !== undefined) row.childCpuMs = { ours: round(oursCpu), engineFloor: round(engineCpu) };
-  if (ours.some((m) => m.processCpuMs) || engine.some((m) => m.processCpuMs)) row.processCpuMs = { ours: processCpuOf(ours), engineFloor: processCpuOf(engine) };
+  if (ours.some((m) => m.processCpuMs) || engine.some((m) => m.processCpuMs))
+    row.processCpuMs = { ours: processCpuOf(ours), engineFloor: processCpuOf(engine) };
   return row;
 }
 
