@@ -168,7 +168,7 @@ test("v2: `pulumi import` of a CPU endpoint and an own-container endpoint (image
   expect((await client.v2.listEndpoints()).map((e) => e.id)).not.toEqual(expect.arrayContaining([cpu.id]));
 });
 
-test("`pulumi import` keeps env values out of the generated code: a placeholder and a warning; preview refuses it until the program sets the value", async () => {
+test("`pulumi import` keeps env values out of the generated code: a placeholder and a warning; preview refuses it until the program sets the value; a v2 endpoint made from a template imports its container with no warning", async () => {
   const SECRET = "s3cret-token-9876";
   const stack = await project("python", { PYTHONPATH: pythonSdkPath() }, "v2", "-env");
   await stack.setConfig("token", SECRET, { secret: true });
@@ -181,14 +181,33 @@ test("`pulumi import` keeps env values out of the generated code: a placeholder 
     workers: { min: 0, max: 1 },
     scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
   });
+  // Made from a template: v2 reports no template, the endpoint's copy of its container is imported (docs/plugin.md).
+  const tpl = await client.v2.createTemplate({ name: "imp-tpl", image: "ghcr.io/acme/tpl:1", serverless: true });
+  const fromTemplate = await client.v2.createEndpoint({
+    name: "imp-fromtpl",
+    type: "QUEUE",
+    templateId: tpl.id,
+    gpu: { pools: ["ADA_24"] },
+    workers: { min: 0, max: 1 },
+    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  });
   const file = path.join(work, "env-endpoint.json");
-  fs.writeFileSync(file, JSON.stringify({ resources: [{ type: "runpod:index:Endpoint", name: "withenv", id: ep.id }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      resources: [
+        { type: "runpod:index:Endpoint", name: "withenv", id: ep.id },
+        { type: "runpod:index:Endpoint", name: "fromtpl", id: fromTemplate.id },
+      ],
+    }),
+  );
   const r = await stack.run(["import", "--file", file, "--yes", "--protect=false"]);
   const out = r.stdout + r.stderr;
   noValidationWarning(out);
   expect(out).not.toContain(SECRET);
   expect(out).toMatch(/the generated code holds a placeholder for env\.MODE, env\.TOKEN \(secret values are not copied into code\)/);
   expect(r.stdout).toContain('"TOKEN": "<secret not copied by pulumi import: set env.TOKEN from a config secret>"');
+  expect(r.stdout).toMatch(/fromtpl = runpod\.Endpoint\("fromtpl",[^]*image_name="ghcr\.io\/acme\/tpl:1"/);
   const exported = (await stack.run(["stack", "export"], { quiet: true })).stdout;
   expect(exported).not.toContain(SECRET);
 
