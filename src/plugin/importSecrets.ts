@@ -40,16 +40,16 @@ export function withoutSecretValues(inputs: Record<string, unknown>, secrets: re
 /** A failure for each placeholder still in `news`' secret fields. */
 export function placeholderFailures(model: ResourceModel, news: Record<string, unknown>, secrets: readonly string[]): { property: string; reason: string }[] {
   const failures: { property: string; reason: string }[] = [];
-  const refuse = (property: string, field: string) =>
+  // No property named: the engine would print the field's value beside it, the other secrets of the map included.
+  const refuse = (field: string) =>
     failures.push({
-      property,
+      property: "",
       reason: `${field} holds the placeholder \`pulumi import\` wrote for a secret value it does not copy into code; set ${field} in the program (e.g. from \`pulumi config set --secret\`) before deploying this ${model.type}`,
     });
   for (const name of secrets) {
     const v = news[name];
-    if (isPlaceholder(v)) refuse(name, name);
-    else if (v && typeof v === "object" && !Array.isArray(v))
-      for (const [k, value] of Object.entries(v)) if (isPlaceholder(value)) refuse(name, `${name}.${k}`);
+    if (isPlaceholder(v)) refuse(name);
+    else if (v && typeof v === "object" && !Array.isArray(v)) for (const [k, value] of Object.entries(v)) if (isPlaceholder(value)) refuse(`${name}.${k}`);
   }
   return failures;
 }
