@@ -58,7 +58,7 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    */
   protected override readonly estimates = COST_OUTPUTS;
 
-  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
+  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
     return reviewEndpoint(this.session, olds, inputs, failures, key);
   }
 

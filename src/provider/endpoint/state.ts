@@ -46,7 +46,8 @@ export function outputsFromRecord(
  * Inputs equivalent to an endpoint's outputs (refresh, import and `Endpoint.get`, where the program's
  * inputs may be empty). Tiers are given as `gpuIds` unless the outputs carry `gpuTypeIds`, CPU flavors
  * as `cpuFlavorIds` with `vcpuCount`; an endpoint the state ties to no template gets its own container
- * (`imageName`, `env`, …), so its inputs say what it runs.
+ * (`imageName`, `env`, …), so its inputs say what it runs, and one tied to a template none (its
+ * template's, as `adopt` writes it).
  */
 export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
   const inputs = inputsFromModelOutputs(ENDPOINT_MODEL, outs) as EndpointInputs;
@@ -58,7 +59,8 @@ export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
     delete own.cpuFlavorIds;
     delete own.vcpuCount;
   }
-  if (!outs.templateId) delete own.templateId;
+  if (outs.templateId) for (const f of ENDPOINT_CONTAINER_FIELDS) delete own[f];
+  else delete own.templateId;
   if (!outs.templateId && typeof outs.imageName === "string" && outs.imageName !== "") {
     // "" is no start command: the model's "unset" (check fills it in without a template).
     for (const f of ENDPOINT_CONTAINER_FIELDS) if (outs[f] !== undefined && outs[f] !== null && outs[f] !== "") own[f] = outs[f];

@@ -30,7 +30,7 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
   protected override readonly estimates = ["costPerHour"];
 
   /** The catalog review and the cost estimate (review.ts), written into the checked inputs. */
-  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
+  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
     return reviewPod(this.session, olds, inputs, failures, key);
   }
 
