@@ -50,11 +50,11 @@ export function outputsFromRecord(
  * template's, as `adopt` writes it).
  */
 export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
-  const inputs = inputsFromModelOutputs(ENDPOINT_MODEL, outs) as EndpointInputs;
+  // Built field by field from the model's rebuild, then typed once.
+  const own = inputsFromModelOutputs(ENDPOINT_MODEL, outs);
   const cpu = Array.isArray(outs.cpuFlavorIds) && outs.cpuFlavorIds.length > 0;
-  if (cpu || (outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete inputs.gpuIds;
-  if (!(outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete inputs.gpuTypeIds;
-  const own = inputs as Record<string, unknown>;
+  if (cpu || (outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete own.gpuIds;
+  if (!(outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete own.gpuTypeIds;
   if (!cpu) {
     delete own.cpuFlavorIds;
     delete own.vcpuCount;
@@ -66,6 +66,6 @@ export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
     for (const f of ENDPOINT_CONTAINER_FIELDS) if (outs[f] !== undefined && outs[f] !== null && outs[f] !== "") own[f] = outs[f];
   }
   // The estimate rides with the inputs (check writes it there), so an unchanged endpoint keeps it after a refresh without a catalog read.
-  for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") (inputs as Record<string, unknown>)[f] = outs[f];
-  return inputs;
+  for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") own[f] = outs[f];
+  return own as EndpointInputs;
 }
