@@ -152,11 +152,11 @@ async function runStack(
       await stack.prepare(op);
       rss.take();
       out[op] = await measure(emu, () => stack.run(op));
-      const peak = rss.take();
-      const m = { ...out[op], peakRssMb: peak };
+      const { peakRssMb: peak, cpuMs } = rss.take();
+      const m = { ...out[op], peakRssMb: peak, processCpuMs: cpuMs };
       out[op] = m;
       opts.log(
-        `  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(m.ms / 1000).toFixed(2)} s, ${m.requests} requests ${JSON.stringify(m.byOperation)}, CPU: emulator ${m.localCpuMs.toFixed(0)} ms, pulumi+plugins ${m.childCpuMs?.toFixed(0) ?? "?"} ms; peak RSS program ${peak.program ?? "?"} MB, provider host ${peak.providerHost ?? "?"} MB; load ${m.load1}`,
+        `  ${label.padEnd(14)} ${op.padEnd(7)} N=${n}: ${(m.ms / 1000).toFixed(2)} s, ${m.requests} requests ${JSON.stringify(m.byOperation)}, CPU: emulator ${m.localCpuMs.toFixed(0)} ms, pulumi+plugins ${m.childCpuMs?.toFixed(0) ?? "?"} ms (program ${cpuMs.program ?? "?"} ms, provider host ${cpuMs.providerHost ?? "?"} ms); peak RSS program ${peak.program ?? "?"} MB, provider host ${peak.providerHost ?? "?"} MB; load ${m.load1}`,
       );
       if (program !== "noop") await expectOnPlatform(emu, client, kind, prefix, op, n);
       if (op === "create" && onCreated) await onCreated(stack);

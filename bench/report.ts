@@ -2,7 +2,7 @@
  * The benchmark's result rows, the printed table and the JSON written to bench/results.json.
  */
 import { catalogMade, type BenchApi, type BenchKind, type BenchOperation, type Measurement } from "./requests";
-import type { PeakRss } from "./rss";
+import type { PeakRss, ProcessCpu } from "./rss";
 import type { StartupResult } from "./startup";
 import { median } from "./median";
 
@@ -54,6 +54,8 @@ export interface ResultRow {
   emulatorCpuMs: number;
   /** Peak RSS of the program process and the dynamic provider host, MB: the largest of any run, ours and the engine floor's. */
   peakRssMb?: { ours: PeakRss; engineFloor: PeakRss };
+  /** CPU time of the program process and of the dynamic provider host (medians), ms, ours and the engine floor's, where reported. */
+  processCpuMs?: { ours: ProcessCpu; engineFloor: ProcessCpu };
   /** The 1-minute load average at the end of each of our runs (the machine may be shared). */
   load1: number[];
 }
@@ -131,10 +133,22 @@ export function resultRow(
   };
   if (ours.some((m) => m.peakRssMb) || engine.some((m) => m.peakRssMb)) row.peakRssMb = { ours: peakOf(ours), engineFloor: peakOf(engine) };
   if (oursCpu !== undefined && engineCpu !== undefined) row.childCpuMs = { ours: round(oursCpu), engineFloor: round(engineCpu) };
+  if (ours.some((m) => m.processCpuMs) || engine.some((m) => m.processCpuMs))
+    row.processCpuMs = { ours: processCpuOf(ours), engineFloor: processCpuOf(engine) };
   return row;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** The median CPU time of each process role over the runs that report it. */
+function processCpuOf(runs: readonly Measurement[]): ProcessCpu {
+  const out: ProcessCpu = {};
+  for (const role of ["program", "providerHost"] as const) {
+    const values = runs.flatMap((m) => (m.processCpuMs?.[role] === undefined ? [] : [m.processCpuMs[role]]));
+    if (values.length > 0) out[role] = round(median(values));
+  }
+  return out;
+}
 
 /** The largest peak of each process role over the runs. */
 function peakOf(runs: readonly Measurement[]): PeakRss {
@@ -211,6 +225,9 @@ export function formatPerResource(rows: readonly ResultRow[]): string {
     return (
       `${r.kind.padEnd(9)} ${(r.provider ?? "dynamic").padEnd(7)} ${r.api.padEnd(7)} ${r.operation.padEnd(8)} N=${String(r.n).padEnd(4)} ours ${(r.oursMs / r.n).toFixed(1).padStart(6)} ms/resource, engine floor ${(r.engineFloorMs / r.n).toFixed(1).padStart(6)} ms/resource;` +
       ` CPU above the floor: pulumi+plugins ${extraCpu}, emulator ${r.emulatorCpuMs.toFixed(0).padStart(5)} ms` +
+      (r.processCpuMs
+        ? ` (program ${signedMs(r.processCpuMs.ours.program, r.processCpuMs.engineFloor.program)}, provider host ${signedMs(r.processCpuMs.ours.providerHost, r.processCpuMs.engineFloor.providerHost)})`
+        : "") +
       (r.peakRssMb
         ? `; peak RSS program ${mb(r.peakRssMb.ours.program)} (floor ${mb(r.peakRssMb.engineFloor.program)}), provider host ${mb(r.peakRssMb.ours.providerHost)} (floor ${mb(r.peakRssMb.engineFloor.providerHost)})`
         : "") +
@@ -220,6 +237,8 @@ export function formatPerResource(rows: readonly ResultRow[]): string {
   return lines.join("\n");
 }
 
+const signedMs = (ours: number | undefined, floor: number | undefined) =>
+  ours === undefined || floor === undefined ? "?" : `${ours >= floor ? "+" : ""}${(ours - floor).toFixed(0)} ms`;
 const mb = (v: number | undefined) => (v === undefined ? "?" : `${v.toFixed(0)} MB`);
 
 /** Lines describing the provider's start-up (medians). */

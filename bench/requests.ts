@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import type { EmulatorStats } from "../emulator";
-import type { PeakRss } from "./rss";
+import type { PeakRss, ProcessCpu } from "./rss";
 
 /** Operations measured, in the order a stack goes through them: `preview` runs on the empty stack. */
 export const OPERATIONS = ["preview", "create", "refresh", "update", "destroy"] as const;
@@ -209,6 +209,8 @@ export interface Measurement {
   childCpuMs?: number;
   /** Peak RSS of the program process and of the dynamic provider host, MB (rss.ts), where reported. */
   peakRssMb?: PeakRss;
+  /** CPU time of the program process and of the dynamic provider host, ms (rss.ts), where reported: the rest of {@link childCpuMs} is the CLI's and the language host's. */
+  processCpuMs?: ProcessCpu;
   /** The machine's 1-minute load average when the run ended (the machine may be shared). */
   load1?: number;
 }

@@ -66,15 +66,31 @@ function jobRoute(endpoint: JobEndpoint, route: keyof typeof ROUTE_PATHS, jobId?
   return { base: "inferenceUrl", path, url: jobId === undefined ? given : given.split(JOB_ID).join(encodeURIComponent(jobId)) };
 }
 
+/** A job submission (`run`, `runsync`): `POST` `{ input }`, never repeated after an unknown outcome (it would queue a second job). */
+function submitJob(route: "run" | "runSync") {
+  return httpOperation({
+    name: route,
+    args: z.tuple([endpointArgument, z.unknown()]),
+    request: (endpoint: JobEndpoint, input) => ({ method: "POST" as const, ...jobRoute(endpoint, route), body: { input } }),
+    response: jobSchema,
+    result: (job): Job => job,
+    idempotent: false,
+  });
+}
+
+/** A request about one job (`status`, `cancel`): a repeat has no second effect, so it is retried. */
+function jobRequest(method: "GET" | "POST", route: "status" | "cancel") {
+  return httpOperation({
+    args: z.tuple([endpointArgument, idArgument("jobId")]),
+    request: (endpoint: JobEndpoint, jobId: string) => ({ method, ...jobRoute(endpoint, route, jobId) }),
+    response: jobSchema,
+    result: (job): Job => job,
+    idempotent: true,
+  });
+}
+
 /** `POST …/runsync`: the request of `runSync`, which polls after it when the job is not done yet. */
-const runSyncRequest = httpOperation({
-  name: "runSync",
-  args: z.tuple([endpointArgument, z.unknown()]),
-  request: (endpoint: JobEndpoint, input) => ({ method: "POST", ...jobRoute(endpoint, "runSync"), body: { input } }),
-  response: jobSchema,
-  result: (job): Job => job,
-  idempotent: false,
-});
+const runSyncRequest = submitJob("runSync");
 
 export const jobOperations = operationTable({
   /**
@@ -88,26 +104,14 @@ export const jobOperations = operationTable({
    * @throws InvalidArgumentError, AuthenticationError, PermissionError, NotFoundError,
    *   RateLimitError, ServerError, NetworkError, TimeoutError, ResponseValidationError.
    */
-  run: httpOperation({
-    args: z.tuple([endpointArgument, z.unknown()]),
-    request: (endpoint: JobEndpoint, input) => ({ method: "POST", ...jobRoute(endpoint, "run"), body: { input } }),
-    response: jobSchema,
-    result: (job): Job => job,
-    idempotent: false,
-  }),
+  run: submitJob("run"),
 
   /**
    * Status of a job: `GET {inferenceUrl}/v2/{endpointId}/status/{jobId}` (or the endpoint's `requestUrls.status`). Safe, so retried.
    * @returns `{ id, status, output?, error? }`.
    * @throws InvalidArgumentError, NotFoundError (unknown endpoint or job), and the errors of `run`.
    */
-  jobStatus: httpOperation({
-    args: z.tuple([endpointArgument, idArgument("jobId")]),
-    request: (endpoint: JobEndpoint, jobId: string) => ({ method: "GET" as const, ...jobRoute(endpoint, "status", jobId) }),
-    response: jobSchema,
-    result: (job): Job => job,
-    idempotent: true,
-  }),
+  jobStatus: jobRequest("GET", "status"),
 
   /**
    * Cancels a job: `POST {inferenceUrl}/v2/{endpointId}/cancel/{jobId}` (or the endpoint's
@@ -116,13 +120,7 @@ export const jobOperations = operationTable({
    * @returns the job as it is then, normally `{ id, status: "CANCELLED" }`.
    * @throws the errors of `jobStatus`.
    */
-  cancelJob: httpOperation({
-    args: z.tuple([endpointArgument, idArgument("jobId")]),
-    request: (endpoint: JobEndpoint, jobId: string) => ({ method: "POST" as const, ...jobRoute(endpoint, "cancel", jobId) }),
-    response: jobSchema,
-    result: (job): Job => job,
-    idempotent: true,
-  }),
+  cancelJob: jobRequest("POST", "cancel"),
 
   /**
    * A load-balancing endpoint's health check: `GET` its `requestUrls.health` (the workers' `/ping`).

@@ -382,8 +382,8 @@ describe("report", () => {
   });
 });
 
-describe("peak RSS", () => {
-  it("a program process and a provider host started with the probe's environment report their peaks; other processes are ignored", async () => {
+describe("peak RSS and CPU per process", () => {
+  it("a program process and a provider host started with the probe's environment report their peaks and CPU times; other processes are ignored", async () => {
     const probe = new RssProbe();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rss-test-"));
     try {
@@ -395,12 +395,16 @@ describe("peak RSS", () => {
         return file;
       });
       for (const script of scripts) execFileSync(process.execPath, [script], { env: { ...process.env, ...probe.env } });
-      const peak = probe.take();
+      const { peakRssMb: peak, cpuMs } = probe.take();
       expect(Object.keys(peak).sort()).toEqual(["program", "providerHost"]);
       // Each held 64 MB.
       expect(peak.program).toBeGreaterThan(64);
       expect(peak.providerHost).toBeGreaterThan(64);
-      expect(probe.take()).toEqual({});
+      // Each ran node's start-up and filled 64 MB: some CPU time, reported per role.
+      expect(Object.keys(cpuMs).sort()).toEqual(["program", "providerHost"]);
+      expect(cpuMs.program).toBeGreaterThan(0);
+      expect(cpuMs.providerHost).toBeGreaterThan(0);
+      expect(probe.take()).toEqual({ peakRssMb: {}, cpuMs: {} });
     } finally {
       probe.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
