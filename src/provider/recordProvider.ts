@@ -98,9 +98,10 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
 
   /**
    * After the references: the kind's review of the checked `inputs` (catalog, cost; its failures appended,
-   * its {@link estimates} written in). `key`: the resource's key in the stack ledger (its Pulumi name).
+   * its {@link estimates} written in). `key`: the resource's key in the stack ledger (its Pulumi name);
+   * absent for a read's estimate, which the ledger leaves to the next check.
    */
-  protected async review(_olds: Props | undefined, _inputs: Props, _failures: InputFailure[], _key: string): Promise<void> {}
+  protected async review(_olds: Props | undefined, _inputs: Props, _failures: InputFailure[], _key?: string): Promise<void> {}
 
   /** The model's validation and defaults; a kind adds its cross-field rules. Never throws. */
   protected validate(news: Props): { inputs: Props; failures: InputFailure[] } {
@@ -171,7 +172,9 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
    * preview), `get`, import. One deleted outside Pulumi returns no id and leaves the stack — except for
    * `get` (props hold {@link LOOKUP_PROPERTY}), where that is an error. Inputs are returned too, valued
    * from the record: on refresh with the keys the checked inputs had and check's estimates (stored
-   * outputs hold them, {@link CHECKED_PROPERTY}), else (import, `get`, older state) rebuilt from the outputs.
+   * outputs hold them, {@link CHECKED_PROPERTY}); else (import, adoption, older state) as `check` makes
+   * them of a program declaring the record ({@link asChecked}), so the next preview shows no input
+   * differences; for `get`, whose inputs nothing diffs, rebuilt from the outputs alone.
    */
   async read(id: string, props?: Props): Promise<dynamic.ReadResult<O | Props>> {
     const record = await withoutSecrets(this.secretsOf(props), () => this.find(id));
@@ -185,8 +188,30 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     const outs = this.readOutputs(record, props);
     await this.port.readOutputs?.(record.id, outs as Props, props);
     const checked = props?.[CHECKED_PROPERTY];
-    if (!isCheckedInputs(checked)) return { id: record.id, props: outs, inputs: this.inputsOf(outs) };
+    if (!isCheckedInputs(checked)) {
+      const rebuilt = this.inputsOf(outs);
+      return { id: record.id, props: outs, inputs: props?.[LOOKUP_PROPERTY] === true ? rebuilt : await this.asChecked(rebuilt) };
+    }
     return { id: record.id, props: { ...outs, [CHECKED_PROPERTY]: checked }, inputs: refreshedInputs(checked, this.inputsOf(outs), outs) };
+  }
+
+  /**
+   * The inputs `check` makes of a program declaring the record as `rebuilt` says it (as `adopt` writes
+   * it): with the model's defaults and the kind's estimates (its review, kept out of the stack ledger).
+   * Inputs the model refuses stay as they are, and a review that fails leaves the estimates out: the
+   * next check names the failure.
+   */
+  private async asChecked(rebuilt: Props): Promise<Props> {
+    const { inputs, failures } = this.validate(rebuilt);
+    if (failures.length > 0) return rebuilt;
+    // A value check fills in but refuses as given (an own container's "" start command) stays out: `pulumi import` checks these inputs.
+    for (const f of this.validate(inputs).failures) if (!(f.property in rebuilt)) delete inputs[f.property];
+    const reviewed = await withoutSecrets(this.secretsOf(inputs), () => this.review(undefined, inputs, failures)).then(
+      () => failures.length === 0,
+      () => false,
+    );
+    if (!reviewed) for (const f of this.estimates) delete inputs[f];
+    return inputs;
   }
 
   /** Outputs of a read; by default {@link outputs} carrying from the stored outputs. */

@@ -10,7 +10,7 @@ import type { ApiPath } from "../../provider/apiPath";
 import { ENDPOINT_CONTAINER_FIELDS, ENDPOINT_MODEL } from "../../provider/endpoint/model";
 import type { InputField, ResourceModel } from "../../provider/model/fields";
 import { inputNames } from "../../provider/model/fields";
-import { outputsFromRecord } from "../../provider/model/state";
+import { isUnsetValue, outputsFromRecord } from "../../provider/model/state";
 import { NETWORK_VOLUME_MODEL } from "../../provider/networkVolume/model";
 import type { EndpointState, NetworkVolumeState, PodState, RegistryAuthState, TemplateState } from "../../provider/paths/records";
 import { POD_MODEL } from "../../provider/pod/model";
@@ -199,13 +199,6 @@ const REFERENCES: Record<string, AdoptKind> = {
 const isSecretField = (kind: AdoptKind, field: string) => (MODEL_OF[kind].fields[field] as InputField | undefined)?.secret === true;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const isEmpty = (v: unknown) =>
-  v === null ||
-  v === undefined ||
-  v === "" ||
-  v === 0 ||
-  (Array.isArray(v) && v.length === 0) ||
-  (typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0);
 
 /**
  * The arguments of one object, in the model's field order: every input the record holds that differs
@@ -224,7 +217,7 @@ function valuesOf(kind: AdoptKind, record: object, account: Account, api: ApiPat
     if (value === undefined || value === null) continue;
     // An empty list the model has no default for is the record's way of saying unset (a GPU endpoint's cpuFlavorIds).
     if (field.default === undefined && Array.isArray(value) && value.length === 0) continue;
-    if (field.unset === "platform" ? isEmpty(value) : field.default !== undefined && same(value, field.default)) continue;
+    if (field.unset === "platform" ? isUnsetValue(value) : field.default !== undefined && same(value, field.default)) continue;
     if (field.paths && !field.paths.includes(api)) {
       throw new UsageError(
         `${KIND_WORDS[kind].noun} ${(record as Record_).id} (${(record as Record_).name}) has ${name} ${JSON.stringify(value)}, ` +

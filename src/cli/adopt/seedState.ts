@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { providerStub, secretOutputNames, typeToken } from "../../provider";
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { NODEJS_PROVIDER_TYPE, STACK_TYPE, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
+import { isUnsetValue } from "../../provider/model/state";
 import { MODEL_OF, type AdoptedObject } from "./plan";
 
 /** How Pulumi marks a secret value in an exported state; `stack import` encrypts a plaintext one. */
@@ -81,7 +82,9 @@ export function sealSecrets(checkpoint: Checkpoint, objects: readonly AdoptedObj
     const fields: string[] = secretOutputNames(MODEL_OF[o.kind]);
     for (const props of [r.inputs, r.outputs]) {
       for (const f of fields) {
-        if (props && props[f] !== undefined && props[f] !== null && !isSecretValue(props[f])) {
+        // An empty input is none the program declares (adopt writes no secret config for it): the check of the program leaves it plain.
+        const empty = props === r.inputs && isUnsetValue(props?.[f]);
+        if (props && props[f] !== undefined && props[f] !== null && !empty && !isSecretValue(props[f])) {
           props[f] = secretOf(props[f]);
           changed = true;
         }

@@ -100,18 +100,19 @@ const numberOr = (v: unknown): number | null => (typeof v === "number" && Number
 /**
  * Reviews checked `inputs` against the catalog and writes the estimate outputs into them; failures
  * are appended. Skipped when `failures` is not empty (bad input costs no request).
- * @param key the endpoint's key in the stack ledger (its Pulumi resource name).
+ * @param key the endpoint's key in the stack ledger (its Pulumi resource name); absent for a read's estimate,
+ *   which the ledger leaves to the next check.
  */
 export async function reviewEndpoint(
   session: KindSession,
   olds: Record<string, unknown> | undefined,
   inputs: Record<string, unknown>,
   failures: InputFailure[],
-  key: string,
+  key?: string,
 ): Promise<void> {
   if (failures.length > 0) return;
   const settings = session.catalogSettings;
-  const who = `endpoint ${key}${inputs.name !== key ? ` (${String(inputs.name)})` : ""}`;
+  const who = key === undefined ? `endpoint ${String(inputs.name)}` : `endpoint ${key}${inputs.name !== key ? ` (${String(inputs.name)})` : ""}`;
   if (COST_INPUTS.some((f) => containsUnknown(inputs[f]))) {
     for (const f of COST_OUTPUTS) inputs[f] = UNKNOWN;
     return;
@@ -148,12 +149,13 @@ export async function reviewEndpoint(
   await guardBudget(session, inputs, failures, key);
 }
 
-async function guardBudget(session: KindSession, inputs: Record<string, unknown>, failures: InputFailure[], key: string): Promise<void> {
+async function guardBudget(session: KindSession, inputs: Record<string, unknown>, failures: InputFailure[], key: string | undefined): Promise<void> {
   const max = inputs.maxHourlyCost;
   if (typeof max !== "number") return;
   const source = typeof inputs.workerHourlyCost === "number" ? `${inputs.workersMax as number} workers × $${inputs.workerHourlyCost}/h` : "estimate";
   const limit = overLimit(max, inputs.maxHourlyCostLimit as number | null, source);
   if (limit) failures.push({ property: "maxHourlyCostLimit", reason: limit });
+  if (key === undefined) return;
   const over = await session.budgetRefusal({ key, name: String(inputs.name), maxHourlyCost: max });
   if (over) failures.push({ property: STACK_WIDE, reason: over });
 }

@@ -58,8 +58,8 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    */
   protected override readonly estimates = COST_OUTPUTS;
 
-  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
-    this.session.keepsMounting(`endpoint ${key}`, inputs.networkVolumeId, inputs.networkVolumeIds);
+  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
+    if (key !== undefined) this.session.keepsMounting(`endpoint ${key}`, inputs.networkVolumeId, inputs.networkVolumeIds);
     return reviewEndpoint(this.session, olds, inputs, failures, key);
   }
 

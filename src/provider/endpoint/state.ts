@@ -46,24 +46,26 @@ export function outputsFromRecord(
  * Inputs equivalent to an endpoint's outputs (refresh, import and `Endpoint.get`, where the program's
  * inputs may be empty). Tiers are given as `gpuIds` unless the outputs carry `gpuTypeIds`, CPU flavors
  * as `cpuFlavorIds` with `vcpuCount`; an endpoint the state ties to no template gets its own container
- * (`imageName`, `env`, …), so its inputs say what it runs.
+ * (`imageName`, `env`, …), so its inputs say what it runs, and one tied to a template none (its
+ * template's, as `adopt` writes it).
  */
 export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
-  const inputs = inputsFromModelOutputs(ENDPOINT_MODEL, outs) as EndpointInputs;
+  // Built field by field from the model's rebuild, then typed once.
+  const own = inputsFromModelOutputs(ENDPOINT_MODEL, outs);
   const cpu = Array.isArray(outs.cpuFlavorIds) && outs.cpuFlavorIds.length > 0;
-  if (cpu || (outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete inputs.gpuIds;
-  if (!(outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete inputs.gpuTypeIds;
-  const own = inputs as Record<string, unknown>;
+  if (cpu || (outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete own.gpuIds;
+  if (!(outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete own.gpuTypeIds;
   if (!cpu) {
     delete own.cpuFlavorIds;
     delete own.vcpuCount;
   }
-  if (!outs.templateId) delete own.templateId;
+  if (outs.templateId) for (const f of ENDPOINT_CONTAINER_FIELDS) delete own[f];
+  else delete own.templateId;
   if (!outs.templateId && typeof outs.imageName === "string" && outs.imageName !== "") {
     // "" is no start command: the model's "unset" (check fills it in without a template).
     for (const f of ENDPOINT_CONTAINER_FIELDS) if (outs[f] !== undefined && outs[f] !== null && outs[f] !== "") own[f] = outs[f];
   }
   // The estimate rides with the inputs (check writes it there), so an unchanged endpoint keeps it after a refresh without a catalog read.
-  for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") (inputs as Record<string, unknown>)[f] = outs[f];
-  return inputs;
+  for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") own[f] = outs[f];
+  return own as EndpointInputs;
 }

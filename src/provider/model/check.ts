@@ -70,7 +70,8 @@ export function checkFields<F extends Fields>(model: ResourceModel<F>, news: Rec
       if (field.kind === "input" && field.required) failures.push({ property: name, reason: `${name} is required: ${c.expects.get(name)}` });
       continue;
     }
-    if (isUnknown(value)) continue;
+    // The default spelled out is the field unset (a template's "" readme), so checked inputs check again.
+    if (isUnknown(value) || value === field.default) continue;
     if (!c.schema(name).safeParse(value).success) {
       failures.push({ property: name, reason: `${name} must be ${c.expects.get(name)}; got ${show(value)}` });
       bad.add(name);

@@ -89,18 +89,28 @@ export function settingsFrom(model: ResourceModel, source: object | undefined): 
 }
 
 /**
+ * True for a value that says nothing of a field left to the platform (`unset: "platform"`): none, `""`,
+ * `0`, an empty list or map. A program written from a record (`adopt`) declares such a field only otherwise.
+ */
+export function isUnsetValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === "" || v === 0) return true;
+  return typeof v === "object" && Object.keys(v).length === 0;
+}
+
+/**
  * Inputs equivalent to outputs (refresh, adoption, `get`, where the program's inputs may be empty):
  * every input (aliases aside) and setting the outputs hold. A field whose unset means the platform's
- * default is left out: outputs always hold the platform's value, so putting it in the inputs would
- * show a refresh of a program that never declared it as adding it (diff compares outputs, so a
- * declared value is still compared).
+ * default is given when the outputs hold a value of it ({@link isUnsetValue}), as `adopt` writes it: a
+ * refresh keeps only the keys the checked inputs had (refreshedInputs), so a program that never
+ * declared it does not see it added.
  */
 export function inputsFromOutputs(model: ResourceModel, outs: object): Record<string, unknown> {
   const o = outs as Record<string, unknown>;
   const c = compiled(model);
   const inputs: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(model.fields as Fields)) {
-    if (field.kind === "output" || (field.kind === "input" && (field.alias || field.unset === "platform")) || o[name] === undefined) continue;
+    if (field.kind === "output" || (field.kind === "input" && field.alias) || o[name] === undefined) continue;
+    if (field.kind === "input" && field.unset === "platform" && isUnsetValue(o[name])) continue;
     // An empty text the model refuses is how the platform reports an unset one (a template's `readme`):
     // as an input it would fail the next check (`pulumi import`'s "failed to validate").
     if (o[name] === "" && !c.schema(name).safeParse("").success) continue;

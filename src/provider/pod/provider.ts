@@ -30,8 +30,8 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
   protected override readonly estimates = ["costPerHour"];
 
   /** The catalog review and the cost estimate (review.ts), written into the checked inputs. */
-  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key: string): Promise<void> {
-    this.session.keepsMounting(`pod ${key}`, inputs.networkVolumeId);
+  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
+    if (key !== undefined) this.session.keepsMounting(`pod ${key}`, inputs.networkVolumeId);
     return reviewPod(this.session, olds, inputs, failures, key);
   }
 

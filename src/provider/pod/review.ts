@@ -77,21 +77,22 @@ function stock(item: { availability?: AvailabilityLevel; dataCenters?: V2.GpuTyp
 /**
  * Reviews checked `inputs` against the pod catalog and writes `costPerHour` into them; failures are appended.
  * Skipped when `failures` is not empty, and for a pod whose compute and placement did not change.
- * @param key the pod's key in the stack ledger (its Pulumi resource name).
+ * @param key the pod's key in the stack ledger (its Pulumi resource name); absent for a read's estimate, which
+ *   the ledger leaves to the next check.
  */
 export async function reviewPod(
   session: KindSession,
   olds: Record<string, unknown> | undefined,
   inputs: Record<string, unknown>,
   failures: InputFailure[],
-  key: string,
+  key?: string,
 ): Promise<void> {
   if (failures.length > 0) return;
   if (POD_CATALOG_INPUTS.some((f) => containsUnknown(inputs[f]))) {
     inputs.costPerHour = UNKNOWN;
     return;
   }
-  const who = `pod ${key}${inputs.name !== key ? ` (${String(inputs.name)})` : ""}`;
+  const who = key === undefined ? `pod ${String(inputs.name)}` : `pod ${key}${inputs.name !== key ? ` (${String(inputs.name)})` : ""}`;
   const settings = session.catalogSettings;
   if (olds !== undefined && POD_CATALOG_INPUTS.every((f) => sameValue(POD_MODEL, f, olds[f], inputs[f]))) {
     // Unchanged compute: the estimate rides with the old inputs, and still counts toward the stack's budget.
@@ -200,7 +201,8 @@ export async function reviewPod(
 }
 
 /** Records the pod's hourly cost in the stack ledger (a stopped pod: 0) and fails the preview over `runpod:maxHourlyCost`. */
-async function ledger(session: KindSession, key: string, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): Promise<void> {
+async function ledger(session: KindSession, key: string | undefined, inputs: Record<string, unknown>, cost: number, failures: InputFailure[]): Promise<void> {
+  if (key === undefined) return;
   const over = await session.budgetRefusal({ key, name: String(inputs.name), maxHourlyCost: inputs.desiredStatus === "EXITED" ? 0 : cost });
   if (over) failures.push({ property: STACK_WIDE, reason: over });
 }
