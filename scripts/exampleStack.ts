@@ -125,6 +125,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** Run the preview before `up`/`refresh`/`destroy` even on a stack made with {@link LocalStackOptions.skipPreview}. */
   preview?: boolean;
+  /** Extra environment for this run only, over the stack's. */
+  env?: Record<string, string>;
 }
 
 /** The commands the CLI runs a preview before, unless told `--skip-preview`. */
@@ -193,7 +195,7 @@ export class LocalStack {
     const full = [...args, ...(skip ? ["--skip-preview"] : []), "--stack", this.opts.stackName, "--non-interactive"];
     const result = await runPulumi(full, {
       cwd: this.opts.programDir,
-      env: this.env,
+      env: options.env ? { ...this.env, ...options.env } : this.env,
       input: options.input,
       timeoutMs: this.opts.timeoutMs ?? 600_000,
       onOutput: options.quiet ? undefined : this.opts.onOutput,
@@ -265,6 +267,22 @@ export class LocalStack {
   /** The `Endpoint` resource named `name` in the current deployment, if any. */
   async endpoint(name: string): Promise<StateResource | undefined> {
     return (await this.resources(ENDPOINT_TYPE)).find((r) => r.urn.endsWith(`::${name}`));
+  }
+
+  /**
+   * Best-effort clean-up, e.g. in a test's `afterAll`: `pulumi destroy --yes` only when the state still holds a
+   * resource of the program or an operation left pending (a destroy of an empty stack still costs an engine start).
+   * Never throws.
+   */
+  async destroyLeftovers(): Promise<void> {
+    try {
+      const { deployment } = JSON.parse(await this.exportText()) as { deployment?: { resources?: StateResource[]; pending_operations?: unknown[] } };
+      const held = (deployment?.resources ?? []).some((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+      if (!held && !deployment?.pending_operations?.length) return;
+      await this.run(["destroy", "--yes"], { quiet: true });
+    } catch {
+      // best effort: the caller's test has already passed or failed on its own
+    }
   }
 
   /**

@@ -220,7 +220,9 @@ export interface EndpointArgs {
    * A smoke job's `input`, as JSON object text (what `pulumi-runpod run --input` takes), e.g.
    * `'{"prompt":"ping"}'`; at most 10000 characters. Sent to the endpoint once every worker runs a new
    * release: the rollout counts as healthy only when the job ends in `smokeStatus`; unset = no smoke job.
-   * Changing it alone is no diff.
+   * A load-balancing endpoint (`type: "LB"`, REST v2 only; on graphql it fails at preview) has no queue: the
+   * input is POSTed as the body to its `requestUrls.base` once `health` answers 200, and a 2xx answer counts
+   * as `COMPLETED` (otherwise `FAILED`). docs/endpoint.md › Where to send requests. Changing it alone is no diff.
    */
   smokeInput?: pulumi.Input<string>;
   /** The status the smoke job must end in: `COMPLETED` (default), `FAILED`, `CANCELLED` or `TIMED_OUT`. Changing it alone is no diff. */

@@ -283,11 +283,13 @@ describe("dropped connections", () => {
 
 describe("timeouts", () => {
   it("every request has a timeout; reads retry, creates report an unknown outcome", async () => {
-    emu.setFaults({ latencyMs: 400, match: ["gpuTypes", "saveEndpoint"] });
-    const c = clientFor(emu, { timeoutMs: 100, retry: { retries: 1 } });
+    // The client's timeout also covers connecting: under load a 100 ms one fired before the request
+    // reached the emulator, so the timeout is a second and the answer comes three seconds late.
+    emu.setFaults({ latencyMs: 3000, match: ["gpuTypes", "saveEndpoint"] });
+    const c = clientFor(emu, { timeoutMs: 1000, retry: { retries: 1 } });
     const read = await thrown(() => c.gpuTypes());
     expect(read).toBeInstanceOf(TimeoutError);
-    expect((read as TimeoutError).timeoutMs).toBe(100);
+    expect((read as TimeoutError).timeoutMs).toBe(1000);
     expect(ops("gpuTypes")).toBe(2);
     const create = await thrown(() => c.saveEndpoint({ ...ENDPOINT_INPUT, name: "r-timeout" }));
     expect(create).toBeInstanceOf(TimeoutError);

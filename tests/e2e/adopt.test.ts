@@ -70,7 +70,8 @@ beforeAll(async () => {
   work = tempDir("pulumi-runpod-e2e-adopt-");
   programDir = path.join(work, "program");
   freshProject(programDir);
-  stack = await LocalStack.create({ programDir, stackName: "adopt", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up` skips its own.
+  stack = await LocalStack.create({ programDir, stackName: "adopt", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
 
   // The account, made through REST v2 alone (as the console or runpodctl would).
@@ -228,7 +229,7 @@ test("a JavaScript project (runtime nodejs, a .js main, no tsconfig): adopt writ
   fs.symlinkSync(repoRoot(), path.join(jsDir, "node_modules", "pulumi-runpod"), "dir");
   fs.symlinkSync(path.join(repoRoot(), "node_modules", "@pulumi"), path.join(jsDir, "node_modules", "@pulumi"), "dir");
   // The same backend as the TypeScript stack: what it holds is left out.
-  const js = await LocalStack.create({ programDir: jsDir, stackName: "adoptjs", stateDir: path.join(work, "state") });
+  const js = await LocalStack.create({ programDir: jsDir, stackName: "adoptjs", stateDir: path.join(work, "state"), skipPreview: true });
   await js.usePlatform(emu.urls, emu.apiKey);
   const before = await accountIds();
 

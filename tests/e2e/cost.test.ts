@@ -45,7 +45,8 @@ beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
   work = tempDir("pulumi-runpod-e2e-cost-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "cost", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up` and `destroy` skip theirs, but where an `up`'s refusal is asserted.
+  stack = await LocalStack.create({ programDir, stackName: "cost", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   const res = await fetch(`${emu.urls.restV2}/v2/catalog/gpus`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
   const gpus = ((await res.json()) as { gpus: { pool: string | null; price: { serverless?: number } }[] }).gpus;
@@ -54,7 +55,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
@@ -134,7 +135,7 @@ test("maxHourlyCostLimit fails the preview when the change would exceed it; noth
   expect(r.stdout + r.stderr).toContain(
     `maxHourlyCost $${(5 * price.ADA_24).toFixed(2)}/h (5 workers × $${price.ADA_24}/h) exceeds maxHourlyCostLimit $4.00/h`,
   );
-  const up = await stack.run(["up", "--yes"], { expectFailure: true });
+  const up = await stack.run(["up", "--yes"], { expectFailure: true, preview: true });
   expect(up.stdout + up.stderr).toContain("property maxHourlyCostLimit value {4} has a problem: maxHourlyCost");
   expect(up.stdout + up.stderr).not.toContain("{<nil>}");
   expect(platformWrites()).toBe(0);

@@ -30,12 +30,20 @@ afterAll(async () => {
 async function stackOf(name: string, copy = name): Promise<LocalStack> {
   const programDir = copyProgram(path.join(EXAMPLES, name), path.join(work, copy));
   fs.symlinkSync(path.join(repoRoot(), "node_modules", "typescript"), path.join(programDir, "node_modules", "typescript"), "dir");
-  const stack = await LocalStack.create({ programDir, stackName: `ex-${copy}`, stateDir: path.join(work, `${copy}-state`) });
+  // Later `up`s and `destroy` skip their preview; an example whose test runs no `pulumi preview` of its own keeps the
+  // preview of its first `up`, so every program is previewed.
+  const stack = await LocalStack.create({ programDir, stackName: `ex-${copy}`, stateDir: path.join(work, `${copy}-state`), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   return stack;
 }
 
 const endpointsNow = () => emu.endpoints().map((e) => e.id);
+
+/**
+ * ts-node type-checks a TypeScript example at every run of its program, as it does for a user. Each example's first
+ * run here checks it; the later runs of the same, unchanged program only transpile it.
+ */
+const TRANSPILE_ONLY = { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } };
 
 test("every example directory is a Pulumi program with a test here", () => {
   const names = fs.readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join(EXAMPLES, d.name, "Pulumi.yaml")));
@@ -48,7 +56,7 @@ test("examples/minimal-endpoint: preview, up (one endpoint), destroy", async () 
   const preview = await stack.run(["preview"]);
   expect(preview.stdout).toMatch(/\+ 2 to create/); // the stack and the endpoint
   expect(endpointsNow()).toEqual(before);
-  await stack.run(["up", "--yes"]);
+  await stack.run(["up", "--yes"], TRANSPILE_ONLY);
   const out = (await stack.outputs()) as { endpointId: string; jobUrl: string };
   // REST v2 (the default path) copies the template's settings into the endpoint (a snapshot, no link kept).
   const v2 = async (path: string) =>
@@ -64,7 +72,7 @@ test("examples/minimal-endpoint: preview, up (one endpoint), destroy", async () 
 test("examples/cpu-endpoint: an image-only CPU endpoint with a secret env value; a new image tag rolls out in place; destroy", async () => {
   const stack = await stackOf("cpu-endpoint");
   await stack.setConfig("apiToken", "sk_example-cpu-token-7071", { secret: true });
-  await stack.run(["up", "--yes"]);
+  await stack.run(["up", "--yes"], { preview: true });
   const first = (await stack.outputs()) as { endpointId: string; imageName: string; runUrl: string; maxHourlyCost: number };
   const v2 = async (path: string) =>
     (await (await fetch(`${emu.urls.restV2}/v2${path}`, { headers: { authorization: `Bearer ${emu.apiKey}` } })).json()) as Record<string, unknown>;
@@ -79,11 +87,11 @@ test("examples/cpu-endpoint: an image-only CPU endpoint with a secret env value;
   expect(first.maxHourlyCost).toBeCloseTo(0.32, 5);
   expect((await stack.exportText()).includes("sk_example-cpu-token-7071")).toBe(false);
   await stack.setConfig("imageTag", "1.1.0");
-  const up = await stack.run(["up", "--yes"]);
+  const up = await stack.run(["up", "--yes"], TRANSPILE_ONLY);
   expect(up.stdout).toMatch(/~ 1 updated/);
   expect(((await stack.outputs()) as typeof first).endpointId).toBe(first.endpointId);
   expect((await v2(`/serverless/${first.endpointId}`)).image).toBe("ghcr.io/acme/cpu-worker:1.1.0");
-  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"], TRANSPILE_ONLY);
   await stack.run(["destroy", "--yes"]);
   expect(emu.endpoints().some((e) => e.id === first.endpointId)).toBe(false);
   await stack.remove();
@@ -91,11 +99,11 @@ test("examples/cpu-endpoint: an image-only CPU endpoint with a secret env value;
 
 test("examples/template-rollout: up, a new image tag updates the template in place and rolls the workers, destroy", async () => {
   const stack = await stackOf("template-rollout");
-  await stack.run(["up", "--yes"]);
+  await stack.run(["up", "--yes"], { preview: true });
   const first = (await stack.outputs()) as { templateId: string; imageName: string; endpointId: string };
   expect(first.imageName).toBe("ghcr.io/acme/worker:1.0.0");
   await stack.setConfig("imageTag", "1.1.0");
-  const up = await stack.run(["up", "--yes"]);
+  const up = await stack.run(["up", "--yes"], TRANSPILE_ONLY);
   // The template is updated in place; on REST v2 its endpoint also re-applies it (PATCH templateId), in place.
   expect(up.stdout).toMatch(/~ [12] updated/);
   expect(up.stdout).not.toMatch(/replaced|created|deleted/);
@@ -118,7 +126,7 @@ test("examples/template-rollout: up, a new image tag updates the template in pla
 
 test("examples/javascript: the volume lookup feeds the endpoint; up, destroy", async () => {
   const stack = await stackOf("javascript");
-  await stack.run(["up", "--yes"]);
+  await stack.run(["up", "--yes"], { preview: true });
   const out = (await stack.outputs()) as { endpointId: string; volume: string; dataCenter: string };
   expect(out.volume).toBe("models");
   const endpoint = emu.endpoints().find((e) => e.id === out.endpointId)!;

@@ -140,7 +140,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Best effort: leave nothing behind even when a test failed half-way.
-  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });

@@ -27,7 +27,7 @@ const TEMPLATE = { name: "e2e-worker", imageName: "ghcr.io/acme/worker:1" };
 const ENDPOINT = { gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, dataCenterIds: ["EU-RO-1"] };
 
 const declare = async (spec: Record<string, Record<string, unknown>>) => {
-  for (const key of ["volumes", "templates", "endpoints", "pods"]) await stack.setConfig(key, JSON.stringify(spec[key] ?? {}));
+  await stack.setConfigs(Object.fromEntries(["volumes", "templates", "endpoints", "pods"].map((key) => [key, JSON.stringify(spec[key] ?? {})])));
 };
 
 beforeAll(async () => {
@@ -35,7 +35,8 @@ beforeAll(async () => {
   client = createClientFromEnv({ apiKey: emu.apiKey, graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2 }, {});
   work = tempDir("pulumi-runpod-e2e-preview-");
   const programDir = copyProgram(path.join(__dirname, "stackFixture"), path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "knows", stateDir: path.join(work, "state") });
+  // Previews are checked with `pulumi preview`: `up` and `destroy` skip their own.
+  stack = await LocalStack.create({ programDir, stackName: "knows", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   const res = await fetch(`${emu.urls.restV2}/v2/catalog/gpus`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
   const gpus = ((await res.json()) as { gpus: { pool: string | null; price: { serverless?: number } }[] }).gpus;
@@ -46,7 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (stack) {
     await declare({});
-    await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+    await stack.destroyLeftovers();
   }
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });

@@ -31,8 +31,10 @@ let work: string;
 let stack: LocalStack;
 
 async function declare(template: Record<string, unknown>, a: Record<string, unknown> = {}, more: Record<string, Record<string, unknown>> = {}): Promise<void> {
-  await stack.setConfig("templates", JSON.stringify({ llm: template }));
-  await stack.setConfig("endpoints", JSON.stringify({ a: { ...ENDPOINT, name: "e2e-rollback-a", ...a }, b: { ...ENDPOINT, name: "e2e-rollback-b" }, ...more }));
+  await stack.setConfigs({
+    templates: JSON.stringify({ llm: template }),
+    endpoints: JSON.stringify({ a: { ...ENDPOINT, name: "e2e-rollback-a", ...a }, b: { ...ENDPOINT, name: "e2e-rollback-b" }, ...more }),
+  });
 }
 
 /** The stack's endpoint ids by resource name. */
@@ -65,7 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   emu?.setFaults({});
-  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });

@@ -26,8 +26,7 @@ let work: string;
 let stack: LocalStack;
 
 async function declare(template: Record<string, unknown>): Promise<void> {
-  await stack.setConfig("templates", JSON.stringify({ llm: template }));
-  await stack.setConfig("endpoints", JSON.stringify({ llm: ENDPOINT }));
+  await stack.setConfigs({ templates: JSON.stringify({ llm: template }), endpoints: JSON.stringify({ llm: ENDPOINT }) });
 }
 
 const endpointId = async () => (await stack.resources(ENDPOINT_TYPE))[0].id!;
@@ -48,7 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });

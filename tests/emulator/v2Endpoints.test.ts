@@ -150,8 +150,9 @@ describe("PATCH", () => {
   });
 
   test("a container-affecting PATCH is a release that rolls out surge-first: no job lost, READY never below workers.min", async () => {
-    // Slow enough to see the rollout: workers take 300 ms to start, jobs run 400 ms.
-    const slow = await start({ workerStartMs: 300, jobDurationMs: 400 });
+    // Slow enough to see the rollout: workers take 2 s to start (the snapshots below must land while the
+    // replacements start, even on a loaded machine: 300 ms was not), jobs run 400 ms.
+    const slow = await start({ workerStartMs: 2000, jobDurationMs: 400 });
     try {
       const at = (path: string, body?: unknown, method = "GET") => rest(method, `${slow.urls.restV2}/v2${path}`, slow.apiKey, body);
       const ep = (await at("/serverless", { ...GPU_BODY, workers: { min: 2, max: 3 }, env: { MODE: "a" } }, "POST")).body;

@@ -66,7 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await endProcesses(started);
   if (stack) await stack.run(["cancel", "--yes"], { quiet: true, expectCodes: [0, 1, 255] }).catch(() => undefined);
-  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
   process.stdout.write(
@@ -75,11 +75,17 @@ afterAll(async () => {
 });
 
 async function newStack(name: string): Promise<LocalStack> {
-  const s = await LocalStack.create({ programDir: path.join(work, "program"), stackName: name, stateDir: path.join(work, "state"), timeoutMs: 180_000 });
+  // No assertion here reads the preview an `up` or `destroy` runs first: they skip it (half the engine and program start-ups).
+  const s = await LocalStack.create({
+    programDir: path.join(work, "program"),
+    stackName: name,
+    stateDir: path.join(work, "state"),
+    timeoutMs: 180_000,
+    skipPreview: true,
+  });
   await s.usePlatform(emu.urls, emu.apiKey);
-  await s.setConfig("runpod:timeoutMs", String(TIMEOUT_MS));
   // The kill points count the GraphQL path's operations (saveEndpoint, REST v1 create); v2's stack commands: tests/e2e/stackCommandsV2.test.ts.
-  await s.setConfig("runpod:api", "graphql");
+  await s.setConfigs({ "runpod:timeoutMs": String(TIMEOUT_MS), "runpod:api": "graphql" });
   return s;
 }
 

@@ -34,24 +34,27 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-killed-rollout-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  stack = await LocalStack.create({ programDir, stackName: "killed-rollout", stateDir: path.join(work, "state"), timeoutMs: 300_000 });
+  // The previews are checked with `pulumi preview`: `up` and `destroy` skip theirs.
+  stack = await LocalStack.create({ programDir, stackName: "killed-rollout", stateDir: path.join(work, "state"), timeoutMs: 300_000, skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey); // the default path
 });
 
 afterAll(async () => {
   emu?.setFaults({});
   if (stack) await stack.run(["cancel", "--yes"], { quiet: true, expectCodes: [0, 1, 255] }).catch(() => undefined);
-  if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
 async function declare(templateImage: string, ownImage: string): Promise<void> {
-  await stack.setConfig("templates", JSON.stringify({ tpl: { ...TEMPLATE, imageName: templateImage } }));
-  await stack.setConfig(
-    "endpoints",
-    JSON.stringify({ viaTemplate: { ...COMMON, name: "killed-via-template", template: "tpl" }, own: { ...COMMON, name: "killed-own", imageName: ownImage } }),
-  );
+  await stack.setConfigs({
+    templates: JSON.stringify({ tpl: { ...TEMPLATE, imageName: templateImage } }),
+    endpoints: JSON.stringify({
+      viaTemplate: { ...COMMON, name: "killed-via-template", template: "tpl" },
+      own: { ...COMMON, name: "killed-own", imageName: ownImage },
+    }),
+  });
 }
 
 /** The endpoint's image and its workers' images. */

@@ -30,7 +30,8 @@ async function project(name: string): Promise<LocalStack> {
   const dir = copyProgram(FIXTURE, path.join(work, name));
   const yaml = path.join(dir, "Pulumi.yaml");
   fs.writeFileSync(yaml, fs.readFileSync(yaml, "utf8").replace(/^name: .*$/m, `name: ${name}`));
-  const stack = await LocalStack.create({ programDir: dir, stackName: "dev", stateDir: path.join(work, "state"), timeoutMs: 300_000 });
+  // No assertion reads the preview an `up` or `refresh` runs first: they skip it.
+  const stack = await LocalStack.create({ programDir: dir, stackName: "dev", stateDir: path.join(work, "state"), timeoutMs: 300_000, skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   return stack;
 }
@@ -61,7 +62,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const s of [first, second]) if (s) await s.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  for (const s of [first, second]) if (s) await s.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });

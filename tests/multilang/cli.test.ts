@@ -89,7 +89,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const stack of [python, yaml]) if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  for (const stack of [python, yaml]) if (stack) await stack.destroyLeftovers();
   await emu?.close();
   await emuYaml?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });

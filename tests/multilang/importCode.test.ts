@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const s of stacks) await s.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+  for (const s of stacks) await s.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });

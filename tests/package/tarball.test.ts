@@ -243,7 +243,7 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
   let stack: LocalStack;
 
   afterAll(async () => {
-    if (stack) await stack.run(["destroy", "--yes"], { quiet: true }).catch(() => undefined);
+    if (stack) await stack.destroyLeftovers();
     if (emulator) await stopGroup(emulator);
   });
 

@@ -141,3 +141,27 @@ it("a delete refused while an endpoint mounts the volume fails as in-use naming 
   await provider.delete(vol.id, vol.outs as Props);
   expect((await client.v2.listNetworkVolumes()).some((v) => v.id === vol.id)).toBe(false);
 });
+
+it("a volume's life sends the same requests on both paths, operation by operation (the benchmark tier counts them through the CLI on v2 alone)", async () => {
+  const sent = async (api: "v2" | "graphql"): Promise<Record<string, Record<string, number>>> => {
+    const provider = volumeProvider(api);
+    const ops: Record<string, Record<string, number>> = {};
+    const step = async <T>(name: string, op: () => Promise<T>): Promise<T> => {
+      emu.resetStats();
+      const result = await op();
+      ops[name] = { ...emu.stats().byOperation };
+      return result;
+    };
+    const inputs = await step("check", () => checked(provider, { name: uniqueName(`paths-${api}`), size: 10, dataCenterId: "EU-RO-1" }));
+    const { id, outs } = await step("create", () => provider.create(inputs));
+    const read = await step("read", () => volumeProvider(api).read(id, outs as Props));
+    const next = await step("check again", () => checked(provider, { ...inputs, size: 20 }, inputs));
+    await step("diff", () => provider.diff(id, read.props as Props, next));
+    const updated = await step("update", () => provider.update(id, read.props as Props, next));
+    await step("delete", () => provider.delete(id, updated.outs as Props));
+    return ops;
+  };
+  const v2 = await sent("v2");
+  expect(v2).toMatchObject({ create: { createNetworkVolume: 1 }, update: { updateNetworkVolume: 1 }, delete: { deleteNetworkVolume: 1 } });
+  expect(await sent("graphql")).toEqual(v2);
+});

@@ -17,13 +17,20 @@ const alive = (pid: number): boolean => {
 };
 
 it("a provider process whose parent is killed exits by itself within seconds", async () => {
-  // The "engine" starts the "provider" and prints its pid; the provider configures and then idles forever.
-  const providerCode = `require(${JSON.stringify(PROVIDER)}).configure({ config: { get: () => undefined } }).then(() => setInterval(() => {}, 1000));`;
-  const engineCode = `const c = require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(providerCode)}], { stdio: "ignore" }); console.log(c.pid); setInterval(() => {}, 1000);`;
+  // The "engine" starts the "provider", which says `ready <pid>` once `configure` has run (the watch is
+  // then on: killing the engine sooner, under load, would test nothing) and then idles forever.
+  const providerCode = `require(${JSON.stringify(PROVIDER)}).configure({ config: { get: () => undefined } }).then(() => { console.log("ready " + process.pid); setInterval(() => {}, 1000); });`;
+  const engineCode = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(providerCode)}], { stdio: ["ignore", "inherit", "inherit"] }); setInterval(() => {}, 1000);`;
   const engine = spawn(process.execPath, ["-e", engineCode], { stdio: ["ignore", "pipe", "inherit"] });
-  const providerPid = await new Promise<number>((resolve) => engine.stdout!.once("data", (d) => resolve(Number(String(d).trim()))));
+  let said = "";
+  const providerPid = await new Promise<number>((resolve) =>
+    engine.stdout!.on("data", (d) => {
+      said += String(d);
+      const m = /ready (\d+)/.exec(said);
+      if (m) resolve(Number(m[1]));
+    }),
+  );
   try {
-    await new Promise((r) => setTimeout(r, 1500));
     expect(alive(providerPid)).toBe(true);
     engine.kill("SIGKILL");
     const deadline = Date.now() + 10_000;

@@ -305,3 +305,28 @@ test("placement preferences: a gpuTypeIds or dataCenterIds list that still allow
   expect(await provider.diff(id, outs as never, image)).toMatchObject({ changes: true, changed: ["imageName"], replaces: [] });
   await provider.delete(id, outs as never);
 });
+
+test("a pod's life sends the same requests on both paths, operation by operation (the benchmark tier counts them through the CLI on v2 alone)", async () => {
+  const sent = async (api: "v2" | "graphql"): Promise<Record<string, Record<string, number>>> => {
+    const provider = providerOn(api);
+    const ops: Record<string, Record<string, number>> = {};
+    const step = async <T>(name: string, op: () => Promise<T>): Promise<T> => {
+      emu.resetStats();
+      const result = await op();
+      ops[name] = { ...emu.stats().byOperation };
+      return result;
+    };
+    const args = { name: uniqueName(`paths-${api}`), imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 2 };
+    const inputs = await step("check", () => checkedBy(provider, args));
+    const { id, outs } = await step("create", () => provider.create(inputs as never));
+    const read = await step("read", () => providerOn(api).read(id, outs as never));
+    const next = await step("check again", () => checkedBy(provider, { ...args, imageName: "alpine:3.20" }, inputs));
+    await step("diff", () => provider.diff(id, read.props as never, next as never));
+    const updated = await step("update", () => provider.update(id, read.props as never, next as never));
+    await step("delete", () => provider.delete(id, updated.outs as never));
+    return ops;
+  };
+  const v2 = await sent("v2");
+  expect(v2).toMatchObject({ create: { createPod: 1 }, update: { updatePod: 1 }, delete: { deletePod: 1 } });
+  expect(await sent("graphql")).toEqual(v2);
+});

@@ -89,7 +89,7 @@ type Endpoint struct {
 	ScalerType pulumi.StringPtrOutput `pulumi:"scalerType"`
 	// Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
 	ScalerValue pulumi.Float64PtrOutput `pulumi:"scalerValue"`
-	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. A load-balancing endpoint (`type: "LB"`, REST v2 only) has no queue: the input is POSTed as the body to its `requestUrls.base` once `health` answers 200, and a 2xx answer counts as `COMPLETED` (otherwise `FAILED`). Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
 	SmokeInput pulumi.StringPtrOutput `pulumi:"smokeInput"`
 	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
 	SmokeStatus pulumi.StringPtrOutput `pulumi:"smokeStatus"`
@@ -225,7 +225,7 @@ type endpointArgs struct {
 	ScalerType *string `pulumi:"scalerType"`
 	// Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
 	ScalerValue *float64 `pulumi:"scalerValue"`
-	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. A load-balancing endpoint (`type: "LB"`, REST v2 only) has no queue: the input is POSTed as the body to its `requestUrls.base` once `health` answers 200, and a 2xx answer counts as `COMPLETED` (otherwise `FAILED`). Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
 	SmokeInput *string `pulumi:"smokeInput"`
 	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
 	SmokeStatus *string `pulumi:"smokeStatus"`
@@ -309,7 +309,7 @@ type EndpointArgs struct {
 	ScalerType pulumi.StringPtrInput
 	// Scaler target: queue delay in seconds, or requests per worker (an integer) with `REQUEST_COUNT`. Accepted: ≥ 0.5: scaler target (queue delay in seconds, fractions allowed on `runpod:api v2`; an integer with `REQUEST_COUNT`); on `runpod:api graphql` an integer 1–3600. Default: `4`. Changed in place.
 	ScalerValue pulumi.Float64PtrInput
-	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+	// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. A load-balancing endpoint (`type: "LB"`, REST v2 only) has no queue: the input is POSTed as the body to its `requestUrls.base` once `health` answers 200, and a 2xx answer counts as `COMPLETED` (otherwise `FAILED`). Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
 	SmokeInput pulumi.StringPtrInput
 	// The status the smoke job must end in for the rollout to count as healthy. Accepted: `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`. Default: `"COMPLETED"`. A setting of the provider: never sent to the platform.
 	SmokeStatus pulumi.StringPtrInput
@@ -546,7 +546,7 @@ func (o EndpointOutput) ScalerValue() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.Float64PtrOutput { return v.ScalerValue }).(pulumi.Float64PtrOutput)
 }
 
-// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
+// A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. A load-balancing endpoint (`type: "LB"`, REST v2 only) has no queue: the input is POSTed as the body to its `requestUrls.base` once `health` answers 200, and a 2xx answer counts as `COMPLETED` (otherwise `FAILED`). Accepted: JSON object text, e.g. `{"prompt":"ping"}`; ≤ 10000 characters; unset = no smoke job. Default: unset. A setting of the provider: never sent to the platform.
 func (o EndpointOutput) SmokeInput() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.SmokeInput }).(pulumi.StringPtrOutput)
 }

@@ -63,7 +63,7 @@ export const ROLLOUT_FIELDS = {
 /** The smoke gate: a job sent to the new release before the rollout counts as healthy (Endpoint; Template on graphql, where endpoints follow it). */
 export const SMOKE_FIELDS = {
   smokeInput: setting({
-    doc: "A smoke job's `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`.",
+    doc: 'A smoke job\'s `input` (JSON object text, as `pulumi-runpod run --input` takes it): sent to the endpoint once every worker runs the new release; the rollout is healthy only when the job ends in `smokeStatus`. A load-balancing endpoint (`type: "LB"`, REST v2 only) has no queue: the input is POSTed as the body to its `requestUrls.base` once `health` answers 200, and a 2xx answer counts as `COMPLETED` (otherwise `FAILED`).',
     rule: jsonObject(SMOKE_INPUT_MAX),
     note: "; unset = no smoke job",
     default: null,
