@@ -39,9 +39,23 @@ async function main(): Promise<void> {
     .addOption(new Option("--api <path>", "the stack's runpod:api (default: the provider's)").choices(BENCH_APIS))
     .option("--latency <ms>", "latency the emulator adds to every request", positiveInt, 20)
     .option("--parallel <p>", "--parallel", positiveInt, 8)
+    .option(
+      "--engine",
+      "also profile the Pulumi CLI (the engine, Go): `--profiling`, pprof files `engine.<pid>.cpu` beside the node profiles (`go tool pprof -top`)",
+    )
     .option("--out <dir>", "where the .cpuprofile files go (default: a new temporary directory)")
     .parse()
-    .opts<{ kind: BenchKind; program: "ours" | "noop"; n: number; op: BenchOperation[]; api?: BenchApi; latency: number; parallel: number; out?: string }>();
+    .opts<{
+      kind: BenchKind;
+      program: "ours" | "noop";
+      n: number;
+      op: BenchOperation[];
+      api?: BenchApi;
+      latency: number;
+      parallel: number;
+      engine?: boolean;
+      out?: string;
+    }>();
   const outDir = o.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-runpod-profile-"));
   fs.mkdirSync(outDir, { recursive: true });
   const emu = await startEmulator({ port: 0, quiet: true, faults: { latencyMs: o.latency } });
@@ -64,16 +78,17 @@ async function main(): Promise<void> {
   const dropProfiles = () => {
     for (const f of fs.readdirSync(outDir)) if (f.endsWith(".cpuprofile")) fs.rmSync(path.join(outDir, f));
   };
+  for (const op of o.op) fs.mkdirSync(profiled(op), { recursive: true });
   try {
     for (const op of OPERATIONS.slice(0, last + 1)) {
       await stack.prepare(op);
       // Only the profiled operations' processes are kept, each operation's in its own directory.
       dropProfiles();
       const start = Date.now();
-      await stack.run(op);
-      if (!o.op.includes(op)) continue;
+      const profiledOp = o.op.includes(op);
+      await stack.run(op, profiledOp && o.engine ? ["--profiling", path.join(profiled(op), "engine")] : []);
+      if (!profiledOp) continue;
       process.stderr.write(`${o.kind} (${o.program}) ${op} N=${o.n}: ${((Date.now() - start) / 1000).toFixed(2)} s (profiled)\n`);
-      fs.mkdirSync(profiled(op), { recursive: true });
       for (const f of fs.readdirSync(outDir)) if (f.endsWith(".cpuprofile")) fs.renameSync(path.join(outDir, f), path.join(profiled(op), f));
     }
   } finally {

@@ -132,16 +132,16 @@ export class BenchStack {
 
   /**
    * Runs `op` once: `preview` with `--parallel P`; `up` (create, update), `refresh` or `destroy`, with
-   * `--yes --skip-preview --parallel P`.
+   * `--yes --skip-preview --parallel P`; `extraArgs` follow (e.g. `--profiling`).
    * @throws PulumiCommandError (with the CLI's output) when the command fails.
    */
-  async run(op: BenchOperation): Promise<void> {
+  async run(op: BenchOperation, extraArgs: readonly string[] = []): Promise<void> {
     if (op === "preview") {
-      await this.stack.run(["preview", "--parallel", String(this.parallelism)], { quiet: true });
+      await this.stack.run(["preview", "--parallel", String(this.parallelism), ...extraArgs], { quiet: true });
       return;
     }
     const command = op === "create" || op === "update" ? "up" : op;
-    await this.stack.run([command, "--yes", "--skip-preview", "--parallel", String(this.parallelism)], { quiet: true });
+    await this.stack.run([command, "--yes", "--skip-preview", "--parallel", String(this.parallelism), ...extraArgs], { quiet: true });
   }
 
   /** Removes the stack (forcefully: whatever it still holds is left behind) and its temporary directory. */

@@ -3,12 +3,11 @@
  * Resources › Serverless endpoint). Documents are fixed text whose selections come from the record
  * schemas (schemas.ts); every user value travels in variables.
  */
-import { gql } from "graphql-request";
 import { z } from "zod";
 import { checkedFields, nonEmptyArgument, requireNonEmpty } from "./arguments";
 import { callWithRetry } from "./context";
 import { NotFoundError } from "./errors";
-import { definedOnly, executeGraphQLFields, fieldFailure, refusedBeforeExecution, selectionOf } from "./graphql";
+import { definedOnly, executeGraphQLFields, fieldFailure, gql, refusedBeforeExecution, selectionOf } from "./graphql";
 import type { Transport } from "./http";
 import { composite, graphqlOperation, operationTable, perform } from "./operation";
 import {

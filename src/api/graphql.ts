@@ -7,12 +7,30 @@
  * graphql-request's own ClientError (whose message embeds the query, variables and response) is
  * never rethrown: only redacted fields of it are kept.
  */
-import { ClientError, GraphQLClient } from "graphql-request";
+import type * as GraphQLRequest from "graphql-request";
 import { z } from "zod";
 import { GraphQLRequestError, PlatformError, ResponseValidationError, errorForStatus, type GraphQLErrorEntry } from "./errors";
 import { Headers, USER_AGENT, httpError, sendBuffered, type Transport } from "./http";
 import { parseRateLimitHeaders, parseRetryAfter } from "./ratelimit";
 import { parseResponse } from "./schemas";
+
+/**
+ * graphql-request, loaded at the first GraphQL request: it brings `graphql` with it, the largest part of
+ * the api client's load, which a provider process on REST v2 (the default path) never needs.
+ */
+let graphqlRequest: typeof GraphQLRequest | undefined;
+function graphqlRequestModule(): typeof GraphQLRequest {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  graphqlRequest ??= require("graphql-request") as typeof GraphQLRequest;
+  return graphqlRequest;
+}
+
+/**
+ * The `gql` template tag (editors highlight GraphQL in it): the document text with the values put in,
+ * as graphql-request's own, without loading graphql-request.
+ */
+export const gql = (chunks: TemplateStringsArray, ...values: unknown[]): string =>
+  chunks.reduce((text, chunk, i) => `${text}${chunk}${i in values ? String(values[i]) : ""}`, "");
 
 /** `extensions.code` values that name one of the status classes (the emulator's and Apollo's codes). */
 const CODE_STATUS: Record<string, number> = {
@@ -136,6 +154,7 @@ interface GraphQLAnswer {
 /** Sends one GraphQL request; throws for answers that are not GraphQL answers, or that carry errors at a non-2xx status. */
 async function sendGraphQL(t: Transport, graphqlUrl: string, call: GraphQLCall<z.ZodTypeAny>): Promise<GraphQLAnswer> {
   const { operation } = call;
+  const { ClientError, GraphQLClient } = graphqlRequestModule();
   const client = new GraphQLClient(graphqlAddress(graphqlUrl, t.apiKey), {
     // graphql-request's fetch type is cross-fetch's; ours is node-fetch with the same surface.
     fetch: ((url: string, init: Record<string, unknown>) => sendBuffered(t, url, init, { operation, signal: call.signal })) as never,

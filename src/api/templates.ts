@@ -6,10 +6,9 @@
  * variables; template env values and registry passwords are secrets and never appear in a message
  * the client writes.
  */
-import { gql } from "graphql-request";
 import { z } from "zod";
 import { checkedFields, nonEmptyArgument, requireNonEmpty } from "./arguments";
-import { definedOnly, selectionOf } from "./graphql";
+import { definedOnly, gql, selectionOf } from "./graphql";
 import { composite, graphqlOperation, operationTable, perform } from "./operation";
 import {
   endpointTemplateSchema,

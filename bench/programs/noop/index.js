@@ -16,7 +16,7 @@
 const pulumi = require("@pulumi/pulumi");
 const model = require("pulumi-runpod/provider");
 
-const { NAME_PREFIX_PROPERTY, outputNames, secretNames } = model;
+const { NAME_PREFIX_PROPERTY, outputNames, secretOutputNames } = model;
 
 /** Per kind: the resource type, its model, the stack's arguments. */
 const config = new pulumi.Config();
@@ -81,7 +81,8 @@ const spec = KINDS[kind];
 if (!spec) throw new Error(`config kind must be one of ${Object.keys(KINDS).join(", ")}; got "${kind}"`);
 const provider = stubOf(kind);
 const outputFields = outputNames(spec.model);
-const secretFields = secretNames(spec.model);
+// The secret outputs the real classes register (e.g. an endpoint's `env` and `releasedContainer`).
+const secretFields = secretOutputNames(spec.model);
 
 class Noop extends pulumi.dynamic.Resource {
   constructor(name, args, opts) {

@@ -7,11 +7,12 @@
 const crypto = require("crypto");
 const model = require("pulumi-runpod/provider");
 
-const { NAME_PREFIX_PROPERTY, defaultsOf, inputNames, outputNames, secretNames, settingNames } = model;
+const { CHECKED_PROPERTY, NAME_PREFIX_PROPERTY, checkedInputs, defaultsOf, inputNames, outputNames, secretNames, settingNames } = model;
 
 /** What a no-op provider needs of a model: its defaults and field lists. */
 function shapeOf(resourceModel) {
   return {
+    model: resourceModel,
     defaults: { ...defaultsOf(resourceModel, "input"), ...defaultsOf(resourceModel, "setting") },
     inputFields: inputNames(resourceModel),
     storedInputs: [...inputNames(resourceModel), ...settingNames(resourceModel)],
@@ -20,7 +21,12 @@ function shapeOf(resourceModel) {
   };
 }
 
-/** Every operation answers at once from its inputs; `diff` reports changed fields like the real provider. */
+/**
+ * Every operation answers at once from its inputs; `diff` reports changed fields like the real provider.
+ * `computed(id, inputs)`: the outputs the platform's record gives (as large as the real ones: the engine
+ * rewrites the whole checkpoint after each step, so its cost grows with the state each resource holds).
+ * Creates and updates store the checked inputs as the real providers do (recordProvider.ts `stored`).
+ */
 function noopProvider(shape, computed, prefixProperty) {
   return {
     async check(olds, news) {
@@ -40,7 +46,8 @@ function noopProvider(shape, computed, prefixProperty) {
       const id = `noop${inputs.name.replace(/[^a-z0-9]/gi, "").slice(-10)}`;
       const outs = {};
       for (const key of shape.outputFields) if (inputs[key] !== undefined) outs[key] = inputs[key];
-      Object.assign(outs, computed(id));
+      Object.assign(outs, computed(id, inputs));
+      outs[CHECKED_PROPERTY] = checkedInputs(shape.model, inputs);
       return { id, outs };
     },
     async read(id, props) {
@@ -50,7 +57,7 @@ function noopProvider(shape, computed, prefixProperty) {
     },
     async update(_id, olds, news) {
       const changed = Object.fromEntries(shape.inputFields.filter((k) => news[k] !== undefined).map((k) => [k, news[k]]));
-      return { outs: { ...olds, ...changed } };
+      return { outs: { ...olds, ...changed, [CHECKED_PROPERTY]: checkedInputs(shape.model, news) } };
     },
     async delete() {},
   };
@@ -59,11 +66,57 @@ function noopProvider(shape, computed, prefixProperty) {
 module.exports = {
   endpoints: noopProvider(
     shapeOf(model.ENDPOINT_MODEL),
-    (id) => ({ endpointId: id, fastBoot: false, jobUrl: `http://127.0.0.1:1/inference/v2/${id}/` }),
+    (id) => {
+      const base = `http://127.0.0.1:1/inference/v2/${id}`;
+      // The container a REST v2 endpoint reports (its template's copy) and the release it was followed to.
+      const container = {
+        imageName: "runpod/worker-v1-vllm:stable-cuda12.1.0",
+        dockerArgs: "",
+        containerDiskInGb: 10,
+        ports: [],
+        env: {},
+        containerRegistryAuthId: null,
+      };
+      return {
+        endpointId: id,
+        fastBoot: false,
+        jobUrl: `${base}/`,
+        ...container,
+        cpuFlavorIds: [],
+        vcpuCount: null,
+        allowedCudaVersions: [],
+        executionTimeoutMs: 300000,
+        gpuCount: 1,
+        workersStandby: null,
+        requestUrls: Object.fromEntries(
+          [
+            ["cancel", "cancel/{job_id}"],
+            ["health", "health"],
+            ["purgeQueue", "purge-queue"],
+            ["retry", "retry/{job_id}"],
+            ["run", "run"],
+            ["runSync", "runsync"],
+            ["status", "status/{job_id}"],
+            ["stream", "stream/{job_id}"],
+          ].map(([k, p]) => [k, `${base}/${p}`]),
+        ),
+        releaseVersion: null,
+        releasedContainer: JSON.stringify({ ...container, ports: [], env: {} }),
+        templateCurrent: true,
+        // The check's cost estimates (catalogReview.ts).
+        idleHourlyCost: 0,
+        maxHourlyCost: 3.3,
+        workerHourlyCost: 1.1,
+      };
+    },
     NAME_PREFIX_PROPERTY,
   ),
   templates: noopProvider(shapeOf(model.TEMPLATE_MODEL), () => ({}), NAME_PREFIX_PROPERTY),
-  networkVolumes: noopProvider(shapeOf(model.NETWORK_VOLUME_MODEL), (id) => ({ networkVolumeId: id, monthlyCost: 0.7 }), NAME_PREFIX_PROPERTY),
+  networkVolumes: noopProvider(
+    shapeOf(model.NETWORK_VOLUME_MODEL),
+    (id) => ({ networkVolumeId: id, monthlyCost: 0.7, type: "STANDARD" }),
+    NAME_PREFIX_PROPERTY,
+  ),
   pods: noopProvider(
     shapeOf(model.POD_MODEL),
     (id) => ({
@@ -73,6 +126,11 @@ module.exports = {
       dataCenterId: "EU-RO-1",
       sshCommand: `ssh ${id}-64411b3e@ssh.runpod.io -i ~/.ssh/id_ed25519`,
       sshDirectCommand: null,
+      dockerArgs: "",
+      ports: [],
+      volumeInGb: 0,
+      volumeMountPath: null,
+      gpuTypeIds: null,
     }),
     NAME_PREFIX_PROPERTY,
   ),
