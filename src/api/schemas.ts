@@ -9,7 +9,8 @@ import { z } from "zod";
 import { nonEmptyArgument } from "./arguments";
 import { ResponseValidationError } from "./errors";
 import { zErrorResponse } from "./generated/zod.gen";
-import { ENDPOINT_TYPES, FAST_BOOT_TYPES, LOG_SOURCES, SCALER_TYPES } from "./spec";
+import { ENDPOINT_TYPES, LOG_SOURCES, SCALER_TYPES } from "./spec";
+import { zEndpointFields } from "./specGenerated/graphqlEndpoint";
 
 const int = z.number().int();
 /** GraphQL returns null for an unset field; REST may omit it. Both become null. */
@@ -32,40 +33,52 @@ export type Listed<S extends z.ZodTypeAny> = Unindexed<z.output<S>>;
 /** spec: Resources › Error response; the REST v2 document's `ErrorResponse` (RFC 9457), extension members kept. */
 export const problemDetailsSchema = zErrorResponse.passthrough();
 
+/** Each field of `shape` as {@link nullish}: null or absent becomes null. */
+function nullishFields<S extends z.ZodRawShape>(shape: S): { [K in keyof S]: ReturnType<typeof nullish<S[K]>> } {
+  return Object.fromEntries(Object.entries(shape).map(([k, t]) => [k, nullish(t)])) as { [K in keyof S]: ReturnType<typeof nullish<S[K]>> };
+}
+/** Each field of `shape` optional. */
+function optionalFields<S extends z.ZodRawShape>(shape: S): { [K in keyof S]: z.ZodOptional<S[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([k, t]) => [k, t.optional()])) as { [K in keyof S]: z.ZodOptional<S[K]> };
+}
+
+// The spec's endpoint table (generated from it: specGenerated/graphqlEndpoint.ts) says each field's type;
+// what it leaves open is stated here: which fields a record always has, what null clears, the value sets.
+const { pods: podsField, ...endpointFields } = zEndpointFields;
+/** The fields the official clients send and select beyond the spec's table (docs/spec/platform-clients.md). */
+const endpointFieldsBeyondSpec = {
+  /** GPUs per worker. */
+  gpuCount: int,
+  /** Comma-separated CUDA versions, e.g. `"12.1,12.2"`; null or empty = any. */
+  allowedCudaVersions: z.string().nullable(),
+  /** Milliseconds a job may run. */
+  executionTimeoutMs: int,
+  /** Warm workers kept on standby (a hidden server default may keep a scale-to-zero endpoint warm). */
+  workersStandby: int,
+};
+
 /** spec: Resources › Serverless endpoint (GraphQL record; also the REST v1 answer, whose shape is "not shown"). */
 export const endpointRecordSchema = z
   .object({
-    id: z.string().min(1),
-    name: z.string(),
-    templateId: z.string(),
+    // GraphQL returns null for an unset field; REST may omit it.
+    ...nullishFields(endpointFields),
+    id: endpointFields.id.min(1),
+    name: endpointFields.name,
+    templateId: endpointFields.templateId,
     /** Comma-separated GPU tiers as the platform stores them, e.g. `"AMPERE_24,ADA_24"`. */
-    gpuIds: z.string(),
+    gpuIds: endpointFields.gpuIds,
     type: z.enum(ENDPOINT_TYPES),
-    /** Seconds before idle workers shut down. */
-    idleTimeout: nullish(int),
     /** Comma-separated region codes; null or empty = any region. */
-    locations: nullish(z.string()),
-    fastBootType: nullish(z.enum(FAST_BOOT_TYPES)),
+    locations: nullish(endpointFields.locations),
     scalerType: nullish(z.enum(SCALER_TYPES)),
-    /** Target of the scaler: seconds of queue delay (QUEUE_DELAY) or requests per worker (REQUEST_COUNT). */
-    scalerValue: nullish(int),
-    workersMin: int.nonnegative(),
-    workersMax: int.nonnegative(),
-    networkVolumeId: nullish(z.string()),
-    // Not shown in the spec's table; sent and selected by the official clients (docs/spec/platform-clients.md).
+    workersMin: endpointFields.workersMin.nonnegative(),
+    workersMax: endpointFields.workersMax.nonnegative(),
     // Optional: a platform that does not report one leaves it absent.
-    /** GPUs per worker. */
-    gpuCount: int.nullish(),
-    /** Comma-separated CUDA versions, e.g. `"12.1,12.2"`; null or empty = any. */
-    allowedCudaVersions: z.string().nullish(),
-    /** Milliseconds a job may run. */
-    executionTimeoutMs: int.nullish(),
-    /** Warm workers kept on standby (a hidden server default may keep a scale-to-zero endpoint warm). */
-    workersStandby: int.nullish(),
-    pods: z
-      .array(z.object({ desiredStatus: z.string() }).passthrough())
-      .nullish()
-      .transform((v) => v ?? undefined),
+    gpuCount: endpointFieldsBeyondSpec.gpuCount.nullish(),
+    allowedCudaVersions: endpointFieldsBeyondSpec.allowedCudaVersions.optional(),
+    executionTimeoutMs: endpointFieldsBeyondSpec.executionTimeoutMs.nullish(),
+    workersStandby: endpointFieldsBeyondSpec.workersStandby.nullish(),
+    pods: podsField.nullish().transform((v) => v ?? undefined),
   })
   .passthrough();
 /** An endpoint as the platform reports it (spec: Resources › Serverless endpoint, GraphQL record). */
@@ -74,27 +87,20 @@ export interface EndpointRecord extends Listed<typeof endpointRecordSchema> {}
 /**
  * Input of `saveEndpoint` (spec: GraphQL › Create / Modify endpoint). Without `id` it creates; with
  * `id` it modifies (must carry gpuIds, name, templateId). Units as in {@link endpointRecordSchema};
- * `null` clears `locations`, `fastBootType` and `networkVolumeId`.
+ * `null` clears `locations`, `fastBootType`, `networkVolumeId` and `allowedCudaVersions`.
  */
 export const saveEndpointInputSchema = z.object({
+  ...optionalFields({ ...endpointFields, ...endpointFieldsBeyondSpec }),
   id: nonEmptyArgument("id").optional(),
-  name: z.string(),
-  templateId: z.string(),
-  gpuIds: z.string(),
+  name: endpointFields.name,
+  templateId: endpointFields.templateId,
+  gpuIds: endpointFields.gpuIds,
   type: z.enum(ENDPOINT_TYPES).optional(),
-  idleTimeout: int.optional(),
-  locations: z.string().nullish(),
-  fastBootType: z.enum(FAST_BOOT_TYPES).nullish(),
+  locations: endpointFields.locations.nullish(),
+  fastBootType: endpointFields.fastBootType.nullish(),
   scalerType: z.enum(SCALER_TYPES).optional(),
-  scalerValue: int.optional(),
-  workersMin: int.nonnegative().optional(),
-  workersMax: int.nonnegative().optional(),
-  networkVolumeId: z.string().nullish(),
-  // Beyond the spec: the official clients' fields (units as in endpointRecordSchema).
-  gpuCount: int.optional(),
-  allowedCudaVersions: z.string().nullish(),
-  executionTimeoutMs: int.optional(),
-  workersStandby: int.optional(),
+  workersMin: endpointFields.workersMin.nonnegative().optional(),
+  workersMax: endpointFields.workersMax.nonnegative().optional(),
 });
 /** Input of `saveEndpoint`. Without `id` it creates; with `id` it modifies (must carry gpuIds, name, templateId). */
 export interface SaveEndpointInput extends z.input<typeof saveEndpointInputSchema> {}
