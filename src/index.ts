@@ -19,7 +19,6 @@
 import type * as api from "./api";
 
 export * from "./resources";
-export type { EndpointOutputs, TemplateOutputs, RegistryAuthOutputs as ContainerRegistryAuthOutputs, NetworkVolumeOutputs, PodOutputs } from "./provider";
 export type { ClientConfigInput, PlatformClient } from "./api";
 export * as spec from "./api/spec";
 

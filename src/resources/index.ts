@@ -1,8 +1,12 @@
-/** Public resources and lookups. */
+/** Public resources, their outputs and lookups: what the package root exports of each kind (src/index.ts). */
 export { Endpoint, type EndpointArgs, type SmokeStatus } from "./endpoint";
+export type { EndpointOutputs } from "../provider";
 export { Template, type TemplateArgs } from "./template";
+export type { TemplateOutputs } from "../provider";
 export { ContainerRegistryAuth, type ContainerRegistryAuthArgs } from "./containerRegistryAuth";
+export type { RegistryAuthOutputs as ContainerRegistryAuthOutputs } from "../provider";
 export { Pod, type PodArgs } from "./pod";
+export type { PodOutputs } from "../provider";
 export {
   NetworkVolume,
   type NetworkVolumeArgs,
@@ -13,6 +17,7 @@ export {
   getNetworkVolumesOutput,
   type GetNetworkVolumeArgs,
 } from "./networkVolume";
+export type { NetworkVolumeOutputs } from "../provider";
 export {
   getCpuTypes,
   getCpuTypesOutput,
