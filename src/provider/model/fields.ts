@@ -274,6 +274,9 @@ export type ArgsOf<F extends Fields> = { [K in ArgumentName<F>]?: ValueOf<F[K]> 
  */
 export type RecordOf<F extends Fields> = { [K in InputName<F>]?: ValueOf<F[K]> | null };
 
+/** The provider settings of checked inputs, each typed by its rule. */
+export type SettingsOf<F extends Fields> = { [K in keyof InputsOf<F> as K extends SettingName<F> ? K : never]: InputsOf<F>[K] };
+
 type Carried<F extends Fields> = Keys<F, { reported: false }>;
 /** Outputs: every field; one the platform does not report is carried from the inputs (absent, or null once cleared). */
 export type OutputsOf<F extends Fields> = { [K in Exclude<OutputName<F>, Carried<F>>]: Nullable<F[K]> } & { [K in Carried<F>]?: ValueOf<F[K]> | null };

@@ -4,7 +4,7 @@
  */
 import { compiled } from "./compiled";
 import { PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "../reserved";
-import type { Fields, ResourceModel } from "./fields";
+import type { Fields, OutputsOf, ResourceModel, SettingsOf } from "./fields";
 
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
 export function splitList(value: string | readonly string[] | null | undefined): string[] {
@@ -47,32 +47,33 @@ const inputsOf = (model: ResourceModel) => compiled(model).inputs;
  * (invalid or missing ones take their defaults), and fields compared as sets in the order of `previous`
  * when it holds the same elements. Output-only and unreported fields are the caller's.
  */
-export function outputsFromRecord(
-  model: ResourceModel,
+export function outputsFromRecord<F extends Fields>(
+  model: ResourceModel<F>,
   record: object,
   settings: object | undefined,
-  previous?: Record<string, unknown>,
-): Record<string, unknown> {
+  previous?: Partial<OutputsOf<F>>,
+): Partial<OutputsOf<F>> {
   const rec = record as Record<string, unknown>;
+  const before: Record<string, unknown> = previous ?? {};
   const outs: Record<string, unknown> = {};
   for (const [name, field] of inputsOf(model)) {
     if (field.alias || field.reported === false) continue;
     outs[name] = rec[name] ?? field.default ?? null;
     // A set the record lacks (a path that reports none) stays null.
-    if (field.change?.compare === "set" && Array.isArray(outs[name])) outs[name] = inPreviousOrder(outs[name] as string[], previous?.[name]);
+    if (field.change?.compare === "set" && Array.isArray(outs[name])) outs[name] = inPreviousOrder(outs[name] as string[], before[name]);
   }
   for (const [name, field] of inputsOf(model)) {
     if (field.alias) outs[name] = outs[field.alias.of] === field.alias.whenTrue;
   }
   Object.assign(outs, settingsFrom(model, settings));
-  return outs;
+  return outs as Partial<OutputsOf<F>>;
 }
 
 /**
  * The provider settings held by checked inputs or stored outputs; a missing or malformed value (state
  * written before a setting existed, an adopted resource) takes its default.
  */
-export function settingsFrom(model: ResourceModel, source: object | undefined): Record<string, unknown> {
+export function settingsFrom<F extends Fields>(model: ResourceModel<F>, source: object | undefined): SettingsOf<F> {
   const src = (source ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, field] of compiled(model).settings) {
@@ -85,7 +86,7 @@ export function settingsFrom(model: ResourceModel, source: object | undefined): 
           : value !== undefined;
     out[name] = fits ? value : field.default;
   }
-  return out;
+  return out as SettingsOf<F>;
 }
 
 /**

@@ -24,7 +24,7 @@ export class RegistryAuthProvider extends NamedRecordProvider<RegistryAuthInputs
    * Outputs of `record`: its name, the username and password carried from `carried` (inputs or stored
    * outputs). A change to them outside Pulumi is not seen.
    */
-  protected outputs(record: RegistryAuthState, carried: Record<string, unknown> | undefined): RegistryAuthOutputs {
+  protected outputs(record: RegistryAuthState, carried: Partial<RegistryAuthOutputs> | undefined): RegistryAuthOutputs {
     const outs = outputsFromRecord(REGISTRY_AUTH_MODEL, record, undefined) as RegistryAuthOutputs;
     if (typeof carried?.username === "string") outs.username = carried.username;
     if (typeof carried?.password === "string") outs.password = carried.password;

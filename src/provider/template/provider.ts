@@ -76,13 +76,13 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
     if (this.port.capabilities.usersFollow && changedContainerFields(olds ?? {}, news).length > 0) {
       await followTemplateRollout(
         { session: this.session, port: this.port, secrets: this.secretsOf(news, olds) },
-        { id, olds, inputs: this.checked(news, "update"), outs: result.outs as Record<string, unknown> },
+        { id, olds, inputs: this.checked(news, "update"), outs: result.outs as TemplateOutputs },
       );
     }
     return result;
   }
 
-  protected outputs(record: TemplateState, carried: Record<string, unknown> | undefined): TemplateOutputs {
+  protected outputs(record: TemplateState, carried: Partial<TemplateOutputs> | undefined): TemplateOutputs {
     return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried) as TemplateOutputs;
   }
 

@@ -14,9 +14,7 @@ import { redactSecrets, withoutSecrets } from "../secrets";
 import type { KindSession } from "../kindSession";
 import { followRollout, lastLogLines, rolloutFailure, rolloutPolicy, type RolloutFailure } from "../rollout/rollout";
 import { CONTAINER_FIELDS } from "./container";
-import { TEMPLATE_MODEL, type TemplateInputs } from "./model";
-
-type Props = Record<string, unknown>;
+import { TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
 
 type RolloutSettings = Parameters<typeof rolloutPolicy>[0] & { rollback: boolean };
 
@@ -27,13 +25,13 @@ type RolloutSettings = Parameters<typeof rolloutPolicy>[0] & { rollback: boolean
  */
 export async function followTemplateRollout(
   on: { session: KindSession; port: Port<TemplateInputs, TemplateState>; secrets: string[] },
-  update: { id: string; olds: Props; inputs: TemplateInputs; outs: Props },
+  update: { id: string; olds: Partial<TemplateOutputs>; inputs: TemplateInputs; outs: TemplateOutputs },
 ): Promise<void> {
   const { session, port, secrets } = on;
   const { id, olds, inputs } = update;
   const users = (await session.listing<EndpointState>("endpoint").list()).filter((e) => e.templateId === id);
   if (users.length === 0) return;
-  const settings = settingsFrom(TEMPLATE_MODEL, inputs) as unknown as RolloutSettings;
+  const settings: RolloutSettings = settingsFrom(TEMPLATE_MODEL, inputs);
   const client = session.client;
   await withoutSecrets(secrets, async () => {
     const outcomes = await Promise.all(users.map(async (e) => ({ e, failure: await followRollout(client, e.id, rolloutPolicy(settings)) })));

@@ -15,7 +15,7 @@ import type { EndpointState, TemplateState } from "../../paths/records";
 import { IncompleteCreateError, type Port, type PortContext } from "../../port";
 import { diffEndpoint } from "../diff";
 import { drain, drainLimitMs, runningJobs } from "../drain";
-import { ENDPOINT_MODEL, type EndpointInputs, type EndpointSettings } from "../model";
+import { ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs, type EndpointSettings } from "../model";
 import { guardRollout } from "../../rollout/rollout";
 
 /** An endpoint as GraphQL reports it → the model's record. GraphQL's `fastBootType` has no priority mode: FASTBOOT is FLASHBOOT. */
@@ -51,7 +51,7 @@ function sent<T extends object>(body: T): T {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as T;
 }
 
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+const isSet = <T>(v: T): v is NonNullable<T> => v !== undefined && v !== null;
 
 /** A list as `saveEndpoint` takes it: comma-separated, an empty list as null. */
 const csv = (values: readonly string[]): string | null => (values.length > 0 ? joinList(values) : null);
@@ -64,9 +64,8 @@ const csv = (values: readonly string[]): string | null => (values.length > 0 ? j
  *   `workersStandby` are sent with these values, so a modify that replaces the settings keeps them; a
  *   create passes none (the platform's defaults).
  */
-export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[], id?: string, carried?: object): SaveEndpointInput {
-  const last = (carried ?? {}) as Record<string, unknown>;
-  const platform = <K extends "gpuCount" | "allowedCudaVersions" | "executionTimeoutMs">(k: K) => (inputs[k] === undefined ? last[k] : inputs[k]);
+export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[], id?: string, carried?: Partial<EndpointOutputs>): SaveEndpointInput {
+  const platform = <K extends "gpuCount" | "allowedCudaVersions" | "executionTimeoutMs">(k: K) => (inputs[k] === undefined ? carried?.[k] : inputs[k]);
   const save: SaveEndpointInput = sent({
     name: inputs.name,
     templateId: inputs.templateId!,
@@ -82,13 +81,14 @@ export function saveInputFrom(inputs: EndpointInputs, gpuIds: readonly string[],
     networkVolumeId: inputs.networkVolumeId,
   } as SaveEndpointInput);
   const gpuCount = platform("gpuCount");
-  if (isSet(gpuCount)) save.gpuCount = gpuCount as number;
+  if (isSet(gpuCount)) save.gpuCount = gpuCount;
   const cuda = platform("allowedCudaVersions");
-  if (isSet(cuda)) save.allowedCudaVersions = csv(cuda as string[]);
+  if (isSet(cuda)) save.allowedCudaVersions = csv(cuda);
   const timeout = platform("executionTimeoutMs");
-  if (isSet(timeout)) save.executionTimeoutMs = timeout as number;
+  if (isSet(timeout)) save.executionTimeoutMs = timeout;
   // Not managed, so a modify keeps what the platform (or its console) set rather than resetting it.
-  if (isSet(last.workersStandby)) save.workersStandby = last.workersStandby as number;
+  const standby = carried?.workersStandby;
+  if (isSet(standby)) save.workersStandby = standby;
   if (id !== undefined) save.id = id;
   return save;
 }
@@ -157,7 +157,7 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
       const saved = endpointStateFromGraphql(await client().saveEndpoint(saveInputFrom(inputs, tiers, id, olds)));
       const previous = olds.templateId;
       if (typeof previous === "string" && previous !== inputs.templateId) {
-        const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
+        const settings: EndpointSettings = settingsFrom(ENDPOINT_MODEL, inputs);
         const templates = await Promise.all([previous, inputs.templateId!].map((t) => context.listing<TemplateState>("template").find(t)));
         const secrets = templates.flatMap((t) => Object.values(t?.env ?? {})).filter((v) => v.length > 0);
         const image = templates[0]?.imageName;
@@ -215,7 +215,7 @@ export function graphqlEndpointPort(context: PortContext): Port<EndpointInputs, 
  */
 function recordFromOutputs(
   id: string,
-  props: Record<string, unknown> | undefined,
+  props: Partial<EndpointOutputs> | undefined,
 ): Pick<EndpointState, "name" | "templateId" | "gpuIds" | "workersMin" | "workersMax"> | undefined {
   const { name, templateId, gpuIds, workersMin, workersMax } = props ?? {};
   if (typeof name !== "string" || typeof templateId !== "string" || typeof workersMin !== "number" || typeof workersMax !== "number") return undefined;

@@ -16,7 +16,7 @@ import type { ContainerSettings, EndpointState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
 import { settingsFrom } from "../../model/state";
 import { drain, drainLimitMs, runningJobs } from "../drain";
-import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs, type EndpointSettings } from "../model";
+import { ENDPOINT_INPUT_FIELDS, ENDPOINT_MODEL, type EndpointInputField, type EndpointInputs, type EndpointOutputs, type EndpointSettings } from "../model";
 import { guardRollout } from "../../rollout/rollout";
 import { reappliesTemplate, runsCurrentTemplate, templateDifferences } from "./v2TemplateCopy";
 
@@ -192,7 +192,7 @@ function containerBody(c: ContainerSettings): V2.UpdateEndpointRequest {
 }
 
 /** The container of the release last followed to health, as the stored outputs hold it (JSON text), if they do. */
-export function releasedContainerOf(olds: Record<string, unknown> | undefined): ContainerSettings | undefined {
+export function releasedContainerOf(olds: Partial<EndpointOutputs> | undefined): ContainerSettings | undefined {
   const text = olds?.releasedContainer;
   if (typeof text !== "string") return undefined;
   try {
@@ -204,7 +204,7 @@ export function releasedContainerOf(olds: Record<string, unknown> | undefined): 
 }
 
 /** The release the stored outputs hold: a version, `null` for the one the create made, undefined when untracked (older state). */
-const storedRelease = (olds: Record<string, unknown> | undefined): number | null | undefined =>
+const storedRelease = (olds: Partial<EndpointOutputs> | undefined): number | null | undefined =>
   typeof olds?.releaseVersion === "number" ? olds.releaseVersion : olds?.releaseVersion === null ? null : undefined;
 
 /**
@@ -214,7 +214,7 @@ const storedRelease = (olds: Record<string, unknown> | undefined): number | null
  */
 async function rollOut(context: PortContext, after: EndpointState, inputs: EndpointInputs, target: ContainerSettings): Promise<void> {
   const { id, container: current } = after as EndpointState & { container: ContainerSettings };
-  const settings = settingsFrom(ENDPOINT_MODEL, inputs) as EndpointSettings;
+  const settings: EndpointSettings = settingsFrom(ENDPOINT_MODEL, inputs);
   const secrets = [...Object.values(target.env), ...Object.values(current.env), ...Object.values(inputs.env ?? {})].filter((v) => v.length > 0);
   await guardRollout(context.client, { id, label: `${inputs.name} (${id})`, requestUrls: after.requestUrls }, settings, secrets, {
     what: "the previous container settings",
@@ -237,7 +237,11 @@ async function latestRelease(context: PortContext, id: string): Promise<{ id: st
  * The newest release when it is newer than the one the stored outputs hold (never followed to health:
  * left by an interrupted `up`, or made outside Pulumi); undefined when it is the same, or untracked.
  */
-async function unfollowedRelease(context: PortContext, id: string, olds: Record<string, unknown>): Promise<{ id: string; version: number | null } | undefined> {
+async function unfollowedRelease(
+  context: PortContext,
+  id: string,
+  olds: Partial<EndpointOutputs>,
+): Promise<{ id: string; version: number | null } | undefined> {
   const stored = storedRelease(olds);
   if (stored === undefined) return undefined;
   const newest = await latestRelease(context, id);

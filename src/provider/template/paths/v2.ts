@@ -13,7 +13,7 @@ import { isNotFound } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { TemplateState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
-import { INJECTED_ENV, TEMPLATE_INPUT_FIELDS, TEMPLATE_MODEL, type TemplateInputs } from "../model";
+import { INJECTED_ENV, TEMPLATE_INPUT_FIELDS, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "../model";
 
 export function templateStateFromV2(t: V2.Template): TemplateState {
   const volume = t.mounts?.persistent;
@@ -64,7 +64,7 @@ export function createTemplateBody(inputs: TemplateInputs): V2.CreateTemplateReq
 }
 
 /** The `updateTemplate` body: only the changed fields; undefined when none changed. */
-export function patchTemplateBody(inputs: TemplateInputs, olds: Record<string, unknown>): V2.UpdateTemplateRequest | undefined {
+export function patchTemplateBody(inputs: TemplateInputs, olds: Partial<TemplateOutputs>): V2.UpdateTemplateRequest | undefined {
   const changed = new Set(changedFields(TEMPLATE_MODEL, TEMPLATE_INPUT_FIELDS, olds, { ...inputs }));
   const body: V2.UpdateTemplateRequest = {};
   if (changed.has("name")) body.name = inputs.name;
