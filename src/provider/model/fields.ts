@@ -244,13 +244,15 @@ export function outputNames<F extends Fields>(model: ResourceModel<F>): OutputNa
 }
 
 /** The defaults of the fields of `kind` that have one (aliases excluded); lists are fresh copies. */
-export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "input" | "setting"): Record<string, unknown> {
+export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "input"): Partial<InputsOf<F>>;
+export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "setting"): Partial<SettingsOf<F>>;
+export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "input" | "setting"): Partial<InputsOf<F>> {
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(model.fields)) {
     if (f.kind !== kind || (f.kind === "input" && f.alias) || !("default" in f) || f.default === undefined) continue;
     out[name] = Array.isArray(f.default) ? [...f.default] : f.default;
   }
-  return out;
+  return out as Partial<InputsOf<F>>;
 }
 
 // ---- Value types derived from a model ----

@@ -180,7 +180,7 @@ export const TEMPLATE_ARG_FIELDS = argumentNames(TEMPLATE_MODEL);
 export const TEMPLATE_OUTPUT_FIELDS = outputNames(TEMPLATE_MODEL);
 /** Outputs registered as Pulumi secrets: `env`. */
 export const TEMPLATE_SECRET_FIELDS = secretNames(TEMPLATE_MODEL);
-export const TEMPLATE_DEFAULTS = Object.freeze(defaultsOf(TEMPLATE_MODEL, "input")) as Readonly<Partial<TemplateInputs>>;
+export const TEMPLATE_DEFAULTS: Readonly<Partial<TemplateInputs>> = Object.freeze(defaultsOf(TEMPLATE_MODEL, "input"));
 
 /** Env keys each start flag makes the platform inject (document: CreateTemplateRequest.startSsh / startJupyter). */
 export const INJECTED_ENV = { startSsh: "PUBLIC_KEY", startJupyter: "JUPYTER_PASSWORD" } as const;
