@@ -78,6 +78,8 @@ test("removing a volume that an unchanged endpoint and pod of the stack still mo
   };
   await declare({ volumes: { cache: VOLUME }, ...mounted });
   await stack.run(["up", "--yes"]);
+  // What the endpoint and the pod recorded of the volume survives a refresh.
+  await stack.run(["refresh", "--yes"]);
   try {
     await declare(mounted);
     const preview = await stack.run(["preview"], { expectFailure: true });

@@ -4,7 +4,7 @@
  * it, and the platform refuses to delete a mounted volume however long one waits. The engine never asks
  * the provider about a planned delete at preview, so the mounting resources refuse it at their own
  * check: each records in its checked inputs which of its mounted volumes were volumes the program
- * declared ({@link STACK_MOUNTS_PROPERTY}, from the program's hand-over, catalog/stackMembers.ts
+ * declared (reserved.ts {@link STACK_MOUNTS_PROPERTY}, carried on while the mount stays; from the program's hand-over, catalog/stackMembers.ts
  * `STACK_VOLUMES_PROPERTY`), and fails while one of them is no longer declared. Without a hand-over
  * (the plugin path, whose programs hand none) nothing is recorded or refused here; `pulumi up` still
  * refuses that delete at once (kindSession.ts `keepsMounting`).
@@ -13,14 +13,9 @@ import type { InputFailure } from "../model/check";
 import type { KindSession } from "../kindSession";
 import { STACK_VOLUMES_PROPERTY, stackVolumes, type StackVolumes } from "../catalog/stackMembers";
 import { containsUnknown } from "../unknown";
+import { STACK_MOUNTS_PROPERTY } from "../reserved";
 
 type Props = Record<string, unknown>;
-
-/**
- * In an endpoint's or pod's checked inputs: its mounted volume ids that were, at a check, volumes the
- * program declared, each with that volume's Pulumi resource name. Carried on while the mount stays.
- */
-export const STACK_MOUNTS_PROPERTY = "__stackMounts";
 
 /** `news` without the program's hand-over, and the handed-over volumes (undefined: none handed over). */
 export function takeStackVolumes(news: Props): { news: Props; declared: StackVolumes | undefined } {
