@@ -74,7 +74,7 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
     const { kind, module, type } = NETWORK_VOLUME_MODEL;
     opts = checkedOptions(type, name, opts);
     super(providerStub(kind), name, registeredProperties(NETWORK_VOLUME_OUTPUT_FIELDS, args, name), opts, module, type);
-    if ((args as unknown as Record<string, unknown> | undefined)?.[LOOKUP_PROPERTY] !== true) declareStackVolume(name, this.id, opts);
+    declareStackVolume(name, this.id, (args as unknown as Record<string, unknown> | undefined)?.[LOOKUP_PROPERTY] === true || opts?.retainOnDelete === true);
   }
 
   /** Looks up an existing volume by id without managing it. */

@@ -43,9 +43,12 @@ function costInputs(kind: StackMember["kind"], args: object | undefined): Record
   return inputs;
 }
 
-/** Notes NetworkVolume `key`, declared (not a `get`) with `opts`, for the checks of the endpoints and pods that mount volumes. */
-export function declareStackVolume(key: string, id: pulumi.Output<string>, opts: pulumi.CustomResourceOptions | undefined): void {
-  volumes.push({ key, id, retained: opts?.retainOnDelete === true });
+/**
+ * Notes NetworkVolume `key`, for the checks of the endpoints and pods that mount volumes. `retained`: the
+ * program never deletes it by dropping it (a `get`, or `retainOnDelete`).
+ */
+export function declareStackVolume(key: string, id: pulumi.Output<string>, retained: boolean): void {
+  volumes.push({ key, id, retained });
 }
 
 /** A volume's id once its registration answers: null when unknown at this preview, undefined when its registration failed. */

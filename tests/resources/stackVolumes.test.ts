@@ -1,6 +1,7 @@
 /**
  * What the program hands an Endpoint's or Pod's check about the stack's NetworkVolumes
- * (src/resources/stackMembers.ts): only to one that mounts a volume; every declared volume by name, the
+ * (src/resources/stackMembers.ts): only to one that mounts a volume; every declared volume by name (those
+ * it never deletes by dropping them marked retained), the
  * ids of those declared before it (their registrations answered first), none of a later one; the
  * resources mounting its literal ids. Pulumi mocks stand in for the engine.
  */
@@ -42,9 +43,11 @@ test("an endpoint or pod that mounts a volume gets the declared volumes and who 
   await Promise.all([ep, plain, pod].map(urnOf));
 
   const mountedBy = { "id-of-models": ["endpoint llm", "pod nb"] };
+  // A `get` is a volume the program uses without managing it: never deleted by dropping it, as with `retainOnDelete`.
   const first = [
     { key: "models", id: "id-of-models" },
     { key: "kept", id: "id-of-kept", retained: true },
+    { key: "looked-up", id: "vol-seen", retained: true },
   ];
   expect(inputsOf("llm").__stackVolumes).toEqual({ volumes: [...first, { key: "mid" }, { key: "late" }], mountedBy });
   // `mid`, declared after the endpoint and before the pod: the pod awaits its id, the endpoint not.

@@ -63,7 +63,7 @@ export interface StackVolume {
    * resource, whose registration never waits for a later one).
    */
   id?: string | null;
-  /** Declared with `retainOnDelete`: removing it from the program leaves it on the platform. */
+  /** Declared with `retainOnDelete`, or looked up with `NetworkVolume.get`: removing it from the program leaves it on the platform. */
   retained?: boolean;
 }
 
