@@ -57,6 +57,14 @@ export interface SessionOptions {
   warn?: (message: string) => void;
 }
 
+/**
+ * Why a refusal's total may leave resources out when no program handed the declared ones over (the
+ * provider plugin: the engine gives a provider one resource per check, in the order the program
+ * registers them, and nothing marks the last one before the preview ends).
+ */
+export const CHECKED_ONLY =
+  "counted: the endpoints and pods checked so far, not those the program declares after this one (the provider plugin sees each resource only at its own check; `pulumi-runpod cost` totals the deployed stack)";
+
 export class KindSession implements PortContext {
   private clientInstance?: PlatformClient;
   private apiPath?: ApiPath;
@@ -206,7 +214,8 @@ export class KindSession implements PortContext {
 
   /**
    * Records `entry` in the stack ledger: the refusal when the recorded sum passes `runpod:maxHourlyCost`.
-   * Its total counts the stack's declared endpoints and pods not checked yet at their inputs' estimates.
+   * Its total counts the stack's declared endpoints and pods not checked yet at their inputs' estimates;
+   * without a program's hand-over of them (the plugin path) it says it counts the checked ones ({@link CHECKED_ONLY}).
    */
   async budgetRefusal(entry: LedgerEntry): Promise<string | undefined> {
     const budget = this.catalogSettings.maxHourlyCost;
@@ -221,7 +230,8 @@ export class KindSession implements PortContext {
         else unknown.push(m.key);
       }),
     );
-    return this.ledger.overBudget(budget, counted, unknown);
+    const reason = this.ledger.overBudget(budget, counted, unknown);
+    return reason === undefined || this.ledger.handedOver ? reason : `${reason}; ${CHECKED_ONLY}`;
   }
 
   /** A notice for the user (e.g. scarce availability), shown by the engine with the preview. */

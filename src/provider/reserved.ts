@@ -35,5 +35,19 @@ export const AUTONAMED_PROPERTY = "__autonamed";
  */
 export const CHECKED_PROPERTY = "__checked";
 
+/**
+ * In an endpoint's or pod's checked inputs: its mounted volume ids that were volumes the program
+ * declared, each with that volume's Pulumi resource name (networkVolume/stackMounts.ts). Kept in
+ * {@link CHECKED_PROPERTY}, so a refresh does not forget them.
+ */
+export const STACK_MOUNTS_PROPERTY = "__stackMounts";
+
 /** Every reserved name. */
-export const RESERVED_PROPERTIES = [PROVIDER_PROPERTY, LOOKUP_PROPERTY, NAME_PREFIX_PROPERTY, AUTONAMED_PROPERTY, CHECKED_PROPERTY] as const;
+export const RESERVED_PROPERTIES = [
+  PROVIDER_PROPERTY,
+  LOOKUP_PROPERTY,
+  NAME_PREFIX_PROPERTY,
+  AUTONAMED_PROPERTY,
+  CHECKED_PROPERTY,
+  STACK_MOUNTS_PROPERTY,
+] as const;

@@ -15,6 +15,7 @@ import type { Agrees, ArgsMismatch } from "./modelArgs";
 import { checkNetworkVolumeQuery, selectNetworkVolume } from "../provider/networkVolumes";
 import { functionFailure, programClient } from "./programClient";
 import { checkedOptions, registeredProperties } from "./registration";
+import { declareStackVolume } from "./stackMembers";
 
 /** A network volume as the lookups return it: `{ id, name, size, dataCenter, type }` (`size` in GB). */
 export type NetworkVolumeRecord = ListedVolume;
@@ -73,6 +74,7 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
     const { kind, module, type } = NETWORK_VOLUME_MODEL;
     opts = checkedOptions(type, name, opts);
     super(providerStub(kind), name, registeredProperties(NETWORK_VOLUME_OUTPUT_FIELDS, args, name), opts, module, type);
+    declareStackVolume(name, this.id, (args as unknown as Record<string, unknown> | undefined)?.[LOOKUP_PROPERTY] === true || opts?.retainOnDelete === true);
   }
 
   /** Looks up an existing volume by id without managing it. */

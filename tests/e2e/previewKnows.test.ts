@@ -1,9 +1,9 @@
 /**
  * What preview can know, it refuses or shows (issue 37), through the real Pulumi CLI against the
  * emulator (program: tests/e2e/stackFixture): a new endpoint's estimates are known at the first
- * preview although its template and volume are created in the same `up`; deleting a volume that
- * endpoints and pods the program still declares keep mounting fails at once (no in-use retries), naming
- * them, nothing deleted; an error the provider raises itself reaches the user once and without a
+ * preview although its template and volume are created in the same `up`; removing a volume that
+ * endpoints and pods the program still declares keep mounting fails at preview, naming them, and `up`
+ * refuses it the same way (no in-use retries), nothing deleted; an error the provider raises itself reaches the user once and without a
  * JavaScript stack trace.
  * Needs `npm run setup` and a build (dist/).
  */
@@ -68,7 +68,7 @@ test("a new endpoint's estimates are known at the first preview when its templat
   await stack.run(["up", "--yes"]);
 });
 
-test("deleting a volume that an unchanged endpoint and pod of the stack still mount fails at once, naming them; nothing is deleted", async () => {
+test("removing a volume that an unchanged endpoint and pod of the stack still mount fails at preview, naming them; up refuses it too, nothing deleted", async () => {
   const id = (await volumeNamed(VOLUME.name))!.id;
   // The endpoint and a pod keep the volume's id as a literal (no reference, so no dependency).
   const mounted = {
@@ -78,18 +78,24 @@ test("deleting a volume that an unchanged endpoint and pod of the stack still mo
   };
   await declare({ volumes: { cache: VOLUME }, ...mounted });
   await stack.run(["up", "--yes"]);
+  // What the endpoint and the pod recorded of the volume survives a refresh.
+  await stack.run(["refresh", "--yes"]);
   try {
     await declare(mounted);
+    const preview = await stack.run(["preview"], { expectFailure: true });
+    const out = preview.stdout + preview.stderr;
+    // The engine stops at the first failing check (the endpoint's or the pod's); either names both.
+    const refusal =
+      `resource '(llm|nb)': property networkVolumeId value \\{${id}\\} has a problem: NetworkVolume cache \\(network volume "${VOLUME.name}" ${id}\\) ` +
+      "is no longer declared, so this deployment would delete it, but endpoint llm, pod nb of this stack still mount it, and the platform refuses to delete a mounted volume. " +
+      "Keep cache declared, or remove the mount from them first and delete the volume in a later deployment";
+    expect(out.slice(out.indexOf("Diagnostics:"))).toMatch(new RegExp(refusal));
+    // `up` refuses at the same checks, before any change: not the in-use retries' end (they wait 2 minutes for a release that cannot come).
     const up = await stack.run(["up", "--yes"], { expectFailure: true });
-    const out = up.stdout + up.stderr;
-    expect(out).toMatch(
-      new RegExp(
-        `Network volume "${VOLUME.name}" \\(${id}\\) is still used by endpoint llm, pod nb of this stack, which the program still declares using it, and the platform refuses to delete it`,
-      ),
-    );
-    // Not the in-use retries' end (they wait 2 minutes for a release that cannot come).
-    expect(out).not.toMatch(/of retries/);
-    expect(out).not.toMatch(/^\s{4}at /m);
+    const upOut = up.stdout + up.stderr;
+    expect(upOut).toMatch(new RegExp(refusal));
+    expect(upOut).not.toMatch(/of retries/);
+    expect(upOut).not.toMatch(/^\s{4}at /m);
     expect(await volumeNamed(VOLUME.name)).toMatchObject({ id });
   } finally {
     // Declared again: nothing to change.

@@ -12,6 +12,7 @@ import { VOLUME_PRICE_PER_GB_MONTH } from "../../src/provider/networkVolume/cost
 import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { requestSteps } from "./requestSteps";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -113,28 +114,33 @@ it("check reads the catalog's data centers alone, once per session, and shares t
   expect(emu.stats().byOperation).toEqual({ listDataCenters: 1, listGpuTypes: 1, listCpuTypes: 1 });
 });
 
+/** An endpoint `endpoints` checks and creates, named after `name`, mounting volume `volumeId`. */
+async function mountingEndpoint(endpoints: EndpointProvider, name: string, volumeId: string) {
+  const r = (await endpoints.check(undefined, {
+    name: uniqueName(name),
+    templateId: "tpl_vllm",
+    gpuIds: ["ADA_24"],
+    dataCenterIds: ["EU-RO-1"],
+    networkVolumeId: volumeId,
+  })) as { inputs: Props; failures?: unknown[] };
+  expect(r.failures ?? []).toEqual([]);
+  return { inputs: r.inputs, ep: await endpoints.create(r.inputs) };
+}
+
 it("a delete refused while an endpoint mounts the volume fails as in-use naming the endpoint; after the endpoint goes it succeeds", async () => {
   const session = on("v2");
   const provider = new NetworkVolumeProvider(session, { deadlineMs: 300, firstPauseMs: 50 });
   const vol = await provider.create(await checked(provider, { name: uniqueName("mounted"), size: 10, dataCenterId: "EU-RO-1" }));
   // Another deployment's endpoint (its own session): this one may yet let go, so the refusal is retried.
   const endpoints = new EndpointProvider(on("v2"));
-  const epInputs = (await endpoints.check(undefined, {
-    name: uniqueName("reader"),
-    templateId: "tpl_vllm",
-    gpuIds: ["ADA_24"],
-    dataCenterIds: ["EU-RO-1"],
-    networkVolumeId: vol.id,
-  })) as { inputs: Props; failures?: unknown[] };
-  expect(epInputs.failures ?? []).toEqual([]);
-  const ep = await endpoints.create(epInputs.inputs);
+  const { inputs: epInputs, ep } = await mountingEndpoint(endpoints, "reader", vol.id);
 
   const err = await provider.delete(vol.id, vol.outs as Props).then(
     () => undefined,
     (e: Error) => e,
   );
   expect(err).toBeInstanceOf(Error);
-  expect(err!.message).toContain(`is still in use by endpoints ${ep.id} (${String(epInputs.inputs.name)})`);
+  expect(err!.message).toContain(`is still in use by endpoints ${ep.id} (${String(epInputs.name)})`);
   expect(isInUse((err as Error & { cause?: unknown }).cause)).toBe(true);
   expect((await client.v2.getNetworkVolume(vol.id)).id).toBe(vol.id);
 
@@ -149,15 +155,7 @@ it("a delete refused while an endpoint this deployment keeps mounts the volume f
   const vol = await provider.create(await checked(provider, { name: uniqueName("kept"), size: 10, dataCenterId: "EU-RO-1" }));
   // Checked in the same session: the program still declares it, mounting the volume.
   const endpoints = new EndpointProvider(session);
-  const epInputs = (await endpoints.check(undefined, {
-    name: uniqueName("keeper"),
-    templateId: "tpl_vllm",
-    gpuIds: ["ADA_24"],
-    dataCenterIds: ["EU-RO-1"],
-    networkVolumeId: vol.id,
-  })) as { inputs: Props; failures?: unknown[] };
-  expect(epInputs.failures ?? []).toEqual([]);
-  const ep = await endpoints.create(epInputs.inputs);
+  const { inputs: epInputs, ep } = await mountingEndpoint(endpoints, "keeper", vol.id);
 
   emu.resetStats();
   const err = await provider.delete(vol.id, vol.outs as Props).then(
@@ -165,7 +163,7 @@ it("a delete refused while an endpoint this deployment keeps mounts the volume f
     (e: Error) => e,
   );
   expect(err!.message).toContain(
-    `Network volume "${String((vol.outs as Props).name)}" (${vol.id}) is still used by endpoint ${String(epInputs.inputs.name)} of this stack, which the program still declares using it, and the platform refuses to delete it`,
+    `Network volume "${String((vol.outs as Props).name)}" (${vol.id}) is still used by endpoint ${String(epInputs.name)} of this stack, which the program still declares using it, and the platform refuses to delete it`,
   );
   expect(err!.message).not.toContain("of retries");
   expect(isInUse((err as Error & { cause?: unknown }).cause)).toBe(true);
@@ -179,13 +177,7 @@ it("a delete refused while an endpoint this deployment keeps mounts the volume f
 it("a volume's life sends the same requests on both paths, operation by operation (the benchmark tier counts them through the CLI on v2 alone)", async () => {
   const sent = async (api: "v2" | "graphql"): Promise<Record<string, Record<string, number>>> => {
     const provider = volumeProvider(api);
-    const ops: Record<string, Record<string, number>> = {};
-    const step = async <T>(name: string, op: () => Promise<T>): Promise<T> => {
-      emu.resetStats();
-      const result = await op();
-      ops[name] = { ...emu.stats().byOperation };
-      return result;
-    };
+    const { ops, step } = requestSteps(emu);
     const inputs = await step("check", () => checked(provider, { name: uniqueName(`paths-${api}`), size: 10, dataCenterId: "EU-RO-1" }));
     const { id, outs } = await step("create", () => provider.create(inputs));
     const read = await step("read", () => volumeProvider(api).read(id, outs as Props));

@@ -12,6 +12,7 @@ import { podsMounting } from "../../src/provider/pod/mounts";
 import { PodProvider } from "../../src/provider/pod/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { requestSteps } from "./requestSteps";
 
 const SECRET = "hf_p0d-s3cr3t-value";
 const RTX4090 = "NVIDIA GeForce RTX 4090";
@@ -312,13 +313,7 @@ test("placement preferences: a gpuTypeIds or dataCenterIds list that still allow
 test("a pod's life sends the same requests on both paths, operation by operation (the benchmark tier counts them through the CLI on v2 alone)", async () => {
   const sent = async (api: "v2" | "graphql"): Promise<Record<string, Record<string, number>>> => {
     const provider = providerOn(api);
-    const ops: Record<string, Record<string, number>> = {};
-    const step = async <T>(name: string, op: () => Promise<T>): Promise<T> => {
-      emu.resetStats();
-      const result = await op();
-      ops[name] = { ...emu.stats().byOperation };
-      return result;
-    };
+    const { ops, step } = requestSteps(emu);
     const args = { name: uniqueName(`paths-${api}`), imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 2 };
     const inputs = await step("check", () => checkedBy(provider, args));
     const { id, outs } = await step("create", () => provider.create(inputs as never));

@@ -43,6 +43,15 @@ export class StackLedger {
     for (const m of members) this.members.set(m.key, m);
   }
 
+  /**
+   * Whether a program handed over its declared endpoints and pods (the resource classes do, with a
+   * budget set, each including itself). The plugin's programs hand over nothing: their total counts
+   * the checked ones alone.
+   */
+  get handedOver(): boolean {
+    return this.members.size > 0;
+  }
+
   /** The declared endpoints and pods whose check has not run yet. */
   unchecked(): StackMember[] {
     return [...this.members.values()].filter((m) => !this.entries.has(m.key));

@@ -45,3 +45,52 @@ export function stackMembers(value: unknown): StackMember[] {
       (m.args === undefined || (typeof m.args === "object" && m.args !== null && !Array.isArray(m.args))),
   );
 }
+
+/**
+ * Registered by an Endpoint or Pod that mounts a network volume: the stack's declared NetworkVolumes
+ * ({@link StackVolumes}), so `check` can tell a mounted volume of the stack that the program stops
+ * declaring (networkVolume/stackMounts.ts). `check` removes it.
+ */
+export const STACK_VOLUMES_PROPERTY = "__stackVolumes";
+
+/** A NetworkVolume the program declares. */
+export interface StackVolume {
+  /** Its Pulumi resource name. */
+  key: string;
+  /**
+   * Its id: a string when known, null when unknown at this preview (a volume this deployment creates or
+   * replaces, which cannot be one mounted already); absent when not awaited (declared after the mounting
+   * resource, whose registration never waits for a later one).
+   */
+  id?: string | null;
+  /** Declared with `retainOnDelete`, or looked up with `NetworkVolume.get`: removing it from the program leaves it on the platform. */
+  retained?: boolean;
+}
+
+/** A registered {@link STACK_VOLUMES_PROPERTY}. */
+export interface StackVolumes {
+  volumes: StackVolume[];
+  /**
+   * Per volume id the resource mounts as a plain string: the declared endpoints and pods that mount it
+   * so ("endpoint llm", "pod nb"), itself included, for the refusal to name them all.
+   */
+  mountedBy: Record<string, string[]>;
+}
+
+/** The well-formed parts of a registered {@link STACK_VOLUMES_PROPERTY}, or undefined when none was handed over. */
+export function stackVolumes(value: unknown): StackVolumes | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const given = value as Partial<Record<keyof StackVolumes, unknown>>;
+  if (!Array.isArray(given.volumes)) return undefined;
+  const mountedBy = typeof given.mountedBy === "object" && given.mountedBy !== null ? (given.mountedBy as Record<string, unknown>) : {};
+  const volumes = given.volumes.filter(
+    (v): v is StackVolume =>
+      typeof v === "object" &&
+      v !== null &&
+      typeof v.key === "string" &&
+      (v.id === undefined || v.id === null || typeof v.id === "string") &&
+      (v.retained === undefined || typeof v.retained === "boolean"),
+  );
+  const names = (v: unknown) => (Array.isArray(v) ? v.filter((u): u is string => typeof u === "string") : []);
+  return { volumes, mountedBy: Object.fromEntries(Object.entries(mountedBy).map(([id, users]) => [id, names(users)])) };
+}
