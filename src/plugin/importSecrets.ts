@@ -1,8 +1,9 @@
 /**
  * Secrets kept out of the code `pulumi import` generates. The engine writes that code from the inputs
- * `Read` returns, so an import's inputs carry a placeholder for each secret value (env values, a
- * registry password); the state's outputs keep the real values, sealed. `check` refuses a placeholder
- * left in a program, naming the field, so a deployment never sends one to the platform.
+ * `Read` returns, as the state stores them (a secret as `secret(<plaintext>)`: docs/plugin.md), so an
+ * import's inputs carry a placeholder for each secret value (env values, a registry password); the
+ * state's outputs keep the real values, sealed. `check` refuses a placeholder left in a program, naming
+ * the field, so a deployment never sends one to the platform.
  */
 import type { ResourceModel } from "../provider";
 
@@ -35,6 +36,26 @@ export function withoutSecretValues(inputs: Record<string, unknown>, secrets: re
     }
   }
   return { inputs: out, replaced: replaced.sort() };
+}
+
+/**
+ * `news` with each placeholder in its secret fields replaced by `olds`' value of the field. Only the
+ * engine's refresh diff passes stored inputs as `news` (check refuses a placeholder in a program), and
+ * there a placeholder stands for the deployed value the import did not copy: no drift, and no
+ * template change for the endpoints diffed after it (template/provider.ts `templateChanging`).
+ */
+export function withPlaceholdersResolved(news: Record<string, unknown>, olds: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
+  const out = { ...news };
+  for (const name of secrets) {
+    const v = out[name];
+    const old = olds[name];
+    if (isPlaceholder(v) && old !== undefined) out[name] = old;
+    else if (v && typeof v === "object" && !Array.isArray(v)) {
+      const deployed = old && typeof old === "object" && !Array.isArray(old) ? (old as Record<string, unknown>) : {};
+      out[name] = Object.fromEntries(Object.entries(v).map(([k, value]) => [k, isPlaceholder(value) && k in deployed ? deployed[k] : value]));
+    }
+  }
+  return out;
 }
 
 /** A failure for each placeholder still in `news`' secret fields. */

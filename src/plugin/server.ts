@@ -16,7 +16,7 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import type { PlatformClient } from "../api";
 import { withOperationDeadline } from "../api/deadline";
-import { placeholderFailures, withoutSecretValues } from "./importSecrets";
+import { placeholderFailures, withoutSecretValues, withPlaceholdersResolved } from "./importSecrets";
 import {
   catalogReads,
   clientInputFromConfig,
@@ -236,7 +236,8 @@ export class ResourceProviderServer {
   /** The model's diff of stored outputs against checked inputs, with one detailedDiff entry per changed input. */
   private async diff(req: proto.DiffRequest): Promise<proto.DiffResponse> {
     const olds = fromStruct(req.getOlds());
-    const news = fromStruct(req.getNews());
+    const model: ResourceModel = RESOURCE_KINDS[this.kind(req.getUrn())].model;
+    const news = withPlaceholdersResolved(fromStruct(req.getNews()), olds, secretNames(model));
     const d = (await this.operations(req.getUrn()).diff(req.getId(), olds, news)) as {
       changes?: boolean;
       replaces?: string[];

@@ -8,32 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tokenOf } from "../../plugin/tokens";
-import { secretNames } from "../../provider";
-import { resourcesOf, type Checkpoint } from "../stack/checkpoint";
+import { resourcesOf } from "../stack/checkpoint";
 import type { PulumiRunner } from "../stack/pulumiCommand";
 import { exportCheckpoint, importCheckpoint, withStaleLockReleased } from "../stack/stackState";
 import { MODEL_OF, type AdoptedObject } from "./plan";
 import { sealSecrets, secretOf } from "./seedState";
-
-/**
- * The plugin's import keeps secret values out of the inputs it records (they feed generated code:
- * src/plugin/importSecrets.ts); adopt's program declares them from secret config, so its state's
- * inputs take the deployed values back from the outputs, or the first preview would see every env change.
- * @returns whether anything changed.
- */
-function withDeployedSecrets(checkpoint: Checkpoint, objects: readonly AdoptedObject[]): boolean {
-  let changed = false;
-  for (const o of objects) {
-    const r = resourcesOf(checkpoint).find((x) => x.id === o.id && x.type === tokenOf(MODEL_OF[o.kind]) && !x.delete);
-    if (!r?.inputs || !r.outputs) continue;
-    for (const f of secretNames(MODEL_OF[o.kind]) as string[]) {
-      if (r.inputs[f] === undefined || r.outputs[f] === undefined) continue;
-      r.inputs[f] = r.outputs[f];
-      changed = true;
-    }
-  }
-  return changed;
-}
 
 export async function importThroughPlugin(pulumi: PulumiRunner, objects: readonly AdoptedObject[], notice: (line: string) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pulumi-runpod-adopt-"));
@@ -45,10 +24,9 @@ export async function importThroughPlugin(pulumi: PulumiRunner, objects: readonl
     rmSync(dir, { recursive: true, force: true });
   }
   const checkpoint = await exportCheckpoint(pulumi);
-  const restored = withDeployedSecrets(checkpoint, objects);
   const sealed = sealSecrets(checkpoint, objects, (o) => tokenOf(MODEL_OF[o.kind]));
   const carrying = objects.filter((o) => Object.keys(o.carried).length > 0);
-  if (carrying.length === 0 && !sealed && !restored) return;
+  if (carrying.length === 0 && !sealed) return;
   for (const o of carrying) {
     const r = resourcesOf(checkpoint).find((x) => x.id === o.id && x.type === tokenOf(MODEL_OF[o.kind]) && !x.delete);
     if (!r) throw new Error(`\`pulumi import\` did not record ${o.resourceName} (${o.id})`);
