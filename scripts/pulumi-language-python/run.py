@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import runpy
+import signal
 import sys
 import traceback
 
@@ -43,6 +44,10 @@ if os.path.isdir(program):
     sys.path.insert(0, program)
 else:
     sys.path.insert(0, os.path.dirname(program))
+
+# The host interrupts the program when the engine cancels the run, which it does after showing the
+# error that stopped it: end at once, with no KeyboardInterrupt traceback under that error.
+signal.signal(signal.SIGINT, lambda *_: os._exit(USER_ACTIONABLE))
 
 loop = asyncio.new_event_loop()
 asyncio.set_event_loop(loop)

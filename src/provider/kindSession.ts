@@ -63,7 +63,7 @@ export interface SessionOptions {
  * registers them, and nothing marks the last one before the preview ends).
  */
 export const CHECKED_ONLY =
-  "counted: the endpoints and pods checked so far, not those the program declares after this one (the provider plugin sees each resource only at its own check; `pulumi-runpod cost` totals the deployed stack)";
+  "counted: the endpoints and pods checked so far, not those registered after this one (a resource whose inputs wait on another's outputs registers once they resolve, whatever its place in the program; the provider plugin sees each resource only at its own check; `pulumi-runpod cost` totals the deployed stack)";
 
 export class KindSession implements PortContext {
   private clientInstance?: PlatformClient;
