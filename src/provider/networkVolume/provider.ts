@@ -104,7 +104,7 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
     return outs;
   }
 
-  protected inputsOf(outs: NetworkVolumeOutputs): Props {
+  protected inputsOf(outs: NetworkVolumeOutputs): Partial<NetworkVolumeInputs> {
     return inputsFromOutputs(NETWORK_VOLUME_MODEL, outs);
   }
 }

@@ -31,7 +31,7 @@ export class RegistryAuthProvider extends NamedRecordProvider<RegistryAuthInputs
     return outs;
   }
 
-  protected inputsOf(outs: RegistryAuthOutputs): Record<string, unknown> {
+  protected inputsOf(outs: RegistryAuthOutputs): Partial<RegistryAuthInputs> {
     return inputsFromOutputs(REGISTRY_AUTH_MODEL, outs);
   }
 }

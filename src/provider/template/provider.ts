@@ -86,7 +86,7 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
     return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried) as TemplateOutputs;
   }
 
-  protected inputsOf(outs: TemplateOutputs): Record<string, unknown> {
+  protected inputsOf(outs: TemplateOutputs): Partial<TemplateInputs> {
     return inputsFromOutputs(TEMPLATE_MODEL, outs);
   }
 }
