@@ -456,4 +456,4 @@ export const ENDPOINT_OUTPUT_FIELDS = outputNames(ENDPOINT_MODEL);
 /** The platform's defaults for the inputs users leave unset. */
 export const ENDPOINT_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "input"));
 /** The settings' defaults: no readiness wait; up to 10 minutes when waiting. */
-export const ENDPOINT_SETTING_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "setting")) as Readonly<EndpointSettings>;
+export const ENDPOINT_SETTING_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "setting"));

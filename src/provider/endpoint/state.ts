@@ -37,6 +37,7 @@ export function outputsFromRecord(
     // Just created, updated (re-applied when stale) or read: the provider's read corrects it where endpoints copy templates.
     templateCurrent: true,
     ...costOutputs(record, previous ?? settings),
+    // The estimate is absent until a worker price is known (costOutputs): the one field the type over-promises.
   } as EndpointOutputs;
   if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;
   return outs;

@@ -4,7 +4,7 @@
  */
 import { compiled } from "./compiled";
 import { PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "../reserved";
-import type { Fields, InputsOf, OutputsOf, ResourceModel, SettingsOf } from "./fields";
+import type { Fields, InputsOf, OutputsOf, RecordOutputsOf, ResourceModel, SettingsOf } from "./fields";
 
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
 export function splitList(value: string | readonly string[] | null | undefined): string[] {
@@ -52,7 +52,7 @@ export function outputsFromRecord<F extends Fields>(
   record: object,
   settings: object | undefined,
   previous?: Partial<OutputsOf<F>>,
-): Partial<OutputsOf<F>> {
+): RecordOutputsOf<F> {
   const rec = record as Record<string, unknown>;
   const before: Record<string, unknown> = previous ?? {};
   const outs: Record<string, unknown> = {};
@@ -66,7 +66,7 @@ export function outputsFromRecord<F extends Fields>(
     if (field.alias) outs[name] = outs[field.alias.of] === field.alias.whenTrue;
   }
   Object.assign(outs, settingsFrom(model, settings));
-  return outs as Partial<OutputsOf<F>>;
+  return outs as RecordOutputsOf<F>;
 }
 
 /**

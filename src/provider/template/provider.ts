@@ -83,7 +83,7 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
   }
 
   protected outputs(record: TemplateState, carried: Partial<TemplateOutputs> | undefined): TemplateOutputs {
-    return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried) as TemplateOutputs;
+    return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried);
   }
 
   protected inputsOf(outs: TemplateOutputs): Partial<TemplateInputs> {
