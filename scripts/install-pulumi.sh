@@ -97,11 +97,17 @@ write_dynamic_provider_launcher() {
   cat > "$dest" <<'EOF'
 #!/bin/sh
 # Launcher for Pulumi dynamic providers (written by scripts/install-pulumi.sh).
-script=$(node -e "process.stdout.write(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))") || {
-  echo "pulumi-resource-pulumi-nodejs: cannot resolve @pulumi/pulumi from $(pwd); install the program's dependencies" >&2
-  exit 1
-}
-exec node "$script" "$@"
+# Finds the program's @pulumi/pulumi as Node's resolution would (node_modules of the working directory, then
+# of each parent), in the shell: a `node -e require.resolve(...)` would be one more Node.js start per run.
+dir=$(pwd)
+while :; do
+  script="$dir/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"
+  [ -f "$script" ] && exec node "$script" "$@"
+  [ "$dir" = / ] && break
+  dir=$(dirname "$dir")
+done
+echo "pulumi-resource-pulumi-nodejs: cannot resolve @pulumi/pulumi from $(pwd); install the program's dependencies" >&2
+exit 1
 EOF
   chmod +x "$dest"
 }

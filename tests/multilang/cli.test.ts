@@ -84,8 +84,8 @@ beforeAll(async () => {
   yaml = await LocalStack.create({ programDir: yamlDir, stackName: "yml", stateDir: path.join(work, "state") });
   await usePlatform(yaml, emuYaml.urls, emuYaml.apiKey);
 
-  await python.run(["up", "--yes"], { quiet: true });
-  await yaml.run(["up", "--yes"], { quiet: true });
+  await python.run(["up", "--yes", "--skip-preview"], { quiet: true });
+  await yaml.run(["up", "--yes", "--skip-preview"], { quiet: true });
 });
 
 afterAll(async () => {

@@ -48,7 +48,8 @@ async function project(runtime: "python" | "go", env: Record<string, string> = {
   const programDir = path.join(work, name);
   fs.mkdirSync(programDir, { recursive: true });
   writeProject(programDir, `import-${name}`, runtime);
-  const stack = await LocalStack.create({ programDir, stackName: name, stateDir: path.join(work, `state-${name}`), env });
+  // `pulumi import` runs its own preview; `destroy` skips its own (the refused destroy of a protected import fails at its step all the same).
+  const stack = await LocalStack.create({ programDir, stackName: name, stateDir: path.join(work, `state-${name}`), env, skipPreview: true });
   stacks.push(stack);
   await stack.usePlatform(emu.urls, emu.apiKey);
   await stack.setConfig("runpod:api", api);

@@ -174,6 +174,9 @@ async function volumesOn(p: Platform): Promise<{ id: string; name: string }[]> {
   return ((await res.json()) as { networkVolumes: { id: string; name: string }[] }).networkVolumes;
 }
 
+/** For a program's runs after its first: type-checked once, it has not changed (tests/e2e/examples.test.ts does the same). */
+const TRANSPILE_ONLY = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+
 let work: string;
 let tarball: string;
 let packed: { filename: string; files: { path: string }[] };
@@ -316,7 +319,9 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
 
   test("`npx pulumi-runpod-emulator` starts the emulator; preview plans the endpoint and creates nothing", async () => {
     ({ child: emulator, platform } = await startInstalledEmulator(project));
-    stack = await LocalStack.create({ programDir: project, stackName: "dev", stateDir: path.join(work, `${language}-state`) });
+    // The preview is checked here: `up`, `refresh` and `destroy` skip theirs. A TypeScript program is type-checked at this
+    // first run; its later runs of the same program only transpile.
+    stack = await LocalStack.create({ programDir: project, stackName: "dev", stateDir: path.join(work, `${language}-state`), skipPreview: true });
     await stack.usePlatform(platform.urls, platform.apiKey);
     const r = await stack.run(["preview"]);
     expect(r.stdout).toMatch(/\+ 2 to create/);
@@ -324,7 +329,7 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
   });
 
   test("up creates the endpoint as declared", async () => {
-    const r = await stack.run(["up", "--yes"]);
+    const r = await stack.run(["up", "--yes"], { env: TRANSPILE_ONLY });
     expect(r.stdout).toMatch(/\+ 2 created/);
     const out = (await stack.outputs()) as { endpointId: string; jobUrl: string };
     const models = (await volumesOn(platform)).find((v) => v.name === "models");
@@ -337,7 +342,7 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
   test("refresh finds nothing changed and a preview after it expects no changes", async () => {
     const r = await stack.run(["refresh", "--yes"]);
     expect(r.stdout).toMatch(/2 unchanged/);
-    await stack.run(["preview", "--expect-no-changes"]);
+    await stack.run(["preview", "--expect-no-changes"], { env: TRANSPILE_ONLY });
   });
 
   test("destroy deletes the endpoint", async () => {
