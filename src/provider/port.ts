@@ -12,7 +12,7 @@ type Props = Record<string, unknown>;
  * A kind's container settings as other kinds compare them (Template: REST v2 endpoints copy them), so a
  * kind asks the session rather than import the kind that owns them.
  */
-export interface ContainerFacts<T = Record<string, unknown>, C = Record<string, unknown>> {
+export interface ContainerFacts<T = object, C = object> {
   /** The fields that make a new container version. */
   readonly fields: readonly string[];
   /** Whether `container` (a copy) holds `source`'s current settings (in memory: env values go nowhere). */

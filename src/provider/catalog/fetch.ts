@@ -20,10 +20,8 @@ export async function fetchCatalog(source: CatalogSource): Promise<Catalog> {
     source.listCpuTypes(SERVERLESS_CPU_AVAILABILITY),
     source.listDataCenters(),
   ]);
-  for (const r of [gpus, cpus, dataCenters]) if (r.status === "rejected") throw r.reason;
-  return new Catalog({
-    gpus: (gpus as PromiseFulfilledResult<V2.GpuType[]>).value,
-    cpus: (cpus as PromiseFulfilledResult<V2.CpuType[]>).value,
-    dataCenters: (dataCenters as PromiseFulfilledResult<V2.DataCenter[]>).value,
-  });
+  if (gpus.status === "rejected") throw gpus.reason;
+  if (cpus.status === "rejected") throw cpus.reason;
+  if (dataCenters.status === "rejected") throw dataCenters.reason;
+  return new Catalog({ gpus: gpus.value, cpus: cpus.value, dataCenters: dataCenters.value });
 }

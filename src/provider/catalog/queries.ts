@@ -115,7 +115,8 @@ function stringList(fn: string, name: string, value: unknown, ok: (v: string) =>
 }
 
 function enumList<T extends string>(fn: string, name: string, value: unknown, allowed: readonly T[]): T[] | undefined {
-  return stringList(fn, name, value, (v) => (allowed as readonly string[]).includes(v), `one of ${allowed.join(", ")}`) as T[] | undefined;
+  const isAllowed = (v: string): v is T => allowed.some((a) => a === v);
+  return stringList(fn, name, value, isAllowed, `one of ${allowed.join(", ")}`)?.filter(isAllowed);
 }
 
 function integer(fn: string, name: string, value: unknown, min: number): number | undefined {
@@ -146,11 +147,12 @@ export function gpuTypesQuery(args: Args = {}): V2.ListGpuTypesQuery | undefined
   onlyKnown(fn, args, ["product", "count", "cloud", "countryCodes", "cudaVersions", "minCudaVersion"]);
   const product = enumList(fn, "product", args.product, GPU_PRODUCTS);
   const count = integer(fn, "count", args.count, 1);
-  if (given(args.cloud) && !(GPU_CLOUDS as readonly unknown[]).includes(args.cloud))
-    fail(fn, `cloud must be one of ${GPU_CLOUDS.join(", ")}; got ${quote(args.cloud)}.`);
+  const cloud = GPU_CLOUDS.find((c) => c === args.cloud);
+  if (given(args.cloud) && cloud === undefined) fail(fn, `cloud must be one of ${GPU_CLOUDS.join(", ")}; got ${quote(args.cloud)}.`);
   const countryCodes = stringList(fn, "countryCodes", args.countryCodes, (v) => COUNTRY.test(v), "an uppercase ISO 3166-1 alpha-2 country code (e.g. FR)");
   const cudaVersions = stringList(fn, "cudaVersions", args.cudaVersions, (v) => CUDA.test(v), "a CUDA version major.minor (e.g. 12.8)");
-  if (given(args.minCudaVersion) && (typeof args.minCudaVersion !== "string" || !CUDA_FLOOR.test(args.minCudaVersion)))
+  const minCudaVersion = typeof args.minCudaVersion === "string" && CUDA_FLOOR.test(args.minCudaVersion) ? args.minCudaVersion : undefined;
+  if (given(args.minCudaVersion) && minCudaVersion === undefined)
     fail(fn, `minCudaVersion must be a CUDA version major or major.minor (e.g. 12 or 12.1); got ${quote(args.minCudaVersion)}.`);
   if (cudaVersions && given(args.minCudaVersion)) fail(fn, "give cudaVersions (an exact set) or minCudaVersion (a floor), not both.");
   needsProduct(fn, args, ["count", "cloud", "countryCodes", "cudaVersions", "minCudaVersion"], GPU_PRODUCTS);
@@ -159,10 +161,10 @@ export function gpuTypesQuery(args: Args = {}): V2.ListGpuTypesQuery | undefined
     include: ["AVAILABILITY"],
     product,
     ...(count !== undefined ? { count } : {}),
-    ...(given(args.cloud) ? { cloud: args.cloud as GpuCloud } : {}),
+    ...(cloud !== undefined ? { cloud } : {}),
     ...(countryCodes ? { countryCodes } : {}),
     ...(cudaVersions ? { cudaVersions } : {}),
-    ...(given(args.minCudaVersion) ? { minCudaVersion: args.minCudaVersion as string } : {}),
+    ...(minCudaVersion !== undefined ? { minCudaVersion } : {}),
   };
 }
 
@@ -192,13 +194,14 @@ export function dataCentersQuery(args: Args = {}): V2.ListDataCentersQuery {
   const networkVolumeTypes = enumList(fn, "networkVolumeTypes", args.networkVolumeTypes, VOLUME_TYPES);
   const compliance = enumList(fn, "compliance", args.compliance, COMPLIANCE);
   const include = enumList(fn, "include", args.include, DATA_CENTER_INCLUDES);
-  if (given(args.globalNetwork) && typeof args.globalNetwork !== "boolean") fail(fn, `globalNetwork must be true or false; got ${quote(args.globalNetwork)}.`);
+  const globalNetwork = typeof args.globalNetwork === "boolean" ? args.globalNetwork : undefined;
+  if (given(args.globalNetwork) && globalNetwork === undefined) fail(fn, `globalNetwork must be true or false; got ${quote(args.globalNetwork)}.`);
   return {
     ...(include ? { include } : {}),
     ...(regions ? { regions } : {}),
     ...(networkVolumeTypes ? { networkVolumeTypes } : {}),
     ...(compliance ? { compliance } : {}),
-    ...(given(args.globalNetwork) ? { globalNetwork: args.globalNetwork as boolean } : {}),
+    ...(globalNetwork !== undefined ? { globalNetwork } : {}),
   };
 }
 

@@ -82,7 +82,7 @@ export function stackVolumes(value: unknown): StackVolumes | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const given = value as Partial<Record<keyof StackVolumes, unknown>>;
   if (!Array.isArray(given.volumes)) return undefined;
-  const mountedBy = typeof given.mountedBy === "object" && given.mountedBy !== null ? (given.mountedBy as Record<string, unknown>) : {};
+  const mountedBy = typeof given.mountedBy === "object" && given.mountedBy !== null ? given.mountedBy : {};
   const volumes = given.volumes.filter(
     (v): v is StackVolume =>
       typeof v === "object" &&

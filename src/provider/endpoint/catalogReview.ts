@@ -16,7 +16,7 @@ import { checkEndpointInputs } from "./check";
 import { sameValue } from "../model/compare";
 import type { KindSession } from "../kindSession";
 import { containsUnknown, UNKNOWN } from "../unknown";
-import { COST_OUTPUTS } from "./costFields";
+import { COST_OUTPUTS, type CostOutput } from "./costFields";
 import { ENDPOINT_MODEL, type EndpointInputField } from "./model";
 
 /** The input field of each part of the selection (messages name what the user wrote). */
@@ -177,8 +177,8 @@ export async function endpointHourlyCost(session: KindSession, args: Record<stri
  */
 export function costOutputs(
   record: { workersMin: number; workersMax: number; workersStandby?: number | null },
-  previous: Record<string, unknown> | undefined,
-): Record<string, number | null> {
+  previous: { workerHourlyCost?: unknown } | undefined,
+): { [K in CostOutput]?: number | null } {
   const worker = numberOr(previous?.workerHourlyCost);
   if (worker === null) return {};
   return {

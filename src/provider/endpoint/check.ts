@@ -167,6 +167,6 @@ function foldVolumes(given: Record<string, unknown>, inputs: Record<string, unkn
 }
 
 /** True when no field of the checked inputs is still unknown (they can be sent to the platform). */
-export function isComplete(inputs: Record<string, unknown>): inputs is Record<string, unknown> & EndpointInputs {
+export function isComplete(inputs: Record<string, unknown>): inputs is EndpointInputs {
   return isCompleteInputs(inputs);
 }

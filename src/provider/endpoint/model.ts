@@ -454,6 +454,6 @@ export const GPU_ONLY_FIELDS = ["gpuCount", "allowedCudaVersions", "minCudaVersi
 /** Every property of {@link EndpointOutputs}. */
 export const ENDPOINT_OUTPUT_FIELDS = outputNames(ENDPOINT_MODEL);
 /** The platform's defaults for the inputs users leave unset. */
-export const ENDPOINT_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "input")) as Readonly<Partial<EndpointInputs>>;
+export const ENDPOINT_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "input"));
 /** The settings' defaults: no readiness wait; up to 10 minutes when waiting. */
-export const ENDPOINT_SETTING_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "setting")) as Readonly<EndpointSettings>;
+export const ENDPOINT_SETTING_DEFAULTS = Object.freeze(defaultsOf(ENDPOINT_MODEL, "setting"));

@@ -16,7 +16,7 @@ export const READINESS_POLL_MS = 2_000;
  * @throws WorkersNotReadyError on timeout; the listing's own errors (401, 404, ...).
  */
 export async function awaitWorkers(client: PlatformClient, id: string, inputs: EndpointInputs, pollIntervalMs: number = READINESS_POLL_MS): Promise<void> {
-  const { waitForWorkers: wait, workersReadyTimeout } = settingsFrom(ENDPOINT_MODEL, inputs) as Pick<EndpointInputs, "waitForWorkers" | "workersReadyTimeout">;
+  const { waitForWorkers: wait, workersReadyTimeout } = settingsFrom(ENDPOINT_MODEL, inputs);
   if (!wait || inputs.workersMin <= 0) return;
   await waitForWorkers(client, id, { count: inputs.workersMin, timeoutMs: workersReadyTimeout * 1000, pollIntervalMs });
 }

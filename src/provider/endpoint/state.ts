@@ -6,7 +6,7 @@
 import type { EndpointState } from "../paths/records";
 import { inputsFromOutputs as inputsFromModelOutputs, outputsFromRecord as modelOutputs } from "../model/state";
 import { costOutputs } from "./catalogReview";
-import { COST_OUTPUTS } from "./costFields";
+import { COST_OUTPUTS, type CostOutput } from "./costFields";
 import { ENDPOINT_CONTAINER_FIELDS, ENDPOINT_MODEL, type EndpointInputs, type EndpointOutputs } from "./model";
 
 /**
@@ -21,7 +21,7 @@ export function outputsFromRecord(
   gpuTypeIds: string[] | null | undefined,
   jobUrl: string,
   settings?: object,
-  previous?: Record<string, unknown>,
+  previous?: Partial<EndpointOutputs>,
 ): EndpointOutputs {
   const own = modelOutputs(ENDPOINT_MODEL, record, settings, previous);
   const outs = {
@@ -36,7 +36,8 @@ export function outputsFromRecord(
     releasedContainer: record.releasedContainer ?? null,
     // Just created, updated (re-applied when stale) or read: the provider's read corrects it where endpoints copy templates.
     templateCurrent: true,
-    ...costOutputs(record, previous ?? (settings as Record<string, unknown> | undefined)),
+    ...costOutputs(record, previous ?? settings),
+    // The estimate is absent until a worker price is known (costOutputs): the one field the type over-promises.
   } as EndpointOutputs;
   if (gpuTypeIds !== undefined) outs.gpuTypeIds = gpuTypeIds;
   return outs;
@@ -49,9 +50,8 @@ export function outputsFromRecord(
  * (`imageName`, `env`, …), so its inputs say what it runs, and one tied to a template none (its
  * template's, as `adopt` writes it).
  */
-export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
-  // Built field by field from the model's rebuild, then typed once.
-  const own = inputsFromModelOutputs(ENDPOINT_MODEL, outs);
+export function inputsFromOutputs(outs: EndpointOutputs): Partial<EndpointInputs> & Partial<Pick<EndpointOutputs, CostOutput>> {
+  const own: Partial<EndpointInputs> & Partial<Pick<EndpointOutputs, CostOutput>> = inputsFromModelOutputs(ENDPOINT_MODEL, outs);
   const cpu = Array.isArray(outs.cpuFlavorIds) && outs.cpuFlavorIds.length > 0;
   if (cpu || (outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete own.gpuIds;
   if (!(outs.gpuTypeIds && outs.gpuTypeIds.length > 0)) delete own.gpuTypeIds;
@@ -63,9 +63,10 @@ export function inputsFromOutputs(outs: EndpointOutputs): EndpointInputs {
   else delete own.templateId;
   if (!outs.templateId && typeof outs.imageName === "string" && outs.imageName !== "") {
     // "" is no start command: the model's "unset" (check fills it in without a template).
-    for (const f of ENDPOINT_CONTAINER_FIELDS) if (outs[f] !== undefined && outs[f] !== null && outs[f] !== "") own[f] = outs[f];
+    const given = ENDPOINT_CONTAINER_FIELDS.filter((f) => outs[f] !== undefined && outs[f] !== null && outs[f] !== "");
+    Object.assign(own, Object.fromEntries(given.map((f) => [f, outs[f]])));
   }
   // The estimate rides with the inputs (check writes it there), so an unchanged endpoint keeps it after a refresh without a catalog read.
   for (const f of COST_OUTPUTS) if (typeof outs[f] === "number") own[f] = outs[f];
-  return own as EndpointInputs;
+  return own;
 }

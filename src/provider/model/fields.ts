@@ -243,9 +243,9 @@ export function outputNames<F extends Fields>(model: ResourceModel<F>): OutputNa
   return Object.keys(model.fields) as OutputName<F>[];
 }
 
-/** The defaults of the fields of `kind` that have one (aliases excluded); lists are fresh copies. */
+/** The defaults of the fields of `kind` that have one (aliases excluded; every setting has one); lists are fresh copies. */
 export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "input"): Partial<InputsOf<F>>;
-export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "setting"): Partial<SettingsOf<F>>;
+export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "setting"): SettingsOf<F>;
 export function defaultsOf<F extends Fields>(model: ResourceModel<F>, kind: "input" | "setting"): Partial<InputsOf<F>> {
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(model.fields)) {
@@ -282,3 +282,5 @@ export type SettingsOf<F extends Fields> = { [K in keyof InputsOf<F> as K extend
 type Carried<F extends Fields> = Keys<F, { reported: false }>;
 /** Outputs: every field; one the platform does not report is carried from the inputs (absent, or null once cleared). */
 export type OutputsOf<F extends Fields> = { [K in Exclude<OutputName<F>, Carried<F>>]: Nullable<F[K]> } & { [K in Carried<F>]?: ValueOf<F[K]> | null };
+/** The outputs a record gives (model/state.ts `outputsFromRecord`): arguments and aliases; output-only fields and carried ones are the caller's. */
+export type RecordOutputsOf<F extends Fields> = Pick<OutputsOf<F>, Exclude<ArgumentName<F>, Carried<F>>>;

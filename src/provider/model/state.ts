@@ -4,7 +4,7 @@
  */
 import { compiled } from "./compiled";
 import { PROVIDER_PROPERTY, RESERVED_PROPERTIES } from "../reserved";
-import type { Fields, OutputsOf, ResourceModel, SettingsOf } from "./fields";
+import type { Fields, InputsOf, OutputsOf, RecordOutputsOf, ResourceModel, SettingsOf } from "./fields";
 
 /** Splits the platform's comma-separated list (`"AMPERE_24,ADA_24"`); null or empty → []. */
 export function splitList(value: string | readonly string[] | null | undefined): string[] {
@@ -52,7 +52,7 @@ export function outputsFromRecord<F extends Fields>(
   record: object,
   settings: object | undefined,
   previous?: Partial<OutputsOf<F>>,
-): Partial<OutputsOf<F>> {
+): RecordOutputsOf<F> {
   const rec = record as Record<string, unknown>;
   const before: Record<string, unknown> = previous ?? {};
   const outs: Record<string, unknown> = {};
@@ -66,7 +66,7 @@ export function outputsFromRecord<F extends Fields>(
     if (field.alias) outs[name] = outs[field.alias.of] === field.alias.whenTrue;
   }
   Object.assign(outs, settingsFrom(model, settings));
-  return outs as Partial<OutputsOf<F>>;
+  return outs as RecordOutputsOf<F>;
 }
 
 /**
@@ -105,8 +105,8 @@ export function isUnsetValue(v: unknown): boolean {
  * refresh keeps only the keys the checked inputs had (refreshedInputs), so a program that never
  * declared it does not see it added.
  */
-export function inputsFromOutputs(model: ResourceModel, outs: object): Record<string, unknown> {
-  const o = outs as Record<string, unknown>;
+export function inputsFromOutputs<F extends Fields>(model: ResourceModel<F>, outs: Partial<OutputsOf<F>>): Partial<InputsOf<F>> {
+  const o: Record<string, unknown> = outs;
   const c = compiled(model);
   const inputs: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(model.fields as Fields)) {
@@ -117,7 +117,7 @@ export function inputsFromOutputs(model: ResourceModel, outs: object): Record<st
     if (o[name] === "" && !c.schema(name).safeParse("").success) continue;
     inputs[name] = o[name];
   }
-  return inputs;
+  return inputs as Partial<InputsOf<F>>;
 }
 
 /** What a refresh needs of checked inputs (reserved.ts `CHECKED_PROPERTY`). */

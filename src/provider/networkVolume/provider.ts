@@ -98,13 +98,14 @@ export class NetworkVolumeProvider extends NamedRecordProvider<NetworkVolumeInpu
   }
 
   protected outputs(record: NetworkVolumeState, _carried: Props | undefined): NetworkVolumeOutputs {
-    const outs = outputsFromRecord(NETWORK_VOLUME_MODEL, record, undefined) as NetworkVolumeOutputs;
-    outs.networkVolumeId = record.id;
-    outs.monthlyCost = isTier(record.type) ? monthlyStorageCost(record.size, record.type) : null;
-    return outs;
+    return {
+      ...outputsFromRecord(NETWORK_VOLUME_MODEL, record, undefined),
+      networkVolumeId: record.id,
+      monthlyCost: isTier(record.type) ? monthlyStorageCost(record.size, record.type) : null,
+    };
   }
 
-  protected inputsOf(outs: NetworkVolumeOutputs): Props {
+  protected inputsOf(outs: NetworkVolumeOutputs): Partial<NetworkVolumeInputs> {
     return inputsFromOutputs(NETWORK_VOLUME_MODEL, outs);
   }
 }

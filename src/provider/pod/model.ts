@@ -211,7 +211,7 @@ export const POD_ARG_FIELDS = argumentNames(POD_MODEL);
 export const POD_OUTPUT_FIELDS = outputNames(POD_MODEL);
 /** Outputs registered as Pulumi secrets: `env`. */
 export const POD_SECRET_FIELDS = secretNames(POD_MODEL);
-export const POD_DEFAULTS = Object.freeze(defaultsOf(POD_MODEL, "input")) as Readonly<Partial<PodInputs>>;
+export const POD_DEFAULTS = Object.freeze(defaultsOf(POD_MODEL, "input"));
 
 /** The env key `startSsh` makes the platform inject (document: CreatePodRequest.startSsh). */
 export const INJECTED_SSH_KEY = "PUBLIC_KEY";

@@ -25,13 +25,13 @@ export class RegistryAuthProvider extends NamedRecordProvider<RegistryAuthInputs
    * outputs). A change to them outside Pulumi is not seen.
    */
   protected outputs(record: RegistryAuthState, carried: Partial<RegistryAuthOutputs> | undefined): RegistryAuthOutputs {
-    const outs = outputsFromRecord(REGISTRY_AUTH_MODEL, record, undefined) as RegistryAuthOutputs;
+    const outs: RegistryAuthOutputs = outputsFromRecord(REGISTRY_AUTH_MODEL, record, undefined);
     if (typeof carried?.username === "string") outs.username = carried.username;
     if (typeof carried?.password === "string") outs.password = carried.password;
     return outs;
   }
 
-  protected inputsOf(outs: RegistryAuthOutputs): Record<string, unknown> {
+  protected inputsOf(outs: RegistryAuthOutputs): Partial<RegistryAuthInputs> {
     return inputsFromOutputs(REGISTRY_AUTH_MODEL, outs);
   }
 }

@@ -22,7 +22,7 @@ export const TEMPLATE: KindDescriptor<"template", TemplateInputs, TemplateState>
   // REST v2 endpoints copy a template's container settings: they compare their copy with these.
   container: {
     fields: CONTAINER_FIELDS,
-    runs: runsTemplate as (source: object, container: object) => boolean,
+    runs: runsTemplate,
     changed: (source: object, container: object) => changedContainerFields({ ...container }, { ...source }),
   },
   provider: async (session) => new (await import("./provider")).TemplateProvider(session),

@@ -83,10 +83,10 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
   }
 
   protected outputs(record: TemplateState, carried: Partial<TemplateOutputs> | undefined): TemplateOutputs {
-    return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried) as TemplateOutputs;
+    return outputsFromRecord(TEMPLATE_MODEL, record, carried, carried);
   }
 
-  protected inputsOf(outs: TemplateOutputs): Record<string, unknown> {
+  protected inputsOf(outs: TemplateOutputs): Partial<TemplateInputs> {
     return inputsFromOutputs(TEMPLATE_MODEL, outs);
   }
 }
