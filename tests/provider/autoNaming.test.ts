@@ -8,7 +8,7 @@ import type { PlatformClient } from "../../src/api/types";
 import type { ApiPath } from "../../src/provider/apiPath";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { PlatformSession } from "../../src/provider/session";
-import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { checked, emulatorPerFile, uniqueName } from "./harness";
 
 /** Each path's create and listing, as the emulator counts them (GraphQL `saveEndpoint` / `myself`; REST v2 `createEndpoint` / `listEndpoints`). */
 const OPS = {
@@ -18,12 +18,7 @@ const OPS = {
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 beforeEach(() => emu.setFaults({}));
 
 const args = (prefix: string) => ({ __namePrefix: prefix, templateId: "tpl_vllm", gpuIds: ["ADA_24"] });

@@ -4,22 +4,16 @@
  * endpoints not checked yet count; without one (the provider plugin's programs hand none) the refusal
  * says that it counts the checked ones alone.
  */
-import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api";
 import { STACK_MEMBERS_PROPERTY, type StackMember } from "../../src/provider/catalog/stackMembers";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { CHECKED_ONLY } from "../../src/provider/kindSession";
 import { NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator } from "./harness";
+import { emulatorPerFile } from "./harness";
 
-let emu: RunningEmulator;
 let client: PlatformClient;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((_emu, c) => (client = c));
 
 const endpoints = () => new EndpointProvider(new PlatformSession(() => client, { catalogSettings: { maxHourlyCost: "0.5" } }));
 const args = (resource: string, extra: Record<string, unknown> = {}) => ({

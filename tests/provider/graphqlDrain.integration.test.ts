@@ -8,16 +8,11 @@ import type { PlatformClient } from "../../src/api";
 import { poll } from "../../src/api/poll";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 
 /** The client, recording the watched job's status on the platform just before each request that deletes. */
 function watching(job: { endpointId: string; id: string }, seen: string[]): PlatformClient {

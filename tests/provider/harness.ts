@@ -8,6 +8,19 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   return startEmulator({ port: 0, quiet: true, workerStartMs: 20, logIntervalMs: 5000, jobDurationMs: 50, ...options });
 }
 
+/**
+ * One emulator for the whole test file: started before its first test (handed to `started` with a client
+ * of it), closed after its last.
+ */
+export function emulatorPerFile(started: (emu: RunningEmulator, client: PlatformClient) => void, options: EmulatorOptions = {}): void {
+  let emu: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator(options);
+    started(emu, emulatorClient(emu));
+  });
+  afterAll(() => emu?.close());
+}
+
 /** The `runpod:*` settings that point a client at the emulator (without the key). */
 export function emulatorAddresses(emu: RunningEmulator): Pick<ClientConfig, "graphqlUrl" | "restV1Url" | "restV2Url" | "inferenceUrl"> {
   return { graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference };

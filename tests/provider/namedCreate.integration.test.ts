@@ -8,15 +8,11 @@ import type { PlatformClient } from "../../src/api";
 import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 afterEach(() => emu.setFaults({}));
 const v2Session = () => new PlatformSession(() => client, { api: "v2" });
 

@@ -11,17 +11,12 @@ import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { VOLUME_PRICE_PER_GB_MONTH } from "../../src/provider/networkVolume/cost";
 import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 import { requestSteps } from "./requestSteps";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 
 type Props = Record<string, unknown>;
 const on = (api: "v2" | "graphql") => new PlatformSession(() => client, { api });

@@ -5,7 +5,6 @@
  * stops declaring one; a volume it might be (declared after, its id not awaited), a retained one, one
  * still declared under its name, or no hand-over at all (the plugin path) refuse nothing.
  */
-import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api";
 import { STACK_VOLUMES_PROPERTY, type StackVolumes } from "../../src/provider/catalog/stackMembers";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
@@ -13,22 +12,19 @@ import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider
 import { PodProvider } from "../../src/provider/pod/provider";
 import { NAME_PREFIX_PROPERTY, STACK_MOUNTS_PROPERTY } from "../../src/provider/reserved";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 type Props = Record<string, unknown>;
 
-let emu: RunningEmulator;
 let client: PlatformClient;
 let volume: { id: string; name: string };
+emulatorPerFile((_emu, c) => (client = c));
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
   const provider = new NetworkVolumeProvider(new PlatformSession(() => client, { api: "v2" }));
   const name = uniqueName("models");
   const { inputs } = await provider.check(undefined, { name, size: 10, dataCenterId: "EU-RO-1" });
   volume = { id: (await provider.create(inputs as never)).id, name };
 });
-afterAll(() => emu.close());
 
 const session = () => new PlatformSession(() => client, { api: "v2" });
 const endpointArgs = (volumeId: string): Props => ({

@@ -6,24 +6,17 @@
  * same deployment shows it at preview; a read marks an endpoint running an older copy. Env values are
  * compared in memory only. Against the emulator over HTTP.
  */
-import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
 import { UNKNOWN } from "../../src/provider/unknown";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 jest.setTimeout(60_000);
 
-let emu: RunningEmulator;
 let client: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((_emu, c) => (client = c));
 
 type Props = Record<string, unknown>;
 const SECRET = "hf_reapply-secret-5772156649";

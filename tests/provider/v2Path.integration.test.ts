@@ -10,16 +10,11 @@ import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 
 const on = (api: "v2" | "graphql") => new PlatformSession(() => client, { api });
 
