@@ -129,6 +129,12 @@ export interface RunOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * Options for the later runs of an unchanged TypeScript program: ts-node type-checks at every run, as it does
+ * for a user, so a test checks it at the program's first run and only transpiles it afterwards.
+ */
+export const TRANSPILE_ONLY: RunOptions = { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } };
+
 /** The commands the CLI runs a preview before, unless told `--skip-preview`. */
 const PREVIEWED = ["up", "update", "refresh", "destroy"];
 

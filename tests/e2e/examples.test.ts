@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { LocalStack, TRANSPILE_ONLY, copyProgram, tempDir } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/pulumiCli";
 
 jest.setTimeout(300_000);
@@ -38,12 +38,6 @@ async function stackOf(name: string, copy = name): Promise<LocalStack> {
 }
 
 const endpointsNow = () => emu.endpoints().map((e) => e.id);
-
-/**
- * ts-node type-checks a TypeScript example at every run of its program, as it does for a user. Each example's first
- * run here checks it; the later runs of the same, unchanged program only transpile it.
- */
-const TRANSPILE_ONLY = { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } };
 
 test("every example directory is a Pulumi program with a test here", () => {
   const names = fs.readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join(EXAMPLES, d.name, "Pulumi.yaml")));

@@ -12,7 +12,7 @@
 import { spawn, type ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { LocalStack, tempDir } from "../../scripts/exampleStack";
+import { LocalStack, TRANSPILE_ONLY, tempDir } from "../../scripts/exampleStack";
 import { repoRoot } from "../../scripts/pulumiCli";
 
 jest.setTimeout(600_000);
@@ -174,9 +174,6 @@ async function volumesOn(p: Platform): Promise<{ id: string; name: string }[]> {
   return ((await res.json()) as { networkVolumes: { id: string; name: string }[] }).networkVolumes;
 }
 
-/** For a program's runs after its first: type-checked once, it has not changed (tests/e2e/examples.test.ts does the same). */
-const TRANSPILE_ONLY = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
-
 let work: string;
 let tarball: string;
 let packed: { filename: string; files: { path: string }[] };
@@ -329,7 +326,7 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
   });
 
   test("up creates the endpoint as declared", async () => {
-    const r = await stack.run(["up", "--yes"], { env: TRANSPILE_ONLY });
+    const r = await stack.run(["up", "--yes"], TRANSPILE_ONLY);
     expect(r.stdout).toMatch(/\+ 2 created/);
     const out = (await stack.outputs()) as { endpointId: string; jobUrl: string };
     const models = (await volumesOn(platform)).find((v) => v.name === "models");
@@ -342,7 +339,7 @@ describe.each(FLAVORS)("a $language project installed as README says", ({ langua
   test("refresh finds nothing changed and a preview after it expects no changes", async () => {
     const r = await stack.run(["refresh", "--yes"]);
     expect(r.stdout).toMatch(/2 unchanged/);
-    await stack.run(["preview", "--expect-no-changes"], { env: TRANSPILE_ONLY });
+    await stack.run(["preview", "--expect-no-changes"], TRANSPILE_ONLY);
   });
 
   test("destroy deletes the endpoint", async () => {
