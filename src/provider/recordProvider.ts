@@ -22,6 +22,7 @@ import type { InUseOptions } from "./inUse";
 import type { Port } from "./port";
 import { containsUnknown } from "./unknown";
 import { STACK_MEMBERS_PROPERTY, stackMembers } from "./catalog/stackMembers";
+import { reviewStackMounts, takeStackVolumes } from "./stackMounts";
 
 type Props = Record<string, unknown>;
 
@@ -80,7 +81,8 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     for (const f of this.estimates) delete given[f];
     this.session.ledger.expect(stackMembers(given[STACK_MEMBERS_PROPERTY]));
     delete given[STACK_MEMBERS_PROPERTY];
-    const named = withAutoName(olds, given);
+    const { news: handed, declared: declaredVolumes } = takeStackVolumes(given);
+    const named = withAutoName(olds, handed);
     const { inputs, failures } = this.validate(named.news);
     failures.push(...pathFailures(this.model, inputs, this.session.api, named.news));
     if (named.autonamed) inputs[AUTONAMED_PROPERTY] = true;
@@ -88,10 +90,20 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     await withoutSecrets(secrets, async () => {
       await this.checkReferences(olds, inputs, failures);
       const prefix = news?.[NAME_PREFIX_PROPERTY];
-      await this.review(olds, inputs, failures, typeof prefix === "string" ? prefix : String(inputs.name));
+      const key = typeof prefix === "string" ? prefix : String(inputs.name);
+      if (this.mounts) this.session.keepsMounting(`${this.mounts.label} ${key}`, ...this.mounts.fields.map((f) => inputs[f]));
+      await this.review(olds, inputs, failures, key);
+      if (this.mounts) await reviewStackMounts(this.session, olds, inputs, failures, declaredVolumes, `${this.mounts.label} ${key}`, this.mounts.fields);
     });
     return { inputs, failures: failures.map((f) => ({ property: f.property, reason: redactSecrets(f.reason, secrets) })) };
   }
+
+  /**
+   * The inputs holding the network volume ids a record of this kind mounts, and the word for it in messages
+   * ("endpoint llm"): `check` notes them as kept in use (kindSession.ts `keepsMounting`, so a delete of such a
+   * volume is refused at once) and refuses a mounted volume of the stack the program stops declaring (stackMounts.ts).
+   */
+  protected readonly mounts?: { label: string; fields: readonly string[] };
 
   /** Outputs `check` estimates (written into the checked inputs by {@link review}, so preview shows them). */
   protected readonly estimates: readonly string[] = [];

@@ -37,7 +37,7 @@ export const CHECKED_PROPERTY = "__checked";
 
 /**
  * In an endpoint's or pod's checked inputs: its mounted volume ids that were volumes the program
- * declared, each with that volume's Pulumi resource name (networkVolume/stackMounts.ts). Kept in
+ * declared, each with that volume's Pulumi resource name (stackMounts.ts). Kept in
  * {@link CHECKED_PROPERTY}, so a refresh does not forget them.
  */
 export const STACK_MOUNTS_PROPERTY = "__stackMounts";

@@ -5,7 +5,7 @@
  *   the next turn of the event loop, each with its cost inputs as plain values (`MEMBER_COST_INPUTS`: never
  *   env or another secret). An input that is still an output of another resource leaves that member's
  *   inputs out, so no registration waits for another resource.
- * - the declared NetworkVolumes, to an Endpoint or Pod that mounts one (src/provider/networkVolume/stackMounts.ts):
+ * - the declared NetworkVolumes, to an Endpoint or Pod that mounts one (src/provider/stackMounts.ts):
  *   their names, and the ids of those declared before it. Its registration waits for those volumes' own
  *   (they cannot wait for it: it did not exist when they were declared), never for a later one.
  */

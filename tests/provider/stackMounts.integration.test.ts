@@ -1,5 +1,5 @@
 /**
- * The check of an endpoint or pod that mounts a volume of the stack (src/provider/networkVolume/stackMounts.ts)
+ * The check of an endpoint or pod that mounts a volume of the stack (src/provider/stackMounts.ts)
  * against the emulator: with the program's hand-over of the declared volumes it records which mounted ids
  * were declared volumes, and refuses, naming the volume and every resource mounting it, once the program
  * stops declaring one; a volume it might be (declared after, its id not awaited), a retained one, one

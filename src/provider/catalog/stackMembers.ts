@@ -49,7 +49,7 @@ export function stackMembers(value: unknown): StackMember[] {
 /**
  * Registered by an Endpoint or Pod that mounts a network volume: the stack's declared NetworkVolumes
  * ({@link StackVolumes}), so `check` can tell a mounted volume of the stack that the program stops
- * declaring (networkVolume/stackMounts.ts). `check` removes it.
+ * declaring (stackMounts.ts). `check` removes it.
  */
 export const STACK_VOLUMES_PROPERTY = "__stackVolumes";
 

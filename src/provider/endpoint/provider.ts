@@ -13,8 +13,7 @@ import { isStringArray, joinList } from "../model/state";
 import type { EndpointState, TemplateState } from "../paths/records";
 import type { KindSession } from "../kindSession";
 import { RecordProvider } from "../recordProvider";
-import { AUTONAMED_PROPERTY, NAME_PREFIX_PROPERTY } from "../reserved";
-import { reviewStackMounts, takeStackVolumes } from "../networkVolume/stackMounts";
+import { AUTONAMED_PROPERTY } from "../reserved";
 import { isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
 import { checkEndpointInputs } from "./check";
@@ -59,19 +58,9 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    */
   protected override readonly estimates = COST_OUTPUTS;
 
-  /** The shared check, then the refusal of a mounted volume of the stack the program stops declaring (networkVolume/stackMounts.ts). */
-  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
-    const { news: given, declared } = takeStackVolumes(news);
-    const result = await super.check(olds, given);
-    const inputs = result.inputs ?? {};
-    const failures = [...(result.failures ?? [])];
-    const user = `endpoint ${String(given[NAME_PREFIX_PROPERTY] ?? inputs.name)}`;
-    await reviewStackMounts(this.session, olds, inputs, failures, declared, user, ["networkVolumeId", "networkVolumeIds"]);
-    return { inputs, failures };
-  }
+  protected override readonly mounts = { label: "endpoint", fields: ["networkVolumeId", "networkVolumeIds"] };
 
   protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
-    if (key !== undefined) this.session.keepsMounting(`endpoint ${key}`, inputs.networkVolumeId, inputs.networkVolumeIds);
     return reviewEndpoint(this.session, olds, inputs, failures, key);
   }
 

@@ -14,9 +14,6 @@ import type { KindSession } from "../kindSession";
 import { isUnknown } from "../unknown";
 import { INJECTED_SSH_KEY, POD_MODEL, type PodInputs, type PodOutputs } from "./model";
 import { reviewPod } from "./review";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { NAME_PREFIX_PROPERTY } from "../reserved";
-import { reviewStackMounts, takeStackVolumes } from "../networkVolume/stackMounts";
 
 type Props = Record<string, unknown>;
 
@@ -32,19 +29,10 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
 
   protected override readonly estimates = ["costPerHour"];
 
-  /** The shared check, then the refusal of a mounted volume of the stack the program stops declaring (networkVolume/stackMounts.ts). */
-  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
-    const { news: given, declared } = takeStackVolumes(news);
-    const result = await super.check(olds, given);
-    const inputs = result.inputs ?? {};
-    const failures = [...(result.failures ?? [])];
-    await reviewStackMounts(this.session, olds, inputs, failures, declared, `pod ${String(given[NAME_PREFIX_PROPERTY] ?? inputs.name)}`, ["networkVolumeId"]);
-    return { inputs, failures };
-  }
+  protected override readonly mounts = { label: "pod", fields: ["networkVolumeId"] };
 
   /** The catalog review and the cost estimate (review.ts), written into the checked inputs. */
   protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
-    if (key !== undefined) this.session.keepsMounting(`pod ${key}`, inputs.networkVolumeId);
     return reviewPod(this.session, olds, inputs, failures, key);
   }
 

@@ -9,11 +9,11 @@
  * (the plugin path, whose programs hand none) nothing is recorded or refused here; `pulumi up` still
  * refuses that delete at once (kindSession.ts `keepsMounting`).
  */
-import type { InputFailure } from "../model/check";
-import type { KindSession } from "../kindSession";
-import { STACK_VOLUMES_PROPERTY, stackVolumes, type StackVolumes } from "../catalog/stackMembers";
-import { containsUnknown } from "../unknown";
-import { STACK_MOUNTS_PROPERTY } from "../reserved";
+import type { InputFailure } from "./model/check";
+import type { KindSession } from "./kindSession";
+import { STACK_VOLUMES_PROPERTY, stackVolumes, type StackVolumes } from "./catalog/stackMembers";
+import { containsUnknown } from "./unknown";
+import { STACK_MOUNTS_PROPERTY } from "./reserved";
 
 type Props = Record<string, unknown>;
 
