@@ -18,6 +18,14 @@ import { retryingInUse, type InUseOptions } from "./inUse";
 import { containsUnknown } from "./unknown";
 import type { ContainerFacts, Port, PortContext, PortFactory } from "./port";
 
+/** The names of what a Template diff found changing in a template's container: never a value (env values are secrets). */
+export interface TemplateChanges {
+  /** The container fields that change (template/container.ts `CONTAINER_FIELDS`). */
+  readonly fields: readonly string[];
+  /** The env keys added, removed or given another value; undefined when not known (an env unknown at preview). */
+  readonly envKeys?: readonly string[];
+}
+
 /** What a session needs of a kind (the rest of its descriptor: kind.ts). */
 export interface SessionKind<I = never, R extends { id: string } = { id: string }> {
   /** `resources.<kind>` of the provider module and the model's `kind`. */
@@ -70,8 +78,8 @@ export class KindSession implements PortContext {
   private apiPath?: ApiPath;
   private readonly kinds: ReadonlyMap<string, AnySessionKind>;
   private readonly listings = new Map<string, SharedListing<{ id: string }>>();
-  /** The settings a Template diff of this process found a template's container about to take (in memory only: env values are secrets). */
-  private readonly changingTemplates = new Map<string, Readonly<Record<string, unknown>>>();
+  /** What a Template diff of this process found a template's container about to take (in memory only: env values are secrets). */
+  private readonly changingTemplates = new Map<string, { next: Readonly<Record<string, unknown>>; changes: TemplateChanges }>();
   private catalogRead?: Promise<Catalog>;
   private catalogQueries?: CatalogReads;
   private catalogReads = 0;
@@ -241,16 +249,22 @@ export class KindSession implements PortContext {
 
   /**
    * Reports that this deployment is about to change the container settings of template `id` to those of
-   * `next` (its checked inputs; its diff, at preview and at up): the endpoints using it, diffed after it,
-   * compare their copy with them where the path copies templates (endpoint/provider.ts).
+   * `next` (its checked inputs; its diff, at preview and at up): the endpoints using it, checked and diffed
+   * after it, compare their copy with them where the path copies templates (endpoint/provider.ts), and
+   * name the `changes` in their checked inputs (endpoint/check.ts `templateChangesOf`).
    */
-  templateChanging(id: string, next: Readonly<Record<string, unknown>>): void {
-    this.changingTemplates.set(id, next);
+  templateChanging(id: string, next: Readonly<Record<string, unknown>>, changes: TemplateChanges): void {
+    this.changingTemplates.set(id, { next, changes });
   }
 
   /** The settings a Template diff of this deployment found template `id`'s container about to take, if any. */
   templateNext(id: string): Readonly<Record<string, unknown>> | undefined {
-    return this.changingTemplates.get(id);
+    return this.changingTemplates.get(id)?.next;
+  }
+
+  /** Which of template `id`'s container fields (and env keys) a Template diff of this deployment found changing, if any. */
+  templateChanges(id: string): TemplateChanges | undefined {
+    return this.changingTemplates.get(id)?.changes;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Template → endpoint on REST v2 (the default path) through the real Pulumi CLI: an endpoint holds a
  * copy of its template's container settings, and re-applies its template whenever the two differ.
- * One stack, one scenario: `pulumi preview` shows the endpoint's re-apply for a template image change;
+ * One stack, one scenario: `pulumi preview` shows the endpoint's re-apply for a template image change,
+ * naming the field (`[diff: +templateChanges]`), and the `up` leaves no change behind;
  * a template changed outside Pulumi (what an `up` interrupted after the template's update leaves
  * behind, or another stack) is marked by `pulumi refresh` (`templateCurrent` false) and re-applied by
  * the next `up`. The program is tests/e2e/templatesFixture; the emulator is the witness.
@@ -60,18 +61,22 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
 
   // 1. A template image change: the preview shows both updates, before anything changed.
   await declare({ ...TEMPLATE, imageName: "me/worker:2" });
-  // Plain preview: the template's row names its changed input; the endpoint's shows its update. The engine
-  // names only inputs that differ for a dynamic resource, and the endpoint's are unchanged (docs/endpoint.md).
+  // Plain preview: the template's row names its changed input; the endpoint's names the template fields its
+  // re-apply brings (the checked input `templateChanges`: the engine names only inputs that differ for a
+  // dynamic resource, docs/endpoint.md), field names only.
   const plain = await stack.run(["preview"]);
   expect(plain.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Template\s+llm\s+update\s+\[diff: ~imageName\]/);
-  expect(plain.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Endpoint\s+llm\s+update\s*$/m);
+  expect(plain.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Endpoint\s+llm\s+update\s+\[diff: \+templateChanges\]\s*$/m);
   const preview = await stack.run(["preview", "--diff"]);
   expect(preview.stdout).toMatch(/~ 2 to update/);
   expect(preview.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
+  expect(preview.stdout).toMatch(/\+ templateChanges\s*: \[\s*\+\s*\[0\]: "imageName"\s*\]/);
   expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:1");
   const up = await stack.run(["up", "--yes"]);
   expect(up.stdout).toMatch(/~ 2 updated/);
   expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:2");
+  // The key the up stored is no change: the next check leaves it out, the endpoint's diff never compares it.
+  await stack.run(["preview", "--expect-no-changes"]);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 
   // 2. The template is changed outside Pulumi (as an `up` interrupted after the template's update leaves it).
@@ -87,6 +92,8 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
   const next = await stack.run(["preview", "--diff"]);
   expect(next.stdout).toMatch(/~ 1 to update/);
   expect(next.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
+  // Drift, found by listing: the update names no field (no Template diff of this deployment changed it).
+  expect(next.stdout).not.toMatch(/templateChanges/);
   await stack.run(["up", "--yes"]);
   expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:3");
   const [after] = await stack.resources(ENDPOINT_TYPE);
@@ -96,5 +103,5 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
   // The env's secret value is nowhere in the stack's state, outputs or the CLI's output.
   const state = await stack.exportText();
   expect(state.includes(ENV_SECRET)).toBe(false);
-  expect([preview, up, refresh, next].some((r) => (r.stdout + r.stderr).includes(ENV_SECRET))).toBe(false);
+  expect([plain, preview, up, refresh, next].some((r) => (r.stdout + r.stderr).includes(ENV_SECRET))).toBe(false);
 });

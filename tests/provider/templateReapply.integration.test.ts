@@ -34,14 +34,15 @@ async function checked(p: { check(o: unknown, n: Props): Promise<{ inputs?: Prop
   return r.inputs!;
 }
 
-/** A template with a secret env value and an endpoint made from it, in one process. */
-async function deployed(api: "v2" | "graphql" = "v2") {
+/** A template with a secret env value and an endpoint made from it (declaring `own` container fields), in one process. */
+async function deployed(api: "v2" | "graphql" = "v2", own: Props = {}) {
   const { templates, endpoints } = newProcess(api);
   const tIn = await checked(templates, { name: uniqueName("reapply"), imageName: "me/worker:1", env: { MODEL: "a", HF_TOKEN: SECRET } });
   const t = await templates.create(tIn);
-  const eIn = await checked(endpoints, { name: uniqueName("reapply-ep"), templateId: t.id, gpuIds: ["ADA_24"], workersMax: 1 });
+  const args = { name: uniqueName("reapply-ep"), templateId: t.id, gpuIds: ["ADA_24"], workersMax: 1, ...own };
+  const eIn = await checked(endpoints, args);
   const e = await endpoints.create(eIn);
-  return { t: { id: t.id, inputs: tIn, outs: t.outs as Props }, e: { id: e.id, inputs: eIn, outs: e.outs as Props } };
+  return { t: { id: t.id, inputs: tIn, outs: t.outs as Props }, e: { id: e.id, args, inputs: eIn, outs: e.outs as Props } };
 }
 
 describe("an endpoint re-applies its template when the template's settings differ from its own copy (REST v2)", () => {
@@ -122,6 +123,69 @@ describe("the settings a Template diff of the same process is about to apply", (
     const unknown = newProcess();
     await unknown.templates.diff(t.id, t.outs, { ...t.inputs, imageName: UNKNOWN });
     expect(await unknown.endpoints.diff(e.id, e.outs, e.inputs)).toMatchObject({ changes: true, changed: ["templateId", "releaseVersion"] });
+  });
+});
+
+describe("templateChanges: the template fields a re-apply brings, in the endpoint's checked inputs (what a Node.js preview row names)", () => {
+  type Deployed = Awaited<ReturnType<typeof deployed>>;
+  /** The endpoint's check as the engine calls it in process `p` (olds: its stored inputs), after `p`'s Template diff of `template`, if any. */
+  async function checkAfter(p: ReturnType<typeof newProcess>, { t, e }: Deployed, template?: Props): Promise<Props> {
+    if (template) await p.templates.diff(t.id, t.outs, { ...t.inputs, ...template });
+    const r = await p.endpoints.check(e.inputs, e.args);
+    expect(r.failures).toEqual([]);
+    return r.inputs as Props;
+  }
+
+  it("names the changed container fields, names only; the diff ignores the key, and after the update it is gone and no change is left", async () => {
+    const d = await deployed();
+    const { e } = d;
+    const p = newProcess();
+    const inputs = await checkAfter(p, d, { imageName: "me/worker:2", env: { MODEL: "a", HF_TOKEN: SECRET_2 } });
+    expect(inputs.templateChanges).toEqual(["env", "imageName"]);
+    for (const value of [SECRET, SECRET_2, "HF_TOKEN"]) expect({ value, seen: JSON.stringify(inputs).includes(value) }).toEqual({ value, seen: false });
+
+    const { templateChanges: _shown, ...program } = inputs;
+    const diff = await p.endpoints.diff(e.id, e.outs, inputs);
+    expect(diff).toMatchObject({ changes: true, changed: ["templateId"], replaces: [] });
+    expect(await p.endpoints.diff(e.id, e.outs, program)).toEqual(diff);
+
+    await p.templates.update(d.t.id, d.t.outs, { ...d.t.inputs, imageName: "me/worker:2", env: { MODEL: "a", HF_TOKEN: SECRET_2 } });
+    const updated = (await p.endpoints.update(e.id, e.outs, inputs)).outs as Props;
+    expect((await client.v2.getEndpoint(e.id)).image).toBe("me/worker:2");
+    expect((updated.__checked as { keys: string[] }).keys).not.toContain("templateChanges");
+    // The next deployment: check leaves the key out, and the diff finds nothing, with or without the stored key.
+    const next = newProcess();
+    const again = await next.endpoints.check(inputs, e.args);
+    expect(again.inputs).not.toHaveProperty("templateChanges");
+    expect((await next.endpoints.diff(e.id, updated, again.inputs as Props)).changes).toBe(false);
+    expect((await next.endpoints.diff(e.id, updated, inputs)).changes).toBe(false);
+  });
+
+  it("no key: template unchanged, changed outside its container, outside Pulumi (drift), or on GraphQL", async () => {
+    const d = await deployed();
+    expect(await checkAfter(newProcess(), d)).not.toHaveProperty("templateChanges");
+    const pub = newProcess();
+    expect((await pub.templates.diff(d.t.id, d.t.outs, { ...d.t.inputs, isPublic: true })).changes).toBe(true);
+    expect(await checkAfter(pub, d)).not.toHaveProperty("templateChanges");
+    // Changed outside Pulumi: the re-apply still shows (the diff names templateId), but no field is named.
+    await client.v2.updateTemplate(d.t.id, { image: "me/worker:9" });
+    const drift = newProcess();
+    expect(await checkAfter(drift, d)).not.toHaveProperty("templateChanges");
+    expect(await drift.endpoints.diff(d.e.id, d.e.outs, d.e.inputs)).toMatchObject({ changes: true, changed: ["templateId"] });
+
+    const g = await deployed("graphql");
+    expect(await checkAfter(newProcess("graphql"), g, { imageName: "me/worker:2" })).not.toHaveProperty("templateChanges");
+  });
+
+  it("the endpoint's own fields win: a field it declares is not named, env only for a changed key it does not declare", async () => {
+    const d = await deployed("v2", { imageName: "me/own:1", env: { MODEL: "b" } });
+    expect(await checkAfter(newProcess(), d, { imageName: "me/worker:2" })).not.toHaveProperty("templateChanges");
+    expect(await checkAfter(newProcess(), d, { imageName: "me/worker:2", env: { MODEL: "c", HF_TOKEN: SECRET } })).not.toHaveProperty("templateChanges");
+    expect(
+      (await checkAfter(newProcess(), d, { imageName: "me/worker:2", dockerArgs: "serve", env: { MODEL: "a", HF_TOKEN: SECRET_2 } })).templateChanges,
+    ).toEqual(["dockerArgs", "env"]);
+    // A template env not known yet (preview) may change any key.
+    expect((await checkAfter(newProcess(), d, { env: UNKNOWN })).templateChanges).toEqual(["env"]);
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { checkFields, isComplete as isCompleteInputs, isSet, show, type InputFailure } from "../model/check";
 import type { ApiPath } from "../apiPath";
+import type { TemplateChanges } from "../kindSession";
 import { UNKNOWN, isUnknown } from "../unknown";
 import { ENDPOINT_DEFAULTS, ENDPOINT_MODEL, GPU_ONLY_FIELDS, type EndpointInputs } from "./model";
 
@@ -169,4 +170,37 @@ function foldVolumes(given: Record<string, unknown>, inputs: Record<string, unkn
 /** True when no field of the checked inputs is still unknown (they can be sent to the platform). */
 export function isComplete(inputs: Record<string, unknown>): inputs is EndpointInputs {
   return isCompleteInputs(inputs);
+}
+
+/**
+ * The checked input naming a template re-apply (docs/endpoint.md › Template changes reach the endpoint):
+ * not the user's and never compared by the diff. It exists for the engine's display of a dynamic resource,
+ * which names only checked inputs that differ from the stored ones.
+ */
+export const TEMPLATE_CHANGES = "templateChanges";
+
+/**
+ * Where endpoints copy their template (REST v2), the container fields the same deployment is changing in
+ * the endpoint's unchanged template (`changesOf`: its Template diff ran first, the endpoint taking its id)
+ * that reach this endpoint, sorted: those it does not declare itself, and `env` unless it declares every
+ * changed key. Empty on a new or switched `templateId`, which shows by itself.
+ */
+export function templateChangesOf(
+  olds: Record<string, unknown> | undefined,
+  inputs: Record<string, unknown>,
+  changesOf: (templateId: string) => TemplateChanges | undefined,
+): string[] {
+  const template = inputs.templateId;
+  if (typeof template !== "string" || isUnknown(template) || olds?.templateId !== template) return [];
+  const changes = changesOf(template);
+  if (!changes) return [];
+  const env = inputs.env;
+  const reaches = (field: string): boolean => {
+    if (field !== "env") return inputs[field] === undefined;
+    if (env === undefined) return true;
+    // An endpoint env still unknown is a change of its own: its diff names `env`.
+    if (isUnknown(env) || typeof env !== "object" || env === null) return false;
+    return changes.envKeys === undefined || changes.envKeys.some((k) => !(k in env));
+  };
+  return changes.fields.filter(reaches).sort();
 }

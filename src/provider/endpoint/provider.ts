@@ -16,7 +16,7 @@ import { RecordProvider } from "../recordProvider";
 import { AUTONAMED_PROPERTY } from "../reserved";
 import { isUnknown } from "../unknown";
 import { reviewEndpoint } from "./catalogReview";
-import { checkEndpointInputs } from "./check";
+import { checkEndpointInputs, TEMPLATE_CHANGES, templateChangesOf } from "./check";
 import { createOnce, SETTLE_MIN_MS } from "../createOnce";
 import { COST_OUTPUTS } from "./costFields";
 import { diffEndpoint } from "./diff";
@@ -62,6 +62,26 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
 
   protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
     return reviewEndpoint(this.session, olds, inputs, failures, key);
+  }
+
+  /**
+   * The shared check; then, where endpoints copy templates, the fields of its template this deployment
+   * changes that reach the endpoint, as `templateChanges` (check.ts `templateChangesOf`): a Node.js
+   * preview's row names the re-apply. The diff never compares it, so the next check, without it, is no change.
+   */
+  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
+    const { [TEMPLATE_CHANGES]: _carried, ...given } = news;
+    const result = await super.check(olds, given);
+    const inputs = result.inputs as Props;
+    const changes = this.port.capabilities.copiesTemplates ? templateChangesOf(olds, inputs, (id) => this.session.templateChanges(id)) : [];
+    if (changes.length > 0) inputs[TEMPLATE_CHANGES] = changes;
+    return result;
+  }
+
+  /** Stored as the shared skeleton does, without `templateChanges`: a refresh gives back the program's inputs. */
+  protected override stored(outs: EndpointOutputs, news: Props): EndpointOutputs {
+    const { [TEMPLATE_CHANGES]: _shown, ...inputs } = news;
+    return super.stored(outs, inputs);
   }
 
   /** The model's rules plus exactly one GPU selection and `workersMin` ≤ `workersMax` (check.ts). */

@@ -5,6 +5,7 @@
  */
 import { changedFields } from "../model/compare";
 import type { ContainerSettings, TemplateState } from "../paths/records";
+import { isUnknown } from "../unknown";
 import { INJECTED_ENV, TEMPLATE_MODEL } from "./model";
 
 /** Fields that make a new container version (a rollout of the endpoints using the template). */
@@ -13,6 +14,22 @@ export const CONTAINER_FIELDS = ["imageName", "dockerArgs", "containerDiskInGb",
 /** The container fields that differ between stored outputs `olds` and checked inputs `news` (preview: unknown counts as changed). */
 export function changedContainerFields(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
   return changedFields(TEMPLATE_MODEL, CONTAINER_FIELDS, olds, news);
+}
+
+/**
+ * What changes in a template's container between stored outputs `olds` and checked inputs `news`, by
+ * name: the fields, and the env keys added, removed or given another value (an unknown value counts as
+ * changed; `envKeys` undefined when the env itself is unknown). The names leave; the values do not.
+ */
+export function containerChanges(olds: Record<string, unknown>, news: Record<string, unknown>): { fields: string[]; envKeys?: string[] } {
+  const fields = changedContainerFields(olds, news);
+  if (!fields.includes("env")) return { fields, envKeys: [] };
+  const map = (v: unknown): Record<string, unknown> | undefined =>
+    v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  const [before, after] = [map(olds.env) ?? {}, map(news.env)];
+  if (!after || isUnknown(news.env)) return { fields };
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return { fields, envKeys: keys.filter((k) => isUnknown(after[k]) || before[k] !== after[k]).sort() };
 }
 
 /**

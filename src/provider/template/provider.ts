@@ -14,7 +14,7 @@ import type { KindSession } from "../kindSession";
 import { checkFields } from "../model/check";
 import { inputsFromOutputs, outputsFromRecord } from "../model/state";
 import { INJECTED_ENV, TEMPLATE_MODEL, type TemplateInputs, type TemplateOutputs } from "./model";
-import { changedContainerFields } from "./container";
+import { changedContainerFields, containerChanges } from "./container";
 import { followTemplateRollout } from "./templateRollout";
 
 export type TemplateProviderOptions = InUseOptions;
@@ -61,7 +61,8 @@ export class TemplateProvider extends NamedRecordProvider<TemplateInputs, Templa
    */
   override async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.DiffResult & { changed: string[] }> {
     const d = await super.diff(id, olds, news);
-    if (d.changes && (d.replaces ?? []).length === 0 && changedContainerFields(olds ?? {}, news ?? {}).length > 0) this.session.templateChanging(id, news);
+    const changes = containerChanges(olds ?? {}, news ?? {});
+    if (d.changes && (d.replaces ?? []).length === 0 && changes.fields.length > 0) this.session.templateChanging(id, news, changes);
     return d;
   }
 
