@@ -16,7 +16,7 @@ import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
 import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 type Props = Record<string, unknown>;
 
@@ -31,11 +31,7 @@ interface Provider {
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-beforeAll(async () => {
-  emu = await startTestEmulator({ saveSemantics: "replace" });
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]), { saveSemantics: "replace" });
 
 async function checked(provider: Provider, args: Props, olds?: Props): Promise<Props> {
   const r = await provider.check(olds, args);
