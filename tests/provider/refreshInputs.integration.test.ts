@@ -7,7 +7,6 @@
  * shows as a changed input and in the next diff or check; an import (no stored outputs) rebuilds the inputs
  * from the record alone.
  */
-import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
@@ -29,9 +28,8 @@ interface Provider {
   delete(id: string, props?: Props): Promise<void>;
 }
 
-let emu: RunningEmulator;
 let client: PlatformClient;
-emulatorPerFile((e, c) => ([emu, client] = [e, c]), { saveSemantics: "replace" });
+emulatorPerFile((_emu, c) => (client = c), { saveSemantics: "replace" });
 
 async function checked(provider: Provider, args: Props, olds?: Props): Promise<Props> {
   const r = await provider.check(olds, args);
