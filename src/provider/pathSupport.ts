@@ -5,7 +5,7 @@
  */
 import { API_PATH_CONFIG_KEY, type ApiPath } from "./apiPath";
 import { pathRuleFailures, type InputFailure } from "./model/check";
-import type { Fields, ResourceModel } from "./model/fields";
+import type { ResourceModel } from "./model/fields";
 import { containsUnknown } from "./unknown";
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -13,7 +13,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 /** `given`: the inputs as declared; a field only a default or a fold filled in is not named ("unset it" would mean nothing). */
 export function pathFailures(model: ResourceModel, inputs: Record<string, unknown>, path: ApiPath, given: Record<string, unknown> = inputs): InputFailure[] {
   const failures: InputFailure[] = [];
-  for (const [name, field] of Object.entries(model.fields as Fields)) {
+  for (const [name, field] of Object.entries(model.fields)) {
     if (field.kind === "output") continue;
     const value = inputs[name];
     const valuePaths = typeof value === "string" && field.kind === "input" ? field.valuePaths?.[value] : undefined;

@@ -135,8 +135,9 @@ export abstract class RecordProvider<I extends object, O extends object, R exten
     const modelChanged = this.changedInputs(o, n);
     const { replaces = [], replacesOnUnset = [], updatesInPlace = [], uniqueNames = false } = this.port.capabilities;
     const unsets = (f: string) => {
-      const field = this.model.fields[f] as { default?: unknown } | undefined;
-      return JSON.stringify(n[f] ?? null) === JSON.stringify(field?.default ?? null);
+      const field = this.model.fields[f];
+      const fallback = field && "default" in field ? field.default : undefined;
+      return JSON.stringify(n[f] ?? null) === JSON.stringify(fallback ?? null);
     };
     const onPath = modelChanged.filter((f) => replaces.includes(f) || (replacesOnUnset.includes(f) && unsets(f)));
     const byModel = (replacing(this.model, modelChanged as never[], o, n) as string[]).filter((f) => !updatesInPlace.includes(f));

@@ -2,6 +2,7 @@
  * Keeping secret input values (template env values, registry passwords) out of the errors the provider
  * throws: a server may echo its input in an error message, and the engine prints and logs every error.
  */
+import { fieldOf } from "./errorKinds";
 import { isUnknown } from "./unknown";
 
 export const SECRET_REDACTED = "[secret]";
@@ -11,7 +12,7 @@ export function secretValues(inputs: Record<string, unknown> | undefined, names:
   const out = new Set<string>();
   for (const name of names) {
     const v = inputs?.[name];
-    const values = typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v as Record<string, unknown>) : [];
+    const values: unknown[] = typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v) : [];
     for (const s of values) if (typeof s === "string" && s.length > 0 && !isUnknown(s)) out.add(s);
   }
   return [...out].sort((a, b) => b.length - a.length);
@@ -38,10 +39,10 @@ export async function withoutSecrets<T>(secrets: readonly string[], task: () => 
     const message = redactSecrets(err instanceof Error ? err.message : String(err), secrets);
     const clean = new Error(message);
     clean.name = err instanceof Error ? err.name : "Error";
-    const codes = (err as { codes?: unknown }).codes;
+    const [codes, status] = [fieldOf(err, "codes"), fieldOf(err, "status")];
     if (Array.isArray(codes)) Object.assign(clean, { codes });
-    if ((err as { outcomeUnknown?: unknown }).outcomeUnknown === true) Object.assign(clean, { outcomeUnknown: true });
-    if ((err as { status?: unknown }).status !== undefined) Object.assign(clean, { status: (err as { status?: unknown }).status });
+    if (fieldOf(err, "outcomeUnknown") === true) Object.assign(clean, { outcomeUnknown: true });
+    if (status !== undefined) Object.assign(clean, { status });
     throw clean;
   }
 }

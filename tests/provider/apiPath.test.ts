@@ -8,17 +8,11 @@ import type { RunningEmulator } from "../../emulator";
 import { API_PATHS, DEFAULT_API_PATH, resolveApiPath } from "../../src/provider/apiPath";
 import { ProviderRuntime } from "../../src/provider/runtime";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorAddresses, emulatorClient, startTestEmulator } from "./harness";
+import { emulatorClient, emulatorConfig, emulatorPerFile } from "./harness";
 
 let emu: RunningEmulator;
 let config: Record<string, string>;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  config = { "runpod:apiKey": emu.apiKey };
-  for (const [k, v] of Object.entries(emulatorAddresses(emu))) config[`runpod:${k}`] = v;
-});
-afterAll(() => emu.close());
+emulatorPerFile((e) => ([emu, config] = [e, emulatorConfig(e)]));
 
 const source = (c: Record<string, string>) => ({ config: { get: (key: string) => c[key] } });
 

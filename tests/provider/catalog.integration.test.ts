@@ -9,18 +9,11 @@ import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(async () => {
-  await emu.close();
-});
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 beforeEach(() => {
   emu.setFaults({});
 });

@@ -6,18 +6,11 @@
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator } from "./harness";
+import { emulatorPerFile } from "./harness";
 
 let emu: RunningEmulator;
 let client: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(async () => {
-  await emu.close();
-});
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 
 const reads = () => {
   const ops = emu.stats().byOperation;

@@ -10,7 +10,7 @@ import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 jest.setTimeout(120_000);
 
@@ -20,11 +20,7 @@ const SECRET = "sk_container-secret-1618033988";
 let emu: RunningEmulator;
 let client: PlatformClient;
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ workerStartMs: 100, logIntervalMs: 5000 });
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]), { workerStartMs: 100, logIntervalMs: 5000 });
 afterEach(() => emu.setFaults({}));
 
 const provider = (api: "v2" | "graphql" = "v2") => new EndpointProvider(new PlatformSession(() => client, { api }));

@@ -9,7 +9,7 @@ import { createClient, explainError, resolveClientConfig } from "../../src/api";
 import { PULUMI_HINTS } from "../../src/provider/providerConfig";
 import { PlatformSession } from "../../src/provider/session";
 import { fieldsOf, saveEndpointInputSchema } from "../../src/api/schemas";
-import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorAddresses, emulatorClient, emulatorPerFile, uniqueName } from "./harness";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
 // runpod:api to graphql; the default path (v2) is covered by v2Path.integration.test.ts.
@@ -20,15 +20,7 @@ let client: PlatformClient;
 /** A client used "behind the provider's back", like a colleague in the console. */
 let outside: PlatformClient;
 let provider: EndpointProvider;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-  outside = emulatorClient(emu);
-});
-afterAll(async () => {
-  await emu.close();
-});
+emulatorPerFile((e, c) => ([emu, client, outside] = [e, c, emulatorClient(e)]));
 beforeEach(() => {
   emu.setFaults({});
   provider = new EndpointProvider(new PlatformSession(() => client));

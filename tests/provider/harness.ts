@@ -26,6 +26,11 @@ export function emulatorAddresses(emu: RunningEmulator): Pick<ClientConfig, "gra
   return { graphqlUrl: emu.urls.graphql, restV1Url: emu.urls.restV1, restV2Url: emu.urls.restV2, inferenceUrl: emu.urls.inference };
 }
 
+/** The stack configuration a provider process is handed for the emulator: `runpod:apiKey` and its addresses. */
+export function emulatorConfig(emu: RunningEmulator): Record<string, string> {
+  return { "runpod:apiKey": emu.apiKey, ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])) };
+}
+
 /** A client of the emulator with quick retries (tests stay fast under injected faults). */
 export function emulatorClient(emu: RunningEmulator, apiKey: string = emu.apiKey): PlatformClient {
   return createClient(

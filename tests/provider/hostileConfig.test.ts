@@ -5,17 +5,11 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import { ProviderRuntime } from "../../src/provider/runtime";
-import { emulatorAddresses, startTestEmulator } from "./harness";
+import { emulatorConfig, emulatorPerFile } from "./harness";
 
 let emu: RunningEmulator;
 let config: Record<string, string>;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  config = { "runpod:apiKey": emu.apiKey };
-  for (const [k, v] of Object.entries(emulatorAddresses(emu))) config[`runpod:${k}`] = v;
-});
-afterAll(() => emu.close());
+emulatorPerFile((e) => ([emu, config] = [e, emulatorConfig(e)]));
 
 const source = (c: Record<string, string>) => ({ config: { get: (key: string) => c[key] } });
 const INPUTS = { name: "hostile-config", templateId: "tpl_vllm", gpuIds: ["ADA_24"] };

@@ -11,7 +11,7 @@ import { POD_SECRET_FIELDS } from "../../src/provider/pod/model";
 import { podsMounting } from "../../src/provider/pod/mounts";
 import { PodProvider } from "../../src/provider/pod/provider";
 import { PlatformSession } from "../../src/provider/session";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 import { requestSteps } from "./requestSteps";
 
 const SECRET = "hf_p0d-s3cr3t-value";
@@ -20,11 +20,7 @@ const RTX4090 = "NVIDIA GeForce RTX 4090";
 let emu: RunningEmulator;
 let client: PlatformClient;
 const warnings: string[] = [];
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]));
 beforeEach(() => {
   emu.setFaults({});
   warnings.length = 0;

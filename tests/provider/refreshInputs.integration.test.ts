@@ -7,7 +7,6 @@
  * shows as a changed input and in the next diff or check; an import (no stored outputs) rebuilds the inputs
  * from the record alone.
  */
-import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { NetworkVolumeProvider } from "../../src/provider/networkVolume/provider";
@@ -16,7 +15,7 @@ import { RegistryAuthProvider } from "../../src/provider/registryAuth/provider";
 import { AUTONAMED_PROPERTY, CHECKED_PROPERTY, NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
-import { emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorPerFile, uniqueName } from "./harness";
 
 type Props = Record<string, unknown>;
 
@@ -29,13 +28,8 @@ interface Provider {
   delete(id: string, props?: Props): Promise<void>;
 }
 
-let emu: RunningEmulator;
 let client: PlatformClient;
-beforeAll(async () => {
-  emu = await startTestEmulator({ saveSemantics: "replace" });
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((_emu, c) => (client = c), { saveSemantics: "replace" });
 
 async function checked(provider: Provider, args: Props, olds?: Props): Promise<Props> {
   const r = await provider.check(olds, args);

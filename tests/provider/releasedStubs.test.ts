@@ -12,7 +12,7 @@ import * as fs from "fs";
 import Module from "module";
 import * as path from "path";
 import type { RunningEmulator } from "../../emulator";
-import { emulatorAddresses, startTestEmulator, uniqueName } from "./harness";
+import { emulatorConfig, startTestEmulator, uniqueName } from "./harness";
 
 const ROOT = path.resolve(__dirname, "../..");
 const FIXTURES = path.join(__dirname, "fixtures", "stubs-0.1.0");
@@ -41,7 +41,7 @@ let config: Record<string, string>;
 beforeAll(async () => {
   if (!fs.existsSync(path.join(ROOT, "dist", "src", "provider", "index.js"))) throw new Error("dist/ is missing: run `npx tsc -p tsconfig.json` first");
   emu = await startTestEmulator();
-  config = { "runpod:apiKey": emu.apiKey, ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])) };
+  config = emulatorConfig(emu);
 });
 afterAll(() => emu?.close());
 

@@ -10,7 +10,7 @@ import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../src/api/types";
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { forEachLimited } from "../../bench/pool";
-import { checked, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { checked, emulatorClient, emulatorPerFile, uniqueName } from "./harness";
 import { PlatformSession } from "../../src/provider/session";
 
 // This file checks the GraphQL path's requests (saveEndpoint, myself, REST v1 create), so it pins
@@ -23,13 +23,7 @@ const PARALLEL = 8;
 let emu: RunningEmulator;
 let client: PlatformClient;
 let outside: PlatformClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = emulatorClient(emu);
-  outside = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client, outside] = [e, c, emulatorClient(e)]));
 beforeEach(() => emu.setFaults({}));
 
 const indexes = [...Array(N).keys()];

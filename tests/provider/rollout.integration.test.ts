@@ -11,18 +11,14 @@ import { createClient, resolveClientConfig, type PlatformClient } from "../../sr
 import { EndpointProvider } from "../../src/provider/endpoint/provider";
 import { PlatformSession } from "../../src/provider/session";
 import { TemplateProvider } from "../../src/provider/template/provider";
-import { emulatorAddresses, emulatorClient, startTestEmulator, uniqueName } from "./harness";
+import { emulatorAddresses, emulatorPerFile, uniqueName } from "./harness";
 
 jest.setTimeout(120_000);
 
 let emu: RunningEmulator;
 let client: PlatformClient;
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ workerStartMs: 100, logIntervalMs: 5000 });
-  client = emulatorClient(emu);
-});
-afterAll(() => emu.close());
+emulatorPerFile((e, c) => ([emu, client] = [e, c]), { workerStartMs: 100, logIntervalMs: 5000 });
 afterEach(() => emu.setFaults({}));
 
 type Props = Record<string, unknown>;

@@ -6,21 +6,15 @@
 import type { RunningEmulator } from "../../emulator";
 import { KINDS, RESOURCE_KINDS } from "../../src/provider/kinds";
 import { ProviderRuntime } from "../../src/provider/runtime";
-import { emulatorAddresses, startTestEmulator, uniqueName } from "./harness";
+import { emulatorConfig, emulatorPerFile, uniqueName } from "./harness";
 
 /** One read of the serverless catalog (check's review and estimate, docs/cost.md). */
 const CATALOG_READ = { listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 };
 
 let emu: RunningEmulator;
 let config: Record<string, string>;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  // The bookkeeping is counted in GraphQL listings (myself); the v2 path shares the same runtime code.
-  config = { "runpod:apiKey": emu.apiKey, "runpod:api": "graphql" };
-  for (const [k, v] of Object.entries(emulatorAddresses(emu))) config[`runpod:${k}`] = v;
-});
-afterAll(() => emu.close());
+// The bookkeeping is counted in GraphQL listings (myself); the v2 path shares the same runtime code.
+emulatorPerFile((e) => ([emu, config] = [e, { ...emulatorConfig(e), "runpod:api": "graphql" }]));
 
 /** Lookups of one test share a listing however slow the machine (the default 1 s window is a burst's, not a test's). */
 const LOOKUP_WINDOW_MS = 60_000;

@@ -12,7 +12,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import type { RunningEmulator } from "../../emulator";
-import { emulatorAddresses, emulatorClient, startTestEmulator } from "./harness";
+import { emulatorClient, emulatorConfig, startTestEmulator } from "./harness";
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const grpc = require("@grpc/grpc-js");
@@ -106,13 +106,7 @@ describe("Pulumi's dynamic provider host running the serialized provider", () =>
     rpc = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
     const configure = new provproto.ConfigureRequest();
-    configure.setArgs(
-      struct({
-        "runpod:apiKey": emu.apiKey,
-        "runpod:api": "graphql",
-        ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])),
-      }),
-    );
+    configure.setArgs(struct({ ...emulatorConfig(emu), "runpod:api": "graphql" }));
     await call("configure", configure);
   });
 

@@ -18,7 +18,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import type { RunningEmulator } from "../../emulator";
-import { emulatorAddresses, startTestEmulator, uniqueName } from "./harness";
+import { emulatorConfig, startTestEmulator, uniqueName } from "./harness";
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const grpc = require("@grpc/grpc-js");
@@ -100,13 +100,7 @@ beforeAll(async () => {
   });
   rpc = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const configure = new provproto.ConfigureRequest();
-  configure.setArgs(
-    struct({
-      "runpod:apiKey": emu.apiKey,
-      "runpod:api": "graphql",
-      ...Object.fromEntries(Object.entries(emulatorAddresses(emu)).map(([k, v]) => [`runpod:${k}`, v])),
-    }),
-  );
+  configure.setArgs(struct({ ...emulatorConfig(emu), "runpod:api": "graphql" }));
   await call("configure", configure);
 });
 

@@ -79,11 +79,10 @@ export interface StackVolumes {
 
 /** The well-formed parts of a registered {@link STACK_VOLUMES_PROPERTY}, or undefined when none was handed over. */
 export function stackVolumes(value: unknown): StackVolumes | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const given = value as Partial<Record<keyof StackVolumes, unknown>>;
-  if (!Array.isArray(given.volumes)) return undefined;
-  const mountedBy = typeof given.mountedBy === "object" && given.mountedBy !== null ? given.mountedBy : {};
-  const volumes = given.volumes.filter(
+  if (typeof value !== "object" || value === null || !("volumes" in value) || !Array.isArray(value.volumes)) return undefined;
+  const given = "mountedBy" in value ? value.mountedBy : undefined;
+  const mountedBy = typeof given === "object" && given !== null ? given : {};
+  const volumes = value.volumes.filter(
     (v): v is StackVolume =>
       typeof v === "object" &&
       v !== null &&

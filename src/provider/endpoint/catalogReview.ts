@@ -14,6 +14,7 @@ import type { ComputeSelection, SelectionFields, WorkerCounts } from "../catalog
 import type { InputFailure } from "../model/check";
 import { checkEndpointInputs } from "./check";
 import { sameValue } from "../model/compare";
+import { settingsFrom } from "../model/state";
 import type { KindSession } from "../kindSession";
 import { containsUnknown, UNKNOWN } from "../unknown";
 import { COST_OUTPUTS, type CostOutput } from "./costFields";
@@ -153,7 +154,7 @@ async function guardBudget(session: KindSession, inputs: Record<string, unknown>
   const max = inputs.maxHourlyCost;
   if (typeof max !== "number") return;
   const source = typeof inputs.workerHourlyCost === "number" ? `${inputs.workersMax as number} workers × $${inputs.workerHourlyCost}/h` : "estimate";
-  const limit = overLimit(max, inputs.maxHourlyCostLimit as number | null, source);
+  const limit = overLimit(max, settingsFrom(ENDPOINT_MODEL, inputs).maxHourlyCostLimit, source);
   if (limit) failures.push({ property: "maxHourlyCostLimit", reason: limit });
   if (key === undefined) return;
   const over = await session.budgetRefusal({ key, name: String(inputs.name), maxHourlyCost: max });

@@ -4,16 +4,15 @@
  * service's one view of workers, whichever interface manages the endpoint.
  */
 import { poll } from "../../api/poll";
+import { settingsFrom } from "../model/state";
 import type { PortContext } from "../port";
+import { ENDPOINT_MODEL } from "./model";
 
 /** Pause between two worker listings while jobs drain, in milliseconds. */
 export const DRAIN_POLL_MS = 250;
-/** Longest wait for in-progress jobs before a delete when the stored outputs hold no limit, in seconds. */
-export const DRAIN_DEFAULT_S = 600;
-
-/** The drain's limit in milliseconds: the stored `workersReadyTimeout`, else {@link DRAIN_DEFAULT_S}. */
-export function drainLimitMs(props: Record<string, unknown> | undefined): number {
-  return (typeof props?.workersReadyTimeout === "number" ? props.workersReadyTimeout : DRAIN_DEFAULT_S) * 1000;
+/** The drain's limit in milliseconds: the stored `workersReadyTimeout`, else its default (600 s). */
+export function drainLimitMs(props: object | undefined): number {
+  return settingsFrom(ENDPOINT_MODEL, props).workersReadyTimeout * 1000;
 }
 
 /** How many of the endpoint's workers run a job now. */

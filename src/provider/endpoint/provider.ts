@@ -237,7 +237,8 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
    * release last followed to health: the record's when it was just followed, else the one `carried` holds.
    */
   private withCarried(record: EndpointState, carried: Props | undefined): EndpointState {
-    const missing = this.port.capabilities.unreported.filter((f) => (record as unknown as Props)[f] === undefined && carried?.[f] !== undefined);
+    const reported: Props = { ...record };
+    const missing = this.port.capabilities.unreported.filter((f) => reported[f] === undefined && carried?.[f] !== undefined);
     const out = missing.length === 0 ? { ...record } : { ...record, ...Object.fromEntries(missing.map((f) => [f, carried![f]])) };
     if (out.releaseVersion === undefined && carried && "releaseVersion" in carried) {
       out.releaseVersion = typeof carried.releaseVersion === "number" ? carried.releaseVersion : null;

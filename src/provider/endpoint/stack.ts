@@ -17,11 +17,12 @@ type Props = Record<string, unknown>;
  * surely carried (a create with GPU type names may carry only part; paths/index.ts).
  */
 function carriesSentSettings(record: EndpointState, inputs: Props, templateReported: boolean): boolean {
-  const typeNames = Array.isArray(inputs.gpuTypeIds) ? (inputs.gpuTypeIds as string[]) : undefined;
+  const typeNames: string[] | undefined = Array.isArray(inputs.gpuTypeIds) ? inputs.gpuTypeIds : undefined;
   // A field the path does not report cannot be compared: list() compares what it reports.
   const unreported = templateReported ? ["gpuTypeIds"] : ["gpuTypeIds", "templateId"];
-  const changed: string[] = diffEndpoint(outputsFromRecord(record, typeNames, "") as never, inputs).changed.filter((f) => !unreported.includes(f));
-  const sent = createSurelyCarried(inputs as unknown as EndpointInputs);
+  const changed: string[] = diffEndpoint(outputsFromRecord(record, typeNames, ""), inputs).changed.filter((f) => !unreported.includes(f));
+  // The stack's checked inputs of the create, as its state holds them.
+  const sent = createSurelyCarried(inputs as EndpointInputs);
   if (!sent) return changed.length === 0;
   return changed.every((f) => !sent.includes(f));
 }

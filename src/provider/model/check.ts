@@ -47,7 +47,7 @@ export function show(value: unknown): string {
  * @param news the inputs as the engine passes them to `check` (may hold `__provider` and unknowns).
  */
 export function checkFields<F extends Fields>(model: ResourceModel<F>, news: Record<string, unknown>): CheckedFields {
-  const fields = model.fields as Fields;
+  const fields: Fields = model.fields;
   const c = compiled(model);
   const args = c.args;
   const failures: InputFailure[] = [];
@@ -134,7 +134,7 @@ function foldAlias(
  */
 export function pathRuleFailures(model: ResourceModel, inputs: Record<string, unknown>, path: string, pathKey: string): InputFailure[] {
   const failures: InputFailure[] = [];
-  for (const [name, field] of Object.entries(model.fields as Fields)) {
+  for (const [name, field] of Object.entries(model.fields)) {
     if (field.kind !== "input") continue;
     const rules = field.onPath?.[path as keyof typeof field.onPath];
     const value = inputs[name];

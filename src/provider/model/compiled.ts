@@ -7,7 +7,7 @@
  * The counters let a test assert that this stays once per process (tests/provider/modelCompilation.test.ts).
  */
 import type { ZodTypeAny } from "zod";
-import type { Fields, InputField, ResourceModel, SettingField } from "./fields";
+import type { InputField, ResourceModel, SettingField } from "./fields";
 import type { Rule, Zod } from "./rules";
 
 export interface CompiledModel {
@@ -43,7 +43,7 @@ export function compiled(model: ResourceModel): CompiledModel {
 
 function compile(model: ResourceModel): CompiledModel {
   bump(compilations, model.type);
-  const entries = Object.entries(model.fields as Fields);
+  const entries = Object.entries(model.fields);
   const inputs = entries.filter((e): e is [string, InputField<unknown>] => e[1].kind === "input");
   const settings = entries.filter((e): e is [string, SettingField<unknown>] => e[1].kind === "setting");
   const argFields = entries.filter((e): e is [string, InputField<unknown> | SettingField<unknown>] => e[1].kind !== "output");

@@ -109,7 +109,8 @@ export function inputsFromOutputs<F extends Fields>(model: ResourceModel<F>, out
   const o: Record<string, unknown> = outs;
   const c = compiled(model);
   const inputs: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(model.fields as Fields)) {
+  const fields: Fields = model.fields;
+  for (const [name, field] of Object.entries(fields)) {
     if (field.kind === "output" || (field.kind === "input" && field.alias) || o[name] === undefined) continue;
     if (field.kind === "input" && field.unset === "platform" && isUnsetValue(o[name])) continue;
     // An empty text the model refuses is how the platform reports an unset one (a template's `readme`):
@@ -133,7 +134,7 @@ export function checkedInputs(model: ResourceModel, checked: Record<string, unkn
   const keys = Object.keys(checked)
     .filter((k) => k !== PROVIDER_PROPERTY && checked[k] !== undefined)
     .sort();
-  const kept = (k: string) => (model.fields as Fields)[k]?.kind === "output" || (RESERVED_PROPERTIES as readonly string[]).includes(k);
+  const kept = (k: string) => model.fields[k]?.kind === "output" || (RESERVED_PROPERTIES as readonly string[]).includes(k);
   return { keys, kept: Object.fromEntries(keys.filter(kept).map((k) => [k, checked[k]])) };
 }
 

@@ -30,7 +30,7 @@ function onChangeCell(model: ResourceModel, name: string, field: ArgumentField):
 
 /** The "arguments" table: one row per argument, in declaration order. */
 export function renderArgumentTable<F extends Fields>(model: ResourceModel<F>): string {
-  const fields = model.fields as Fields;
+  const fields: Fields = model.fields;
   const rows = argumentNames(model).map((name) => {
     const f = fields[name] as ArgumentField;
     const accepts = f.rule.accepts(f.unit) + (f.note ?? (f.default === null ? " or unset" : ""));
@@ -41,7 +41,7 @@ export function renderArgumentTable<F extends Fields>(model: ResourceModel<F>): 
 
 /** The change-policy table: every compared input, then the provider settings (never compared). */
 export function renderChangePolicyTable<F extends Fields>(model: ResourceModel<F>): string {
-  const fields = model.fields as Fields;
+  const fields: Fields = model.fields;
   const rows = inputNames(model).map((name) => {
     const change = changeOf(model, name);
     return `| \`${name}\` | ${change.policy === "update" ? "update in place" : "replace"} | ${change.compare} | ${change.why} |`;

@@ -4,14 +4,14 @@
  * a mutation of several fields may name `NOT_FOUND` or `FAILED_PRECONDITION` among other codes.
  */
 import { GraphQLRequestError } from "../../api/errors";
-import { isNotFound } from "../errorKinds";
+import { fieldOf, isNotFound } from "../errorKinds";
 
 function codesOf(err: unknown): string[] {
   if (err instanceof GraphQLRequestError) return err.codes;
-  // An error from another copy of the package (e.g. dist/ next to ts sources) is still recognised.
-  const e = err as { codes?: unknown; graphqlErrors?: { code?: string }[] } | null;
-  if (e && Array.isArray(e.codes)) return e.codes as string[];
-  if (e && Array.isArray(e.graphqlErrors)) return e.graphqlErrors.map((g) => g.code ?? "");
+  // By its fields: an error from another copy of the package (e.g. dist/ next to ts sources), or one withoutSecrets rethrew.
+  const [codes, errors] = [fieldOf(err, "codes"), fieldOf(err, "graphqlErrors")];
+  if (Array.isArray(codes)) return codes;
+  if (Array.isArray(errors)) return errors.map((g: { code?: string }) => g.code ?? "");
   return [];
 }
 

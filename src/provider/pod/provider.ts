@@ -21,6 +21,11 @@ export type PodProviderOptions = InUseOptions;
 
 const known = (v: unknown) => v !== undefined && v !== null && !isUnknown(v);
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+function withoutKey(map: Readonly<Record<string, string>>, key: string): Record<string, string> {
+  const rest = { ...map };
+  delete rest[key];
+  return rest;
+}
 
 export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodState> {
   constructor(session: KindSession, options: PodProviderOptions = {}) {
@@ -96,31 +101,27 @@ export class PodProvider extends NamedRecordProvider<PodInputs, PodOutputs, PodS
    * `startSsh`) is carried from `carried` (inputs or stored outputs), or derived from the record on import.
    * The `PUBLIC_KEY` that `startSsh` injects is left out of `env`, so it shows no drift.
    */
-  protected outputs(record: PodState, carried: Props | undefined): PodOutputs {
-    const outs = outputsFromRecord(POD_MODEL, record, undefined, carried) as Props;
-    outs.templateId = carried?.templateId ?? null;
-    outs.gpuTypeIds = carried?.gpuTypeIds ?? (record.gpuTypeId ? [record.gpuTypeId] : null);
-    outs.dataCenterIds = carried?.dataCenterIds ?? [];
+  protected outputs(record: PodState, carried: Partial<PodOutputs> | undefined): PodOutputs {
+    const recorded = outputsFromRecord(POD_MODEL, record, undefined, carried);
     const startSsh = carried?.startSsh === true;
-    outs.startSsh = startSsh;
-    const declared = carried?.env as Record<string, unknown> | undefined;
-    if (startSsh && !(declared && INJECTED_SSH_KEY in declared)) {
-      const env = { ...record.env };
-      delete env[INJECTED_SSH_KEY];
-      outs.env = env;
-    }
-    Object.assign(outs, {
+    const declared = carried?.env;
+    return {
+      ...recorded,
+      templateId: carried?.templateId ?? null,
+      gpuTypeIds: carried?.gpuTypeIds ?? (record.gpuTypeId ? [record.gpuTypeId] : null),
+      dataCenterIds: carried?.dataCenterIds ?? [],
+      startSsh,
+      env: startSsh && !(declared && INJECTED_SSH_KEY in declared) ? withoutKey(record.env, INJECTED_SSH_KEY) : recorded.env,
       status: record.status,
       costPerHour: record.costPerHour,
       gpuTypeId: record.gpuTypeId,
       dataCenterId: record.dataCenterId,
       sshCommand: record.sshCommand,
       sshDirectCommand: record.sshDirectCommand,
-    });
-    return outs as PodOutputs;
+    };
   }
 
-  protected inputsOf(outs: PodOutputs): Props {
+  protected inputsOf(outs: PodOutputs): Partial<PodInputs> {
     const inputs = inputsFromOutputs(POD_MODEL, outs);
     if (inputs.gpuTypeIds === null) delete inputs.gpuTypeIds;
     // Without a template the image is the pod's own input (check requires it), not a template's default.

@@ -6,7 +6,7 @@
  * something mounts the volume: the in-use refusal).
  */
 import type { V2 } from "../../../api";
-import { isNotFound } from "../../errorKinds";
+import { fieldOf, isNotFound } from "../../errorKinds";
 import type { NetworkVolumeState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
 import type { NetworkVolumeInputs } from "../model";
@@ -47,6 +47,6 @@ export function v2NetworkVolumePort(context: PortContext): Port<NetworkVolumeInp
       }
     },
     // 400: something still mounts the volume (document: deleteNetworkVolume).
-    refusedInUse: (err) => (err as { status?: unknown } | null)?.status === 400,
+    refusedInUse: (err) => fieldOf(err, "status") === 400,
   };
 }

@@ -14,7 +14,7 @@
  * differs.
  */
 import type { PlatformClient, V2 } from "../../../api";
-import { isNotFound, messageOf } from "../../errorKinds";
+import { fieldOf, isNotFound, messageOf } from "../../errorKinds";
 import { changedFields } from "../../model/compare";
 import type { PodState } from "../../paths/records";
 import type { Port, PortContext } from "../../port";
@@ -115,7 +115,7 @@ export function patchPodBody(inputs: PodInputs, olds: Record<string, unknown>, l
 
 /** A refusal of one candidate that the next GPU type may not meet (document: createPod's status table). */
 const nextCandidate = (err: unknown) => {
-  const status = (err as { status?: unknown }).status;
+  const status = fieldOf(err, "status");
   return status === 400 || status === 403;
 };
 
