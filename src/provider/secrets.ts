@@ -2,7 +2,7 @@
  * Keeping secret input values (template env values, registry passwords) out of the errors the provider
  * throws: a server may echo its input in an error message, and the engine prints and logs every error.
  */
-import { fieldOf } from "./errorKinds";
+import { fieldOf, isOutcomeUnknown } from "./errorKinds";
 import { isUnknown } from "./unknown";
 
 export const SECRET_REDACTED = "[secret]";
@@ -41,7 +41,7 @@ export async function withoutSecrets<T>(secrets: readonly string[], task: () => 
     clean.name = err instanceof Error ? err.name : "Error";
     const [codes, status] = [fieldOf(err, "codes"), fieldOf(err, "status")];
     if (Array.isArray(codes)) Object.assign(clean, { codes });
-    if (fieldOf(err, "outcomeUnknown") === true) Object.assign(clean, { outcomeUnknown: true });
+    if (isOutcomeUnknown(err)) Object.assign(clean, { outcomeUnknown: true });
     if (status !== undefined) Object.assign(clean, { status });
     throw clean;
   }

@@ -60,22 +60,22 @@ export class EndpointProvider extends RecordProvider<EndpointInputs, EndpointOut
 
   protected override readonly mounts = { label: "endpoint", fields: ["networkVolumeId", "networkVolumeIds"] };
 
-  protected override review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
-    return reviewEndpoint(this.session, olds, inputs, failures, key);
-  }
-
   /**
-   * The shared check; then, where endpoints copy templates, the fields of its template this deployment
-   * changes that reach the endpoint, as `templateChanges` (check.ts `templateChangesOf`): a Node.js
-   * preview's row names the re-apply. The diff never compares it, so the next check, without it, is no change.
+   * The catalog review and estimates; then, where endpoints copy templates, the fields of its template this
+   * deployment changes that reach the endpoint, as `templateChanges` (check.ts `templateChangesOf`): a
+   * Node.js preview's row names the re-apply. The diff never compares it, so the next check, without it,
+   * is no change.
    */
-  override async check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
-    const { [TEMPLATE_CHANGES]: _carried, ...given } = news;
-    const result = await super.check(olds, given);
-    const inputs = result.inputs as Props;
+  protected override async review(olds: Props | undefined, inputs: Props, failures: InputFailure[], key?: string): Promise<void> {
+    await reviewEndpoint(this.session, olds, inputs, failures, key);
     const changes = this.port.capabilities.copiesTemplates ? templateChangesOf(olds, inputs, (id) => this.session.templateChanges(id)) : [];
     if (changes.length > 0) inputs[TEMPLATE_CHANGES] = changes;
-    return result;
+  }
+
+  /** The shared check, of the program's inputs: a `templateChanges` handed back is check's own result, not the user's. */
+  override check(olds: Props | undefined, news: Props): Promise<dynamic.CheckResult> {
+    const { [TEMPLATE_CHANGES]: _carried, ...given } = news;
+    return super.check(olds, given);
   }
 
   /** Stored as the shared skeleton does, without `templateChanges`: a refresh gives back the program's inputs. */

@@ -4,6 +4,7 @@
  * only: env values are compared here and never leave this module (no hash, no output, no message).
  */
 import { changedFields } from "../model/compare";
+import type { TemplateChanges } from "../kindSession";
 import type { ContainerSettings, TemplateState } from "../paths/records";
 import { isUnknown } from "../unknown";
 import { INJECTED_ENV, TEMPLATE_MODEL } from "./model";
@@ -21,7 +22,7 @@ export function changedContainerFields(olds: Record<string, unknown>, news: Reco
  * name: the fields, and the env keys added, removed or given another value (an unknown value counts as
  * changed; `envKeys` undefined when the env itself is unknown). The names leave; the values do not.
  */
-export function containerChanges(olds: Record<string, unknown>, news: Record<string, unknown>): { fields: string[]; envKeys?: string[] } {
+export function containerChanges(olds: Record<string, unknown>, news: Record<string, unknown>): TemplateChanges {
   const fields = changedContainerFields(olds, news);
   if (!fields.includes("env")) return { fields, envKeys: [] };
   const map = (v: unknown): Record<string, unknown> | undefined =>
