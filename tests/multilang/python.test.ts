@@ -181,7 +181,7 @@ test("the pod stops and starts in place through desiredStatus, the same pod on t
 });
 
 test("a bad value fails the preview, naming the field and the allowed values, and changes nothing", async () => {
-  await stack.run(["config", "set", "workersMax"], { input: "-1", quiet: true }); // on stdin: "-1" on the command line reads as a flag
+  await stack.setConfig("workersMax", "-1");
   const r = await pulumi(["preview"], { expectFailure: true });
   expect(`${r.stdout}\n${r.stderr}`).toMatch(/workersMax must be an integer at least 0; got -1/);
   expect(`${r.stdout}\n${r.stderr}`).not.toMatch(/Traceback|KeyboardInterrupt/); // the engine's cancel ends the program quietly
@@ -218,7 +218,7 @@ test("`pulumi import` adopts an endpoint and a pod created outside Pulumi; decla
   expect(replace).toMatchObject({ replaceReasons: ["type"], detailedDiff: { type: { kind: "update-replace" } } });
   expect(Object.keys(replace?.detailedDiff ?? {})).toEqual(["type"]);
   expect(steps.map((s) => resourceName(s.urn)).every((n) => n === "api")).toBe(true);
-  await stack.run(["config", "rm", "type"], { quiet: true });
+  await stack.removeConfig("type");
 });
 
 test("refresh catches a change made outside Pulumi", async () => {
