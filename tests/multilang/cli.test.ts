@@ -142,7 +142,7 @@ describe("cost", () => {
       ["api", usd(5 * (await workerPrice(["ADA_24", "AMPERE_24"])))],
       ["batch", usd(await workerPrice(["ADA_24"]))],
     ]);
-    await python.run(["config", "rm", "workersMax"], { quiet: true });
+    await python.removeConfig("workersMax");
   });
 
   test("a YAML stack's endpoint is counted too", async () => {
@@ -223,7 +223,7 @@ describe("stack commands", () => {
     await python.setConfig("extra", "true");
     await python.run(["up", "--yes", "--skip-preview"], { quiet: true });
     const orphan = await forget(python, "extra");
-    await python.run(["config", "rm", "extra"], { quiet: true });
+    await python.removeConfig("extra");
     const listed = await cli(python, ["orphans"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toEqual([
@@ -264,13 +264,11 @@ describe("stack commands", () => {
     const again = await cli(python, ["import", "adopted", outside.id]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("the stack already manages");
-    await python.run(["config", "rm", "adopted"], { quiet: true });
   });
 
   test("recover settles the Python stack's interrupted create of a plugin endpoint: the endpoint that landed is adopted", async () => {
-    // The import test's `adopted` left the program with its config: settle that first, so the only write of the
-    // interrupted run is the create below.
-    await python.run(["up", "--yes", "--skip-preview"], { quiet: true });
+    // The program still declares the import test's `adopted` as imported (its preview showed no change), so the
+    // only write of the interrupted run is the create below.
     await python.setConfig("extra", "true");
     emu.resetStats();
     // The create waits at the platform; the run is killed once it is sent, and the create still lands.
