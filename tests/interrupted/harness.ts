@@ -72,9 +72,8 @@ export interface StackView {
 }
 
 export async function stackView(stack: LocalStack): Promise<StackView> {
-  const { deployment } = JSON.parse(await stack.exportText()) as {
-    deployment: { resources?: StateResource[]; pending_operations?: { type: string; resource: StateResource }[] };
-  };
+  // The checkpoint `pulumi stack export` prints, read from the backend's file (no CLI run per look).
+  const deployment = (await stack.deployment()) as { resources?: StateResource[]; pending_operations?: { type: string; resource: StateResource }[] };
   const endpoints = (deployment.resources ?? []).filter((r) => r.type === ENDPOINT_TYPE);
   return {
     endpointIds: endpoints.map((r) => r.id!).sort(),
