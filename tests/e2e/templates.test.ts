@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
-import { LocalStack, copyProgram, tempDir, type RunOptions } from "../../scripts/exampleStack";
+import { LocalStack, copyProgram, tempDir, type RunOptions, type StateResource } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
 
 jest.setTimeout(300_000);
@@ -79,6 +79,12 @@ const mutations = () => {
   ];
   return Object.fromEntries(names.filter((n) => ops[n]).map((n) => [n, ops[n]]));
 };
+/** One plain `pulumi stack export`: its text, and its resources of a type. */
+async function exported(): Promise<{ text: string; of: (type: string) => StateResource[] }> {
+  const text = await stack.exportText();
+  const resources = (JSON.parse(text) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [];
+  return { text, of: (type) => resources.filter((r) => r.type === type) };
+}
 const outputs = async () => (await stack.outputs()) as Record<string, { id: string; templateId?: string; name?: string; imageName?: string }>;
 
 async function eventually<T>(check: () => Promise<T | undefined>, limitMs = 20_000): Promise<T> {
@@ -99,7 +105,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-tpl-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs.
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs, but where a step reads the
+  // plan off the up's own preview.
   stack = await LocalStack.create({ programDir, stackName: "e2e-tpl", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   await stack.setConfig("runpod:api", "graphql"); // the counts name the GraphQL path's mutations (saveTemplate, saveEndpoint, deleteTemplate)
@@ -168,33 +175,36 @@ test("a second up changes nothing and sends no mutation", async () => {
 });
 
 test("the env and the password are absent from plain `pulumi stack export`, and stored as secrets", async () => {
-  const plain = await stack.exportText();
+  const state = await exported();
+  const plain = state.text;
   for (const secret of [ENV_SECRET, PASSWORD]) expect({ secret, leaks: plain.includes(secret) }).toEqual({ secret, leaks: false });
   // A value the program took from plain stack config is in that config (the engine keeps it with the
   // provider's configuration), but in no resource: the Template stores each env value as a secret.
   const resources = (JSON.parse(plain) as { deployment: { resources: { type: string }[] } }).deployment.resources;
   const holders = resources.filter((r) => JSON.stringify(r).includes(PLAIN_ENV_VALUE)).map((r) => r.type);
   expect(holders).toEqual(["pulumi:providers:pulumi-nodejs"]);
-  const [template] = await stack.resources(TEMPLATE_TYPE);
+  const [template] = state.of(TEMPLATE_TYPE);
   expect(JSON.stringify(template.outputs!.env)).toContain("4dabf18193072939515e22adb298388d"); // Pulumi's secret signature
   expect(JSON.stringify(template.inputs!.env)).not.toContain(PLAIN_ENV_VALUE);
-  const [registry] = await stack.resources(REGISTRY_TYPE);
+  const [registry] = state.of(REGISTRY_TYPE);
   expect(JSON.stringify(registry.outputs!.password)).toContain("4dabf18193072939515e22adb298388d");
   const shown = await stack.exportText({ showSecrets: true });
   expect(shown).toContain(ENV_SECRET); // really in the state, encrypted
 });
 
-test("preview --diff of an env change shows the update with the env names, never a value; -v=8 logs of the up carry no secret", async () => {
+test("the preview (--diff) of an env change shows the update with the env names, never a value; -v=8 logs of the up carry no secret", async () => {
   await stack.setConfig("envSecret", ENV_SECRET_2, { secret: true });
-  const preview = await pulumi(["preview", "--diff"]);
-  expect(preview.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Template: \(update\)/);
-  expect(preview.stdout).toMatch(/HF_TOKEN: \[secret\]/);
-  expect(preview.stdout).toMatch(/MODEL\s*: \[secret\]/);
-  expect(preview.stdout).toMatch(/~ 1 to update/);
   const flags = ["--verbose=8", "--logtostderr", "--logflow", "--debug"];
-  // With its preview: the scan covers the verbose logs of both phases of the up.
-  const up = await pulumi(["up", "--yes", ...flags], { preview: true });
-  const everything = preview.stdout + preview.stderr + up.stdout + up.stderr;
+  // With its preview, whose plan comes first in the output: the scan covers the verbose logs of both phases of the up.
+  const up = await pulumi(["up", "--yes", "--diff", ...flags], { preview: true });
+  const updating = up.stdout.search(/^Updating \(/m);
+  expect(updating).toBeGreaterThan(0);
+  const preview = up.stdout.slice(0, updating);
+  expect(preview).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Template: \(update\)/);
+  expect(preview).toMatch(/HF_TOKEN: \[secret\]/);
+  expect(preview).toMatch(/MODEL\s*: \[secret\]/);
+  expect(preview).toMatch(/~ 1 to update/);
+  const everything = up.stdout + up.stderr;
   expect((up.stdout + up.stderr).split("\n").length).toBeGreaterThan(1000); // the logs really are verbose
   expect(up.stdout + up.stderr).toMatch(/updated/);
   for (const secret of [ENV_SECRET, ENV_SECRET_2, PASSWORD]) expect({ secret, leaks: everything.includes(secret) }).toEqual({ secret, leaks: false });
@@ -243,9 +253,9 @@ test("drift on a template made outside Pulumi is caught by refresh and reverted 
   });
   const refresh = await pulumi(["refresh", "--yes"]);
   expect(refresh.stdout).toMatch(/~ 1 updated/);
-  const preview = await pulumi(["preview", "--diff"]);
-  expect(preview.stdout).toMatch(/containerDiskInGb\s*:\s*99\s*=>\s*20/);
-  await pulumi(["up", "--yes"]);
+  // The update's diff shows the drift the refresh recorded, going back to the declared value.
+  const up = await pulumi(["up", "--yes", "--diff"]);
+  expect(up.stdout).toMatch(/containerDiskInGb\s*:\s*99\s*=>\s*20/);
   expect(userTemplates().find((x) => x.id === template.id)!.containerDiskInGb).toBe(20);
 });
 
@@ -267,20 +277,22 @@ test("renaming the template replaces it: the new one first, the endpoint moves i
 });
 
 test("renaming the registry credentials with a new password: new ones first, the template moves in place, the old ones deleted", async () => {
-  const [oldAuth] = await stack.resources(REGISTRY_TYPE);
-  const [template] = await stack.resources(TEMPLATE_TYPE);
+  const before = await exported();
+  const [oldAuth] = before.of(REGISTRY_TYPE);
+  const [template] = before.of(TEMPLATE_TYPE);
   await stack.setConfig("registryPassword", `${PASSWORD}-rotated`, { secret: true });
   await declare({ ...declared, registries: { ghcr: { ...REGISTRY, name: "e2e-ghcr-2" } } });
   emu.resetStats();
   const r = await pulumi(["up", "--yes"]);
   expect(r.stdout).toMatch(/\+-\s*1 replaced/);
-  const [newAuth] = await stack.resources(REGISTRY_TYPE);
+  const after = await exported();
+  const [newAuth] = after.of(REGISTRY_TYPE);
   expect(newAuth.id).not.toBe(oldAuth.id);
   expect(emu.registryAuths("user_1").map((a) => a.id)).toEqual([newAuth.id]);
   expect(emu.registryAuthPasswordMatches(newAuth.id!, `${PASSWORD}-rotated`)).toBe(true);
   expect(userTemplates().find((t) => t.id === template.id)!.containerRegistryAuthId).toBe(newAuth.id);
   expect(mutations()).toMatchObject({ saveRegistryAuth: 1, saveTemplate: 1, deleteRegistryAuth: 1 });
-  expect(await stack.exportText()).not.toContain(`${PASSWORD}-rotated`);
+  expect(after.text).not.toContain(`${PASSWORD}-rotated`);
   expect(await stack.exportText({ showSecrets: true })).toContain(`${PASSWORD}-rotated`);
 });
 
