@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
-import { LocalStack, copyProgram, tempDir, type RunOptions, type StateResource } from "../../scripts/exampleStack";
+import { LocalStack, copyProgram, tempDir, type RunOptions } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
 
 jest.setTimeout(300_000);
@@ -79,12 +79,6 @@ const mutations = () => {
   ];
   return Object.fromEntries(names.filter((n) => ops[n]).map((n) => [n, ops[n]]));
 };
-/** One plain `pulumi stack export`: its text, and its resources of a type. */
-async function exported(): Promise<{ text: string; of: (type: string) => StateResource[] }> {
-  const text = await stack.exportText();
-  const resources = (JSON.parse(text) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [];
-  return { text, of: (type) => resources.filter((r) => r.type === type) };
-}
 const outputs = async () => (await stack.outputs()) as Record<string, { id: string; templateId?: string; name?: string; imageName?: string }>;
 
 async function eventually<T>(check: () => Promise<T | undefined>, limitMs = 20_000): Promise<T> {
@@ -175,18 +169,17 @@ test("a second up changes nothing and sends no mutation", async () => {
 });
 
 test("the env and the password are absent from plain `pulumi stack export`, and stored as secrets", async () => {
-  const state = await exported();
-  const plain = state.text;
+  const plain = await stack.exportText();
   for (const secret of [ENV_SECRET, PASSWORD]) expect({ secret, leaks: plain.includes(secret) }).toEqual({ secret, leaks: false });
   // A value the program took from plain stack config is in that config (the engine keeps it with the
   // provider's configuration), but in no resource: the Template stores each env value as a secret.
   const resources = (JSON.parse(plain) as { deployment: { resources: { type: string }[] } }).deployment.resources;
   const holders = resources.filter((r) => JSON.stringify(r).includes(PLAIN_ENV_VALUE)).map((r) => r.type);
   expect(holders).toEqual(["pulumi:providers:pulumi-nodejs"]);
-  const [template] = state.of(TEMPLATE_TYPE);
+  const [template] = await stack.resources(TEMPLATE_TYPE);
   expect(JSON.stringify(template.outputs!.env)).toContain("4dabf18193072939515e22adb298388d"); // Pulumi's secret signature
   expect(JSON.stringify(template.inputs!.env)).not.toContain(PLAIN_ENV_VALUE);
-  const [registry] = state.of(REGISTRY_TYPE);
+  const [registry] = await stack.resources(REGISTRY_TYPE);
   expect(JSON.stringify(registry.outputs!.password)).toContain("4dabf18193072939515e22adb298388d");
   const shown = await stack.exportText({ showSecrets: true });
   expect(shown).toContain(ENV_SECRET); // really in the state, encrypted
@@ -277,22 +270,20 @@ test("renaming the template replaces it: the new one first, the endpoint moves i
 });
 
 test("renaming the registry credentials with a new password: new ones first, the template moves in place, the old ones deleted", async () => {
-  const before = await exported();
-  const [oldAuth] = before.of(REGISTRY_TYPE);
-  const [template] = before.of(TEMPLATE_TYPE);
+  const [oldAuth] = await stack.resources(REGISTRY_TYPE);
+  const [template] = await stack.resources(TEMPLATE_TYPE);
   await stack.setConfig("registryPassword", `${PASSWORD}-rotated`, { secret: true });
   await declare({ ...declared, registries: { ghcr: { ...REGISTRY, name: "e2e-ghcr-2" } } });
   emu.resetStats();
   const r = await pulumi(["up", "--yes"]);
   expect(r.stdout).toMatch(/\+-\s*1 replaced/);
-  const after = await exported();
-  const [newAuth] = after.of(REGISTRY_TYPE);
+  const [newAuth] = await stack.resources(REGISTRY_TYPE);
   expect(newAuth.id).not.toBe(oldAuth.id);
   expect(emu.registryAuths("user_1").map((a) => a.id)).toEqual([newAuth.id]);
   expect(emu.registryAuthPasswordMatches(newAuth.id!, `${PASSWORD}-rotated`)).toBe(true);
   expect(userTemplates().find((t) => t.id === template.id)!.containerRegistryAuthId).toBe(newAuth.id);
   expect(mutations()).toMatchObject({ saveRegistryAuth: 1, saveTemplate: 1, deleteRegistryAuth: 1 });
-  expect(after.text).not.toContain(`${PASSWORD}-rotated`);
+  expect(await stack.exportText()).not.toContain(`${PASSWORD}-rotated`);
   expect(await stack.exportText({ showSecrets: true })).toContain(`${PASSWORD}-rotated`);
 });
 
