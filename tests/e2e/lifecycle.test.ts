@@ -241,15 +241,20 @@ test("a replace-forcing change (type QB -> LB) creates a new endpoint and delete
   expect(onEmulator(oldId)).toBeUndefined();
   expect(onEmulator(newId)).toMatchObject({ name: "e2e-images", type: "LB", workersMax: 2 });
   expect(emu.endpoints()).toHaveLength(2);
-  await pulumi(["preview", "--expect-no-changes"]);
+  // That the replace left nothing to do, the next test's plan shows.
 });
 
-test("an endpoint without a name is auto-named: kept across ups and refreshes, drawn anew on replace", async () => {
+test("after the replace nothing is left to do; an endpoint without a name is auto-named: kept across ups and refreshes, drawn anew on replace", async () => {
   const valid = endpoints;
   const AUTO: Spec = { templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMax: 1 };
   await declare({ ...valid, auto: AUTO });
   emu.resetStats();
-  await pulumi(["up", "--yes"], { preview: true });
+  const first = await pulumi(["up", "--yes"], { preview: true });
+  // The plan: the new endpoint, and nothing for the two the previous test left (one replaced).
+  const [plan] = phases(first.stdout);
+  expect(plan).toMatch(/\+ 1 to create/);
+  expect(plan).toMatch(/\b3 unchanged/);
+  expect(plan).not.toMatch(/to update|to replace|to delete/);
   const firstId = await stateId("auto");
   const firstName = onEmulator(firstId)!.name;
   expect(firstName).toMatch(/^auto-[0-9a-f]{7}$/);
@@ -360,6 +365,7 @@ test("invalid inputs fail at preview naming the field and its accepted values; n
     .map((e) => e.id)
     .sort();
   const valid = endpoints;
+  const state = await stack.resources();
   emu.resetStats();
 
   // One `pulumi up` of an endpoint with two problems (the engine stops at the first resource that fails its
@@ -377,8 +383,8 @@ test("invalid inputs fail at preview naming the field and its accepted values; n
       .sort(),
   ).toEqual(before);
   expect(mutations()).toEqual({});
+  expect(await stack.resources()).toEqual(state); // nothing left behind (the next test's preview finds nothing to do)
   await declare(valid);
-  await pulumi(["preview", "--expect-no-changes"]);
 });
 
 test("`pulumi-runpod import` adopts an existing endpoint without writing to the platform; it is then managed", async () => {
@@ -399,7 +405,7 @@ test("`pulumi-runpod import` adopts an existing endpoint without writing to the 
   );
   expect(await stateId("adopted")).toBe(existing.id);
   expect((await stack.endpoint("adopted"))!.outputs).toMatchObject({ name: "e2e-adopted", workersMax: 2, gpuIds: ["AMPERE_16", "AMPERE_24"] });
-  await pulumi(["preview", "--expect-no-changes"]); // declared as it is: nothing to do
+  await pulumi(["preview", "--expect-no-changes"]); // declared as it is, and the rest as before the failed up: nothing to do
   expect(mutations()).toEqual({});
   expect(emu.endpoints()).toHaveLength(3);
 
