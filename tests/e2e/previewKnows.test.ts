@@ -98,11 +98,9 @@ test("removing a volume that an unchanged endpoint and pod of the stack still mo
     expect(upOut).not.toMatch(/^\s{4}at /m);
     expect(await volumeNamed(VOLUME.name)).toMatchObject({ id });
   } finally {
-    // Declared again: nothing to change.
+    // Declared again: nothing to change. (The next test's first `up` removes the endpoint and the pod.)
     await declare({ volumes: { cache: VOLUME }, ...mounted });
     await stack.run(["preview", "--expect-no-changes"]);
-    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE } });
-    await stack.run(["up", "--yes"]);
   }
 });
 
@@ -171,8 +169,7 @@ test("the budget refusal's total counts every endpoint and pod of the stack, tho
     expect(out).toMatch(new RegExp(`nb (\\(e2e-nb\\) )?\\$${nb.toFixed(2)}/h = ${share(nb)}%`));
     expect(out).not.toContain("not counted");
   } finally {
+    // What this test deployed is left to afterAll's destroy.
     await stack.removeConfig("runpod:maxHourlyCost");
-    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE } });
-    await stack.run(["up", "--yes"], { quiet: true });
   }
 });
