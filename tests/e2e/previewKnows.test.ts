@@ -58,14 +58,15 @@ afterAll(async () => {
 
 test("a new endpoint's estimates are known at the first preview when its template and volume are created in the same up", async () => {
   await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE }, endpoints: { llm: { ...ENDPOINT, template: "tpl", volume: "cache" } } });
-  const r = await stack.run(["preview", "--json"]);
-  const steps = (JSON.parse(r.stdout) as { steps: { op: string; urn: string; newState?: { inputs?: Record<string, unknown> } }[] }).steps;
+  // `up --json` prints its preview first, as `pulumi preview --json` does (one document), then the update's events.
+  const r = await stack.run(["up", "--yes", "--json"], { preview: true });
+  const preview = r.stdout.slice(0, r.stdout.search(/^\}$/m) + 1);
+  const steps = (JSON.parse(preview) as { steps: { op: string; urn: string; newState?: { inputs?: Record<string, unknown> } }[] }).steps;
   const endpoint = steps.find((s) => s.urn.endsWith("::llm"))!;
   expect(endpoint.op).toBe("create");
   // The template's and the volume's ids are unknown at this preview; the estimate is not.
   expect(endpoint.newState?.inputs?.templateId).toBe("04da6b54-80e4-46f7-96ec-b56ff0331ba9");
   expect(endpoint.newState?.inputs).toMatchObject({ maxHourlyCost: usd(2 * price.ADA_24), idleHourlyCost: usd(price.ADA_24), workerHourlyCost: price.ADA_24 });
-  await stack.run(["up", "--yes"]);
 });
 
 test("removing a volume that an unchanged endpoint and pod of the stack still mount fails at preview, naming them; up refuses it too, nothing deleted", async () => {
