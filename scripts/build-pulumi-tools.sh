@@ -15,7 +15,9 @@
 #   .pulumi/venv                             a virtualenv with the `pulumi` Python SDK
 #   .pulumi/schemathesis                     a virtualenv with schemathesis (scripts/schemathesis-requirements.txt,
 #                                            every package pinned) for tests/tooling/schemathesis.test.ts
-# and compiles tests/multilang/go once, so the Go build cache holds the Pulumi Go SDK for the Go test.
+#   <cache>/go-program-<hash>/runpod-go-test  tests/multilang/go compiled against sdk/go/runpod, once per content
+#                                            (`build-pulumi-tools.sh go-program` prints its path), in the Go
+#                                            build cache <cache>/go-build (`build-pulumi-tools.sh go-cache`)
 # Users never need any of these: they bring the official language hosts with their Pulumi CLI.
 # Only the tests (and `npm run bench`'s plugin rows, `npm run gen:plugin`) use them, so `npm test` builds them
 # (`npm run tools`) and `npm run setup`, which the demo follows, does not. A warm run only re-links.
@@ -160,16 +162,59 @@ build_schemathesis() {
   ln -sfn "$venv" "$ROOT/.pulumi/schemathesis"
 }
 
-# ---- The Go build cache for tests/multilang/go: compiling the Pulumi Go SDK costs minutes of CPU, once ----
-warm_go_program() {
-  command -v go >/dev/null || { log "no go: the Go test of tests/multilang will fail"; return 0; }
-  log "compiling tests/multilang/go against sdk/go/runpod (warms the Go build cache; quick when warm)"
-  (cd "$ROOT/tests/multilang/go" && GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false" go build -o /dev/null .)
+# ---- tests/multilang/go, built once: compiling the Pulumi Go SDK costs minutes of CPU, linking the program seconds ----
+# Kept in the cache by a hash of all that goes into it (the program with its go.mod/go.sum, the generated
+# SDK it replaces its module with, this recipe, the Go toolchain), so an unchanged checkout with an empty
+# GOCACHE compiles nothing. go.test.ts runs it through Pulumi.yaml `runtime.options.binary`, asking
+# `build-pulumi-tools.sh go-program` for its path: a changed SDK is compiled there, so the test still
+# proves the generated SDK compiles. Compiled in a Go build cache kept beside it (GO_BUILD_CACHE, content-
+# addressed, safe to share), which adopt.test.ts's Go program, written at test time, builds in too
+# (`build-pulumi-tools.sh go-cache` prints it): no trimpath, so the host's plain `go build` finds the same entries.
+GO_BUILD_CACHE="$CACHE/go-build"
+GO_PROGRAM_RECIPE="go build -ldflags=-s -w; GOCACHE=\$CACHE/go-build; replace => checkout sdk/go/runpod; v2"
+go_program() {
+  command -v go >/dev/null || die "Go is needed to build tests/multilang/go (>= 1.25)"
+  local hash out
+  hash="$(
+    cd "$ROOT" && export GOTOOLCHAIN=local
+    { echo "$GO_PROGRAM_RECIPE"; go env GOVERSION GOOS GOARCH
+      find tests/multilang/go sdk/go/runpod -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16
+  )"
+  out="$CACHE/go-program-$hash"
+  if [ -x "$out/runpod-go-test" ]; then
+    log "reusing tests/multilang/go built earlier ($out)"
+  else
+    log "building tests/multilang/go against sdk/go/runpod (minutes of CPU with an empty Go build cache)"
+    local wrap
+    wrap="$(mktemp -d "$CACHE/.go-program-XXXXXX")"
+    cp "$ROOT"/tests/multilang/go/* "$wrap/"
+    (
+      cd "$wrap"
+      export GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false" GOCACHE="$GO_BUILD_CACHE"
+      # The copy's relative replace would not resolve: point it at this checkout's SDK, as the relative one does.
+      # (&&: errexit is off in a subshell tested by ||.)
+      go mod edit -replace="github.com/pulumi-runpod/pulumi-runpod/sdk/go/runpod=$ROOT/sdk/go/runpod" &&
+        go build -ldflags "-s -w" -o bin/runpod-go-test . >&2 &&
+        mkdir -p out && mv bin/runpod-go-test out/
+    ) || { rm -rf "$wrap"; die "tests/multilang/go does not compile against sdk/go/runpod"; }
+    # Renamed into place whole: a concurrent build of the same inputs leaves the first one's.
+    mv -T "$wrap/out" "$out" 2>/dev/null || true
+    rm -rf "$wrap"
+    [ -x "$out/runpod-go-test" ] || die "could not keep the built tests/multilang/go in $out"
+  fi
+  echo "$out/runpod-go-test"
 }
+
+# `build-pulumi-tools.sh go-program`: only that, printing the binary's path (tests/multilang/go.test.ts);
+# `build-pulumi-tools.sh go-cache`: the Go build cache it compiles in (tests/multilang/adopt.test.ts).
+case "${1:-}" in
+  go-program) go_program; exit 0 ;;
+  go-cache) echo "$GO_BUILD_CACHE"; exit 0 ;;
+esac
 
 build_go_tools
 build_yaml_host
 build_venv
 build_schemathesis
-warm_go_program
+go_program >/dev/null
 log "ready: .pulumi/bin/pulumi-language-python, .pulumi/bin/pulumi-language-go, .pulumi/bin/pulumi-language-yaml, .pulumi/tools/pulumi-sdkgen, .pulumi/venv, .pulumi/schemathesis"

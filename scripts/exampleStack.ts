@@ -16,6 +16,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { parseDocument } from "yaml";
 import { pulumiBinary, pulumiEnv, pulumiInstalled, repoRoot, runPulumi, type RunPulumiResult } from "./pulumiCli";
 
 /** Type token of `Endpoint` resources in Pulumi state (a dynamic resource of module `runpod`). */
@@ -148,6 +149,26 @@ export interface StateResource {
   [key: string]: unknown;
 }
 
+/** The part of a deployment (`pulumi stack export`'s `deployment`) callers read. */
+export interface Deployment {
+  resources?: StateResource[];
+  pending_operations?: unknown[];
+  [key: string]: unknown;
+}
+
+/** The signature key Pulumi's state marks a secret value with. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+/** `value` with each secret replaced by `[secret]`, as `pulumi stack output --json` prints it without `--show-secrets`. */
+function hideSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(hideSecrets);
+  if (value === null || typeof value !== "object") return value;
+  const record = value as Record<string, unknown>;
+  if (record[SECRET_SIG] === SECRET_SIG_VALUE) return "[secret]";
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, hideSecrets(v)]));
+}
+
 /**
  * A stack of a local program in a file backend of its own. Every command runs with
  * `--non-interactive` and `--stack <name>`.
@@ -212,28 +233,58 @@ export class LocalStack {
   }
 
   /**
-   * `pulumi config set <key> <value>`; a secret goes through stdin (never on a command line).
+   * `pulumi config set <key> <value>`: a plain value is written to the stack's config file as that command
+   * writes it (a CLI run costs the engine's start-up, and the file is the stack's config either way); a secret
+   * goes through the CLI and its stdin (never on a command line, and only the CLI can encrypt it).
    * `value` must not start with `-` (it would be read as a flag).
    */
   async setConfig(key: string, value: string, options: { secret?: boolean } = {}): Promise<void> {
     if (options.secret) {
       await this.run(["config", "set", "--secret", key], { input: value, quiet: true });
     } else {
-      await this.run(["config", "set", key, value], { quiet: true });
+      await this.setConfigs({ [key]: value });
     }
   }
 
-  /**
-   * Sets several plain (not secret) values in one CLI run (`pulumi config set-all --plaintext key=value ...`):
-   * each run costs the CLI's start-up. A value must not start with `-`.
-   */
+  /** Sets several plain (not secret) values, as `pulumi config set-all --plaintext key=value ...` would. */
   async setConfigs(values: Record<string, string>): Promise<void> {
-    await this.run(["config", "set-all", ...Object.entries(values).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`])], { quiet: true });
+    this.editConfig((config) => {
+      for (const [k, v] of Object.entries(values)) config.set(this.configKey(k), v);
+    });
   }
 
-  /** `pulumi config rm <key>`. */
+  /** `pulumi config rm <key>`: removed from the stack's config file; a key it does not hold goes to the CLI, to fail as it does. */
   async removeConfig(key: string): Promise<void> {
-    await this.run(["config", "rm", key], { quiet: true });
+    let held = false;
+    this.editConfig((config) => {
+      held = config.has(this.configKey(key));
+      config.delete(this.configKey(key));
+    });
+    if (!held) await this.run(["config", "rm", key], { quiet: true });
+  }
+
+  /** `runpod:api` as given; a key without a namespace belongs to the project, as the CLI reads it. */
+  private configKey(key: string): string {
+    return key.includes(":") ? key : `${this.projectName()}:${key}`;
+  }
+
+  private projectName(): string {
+    const project = parseDocument(fs.readFileSync(path.join(this.opts.programDir, "Pulumi.yaml"), "utf8")).get("name");
+    if (typeof project !== "string") throw new Error(`${this.opts.programDir}/Pulumi.yaml has no project name`);
+    return project;
+  }
+
+  /** Edits the `config:` map of the stack's config file in place, keeping every other entry (the salt, secrets). */
+  private editConfig(edit: (config: { set(k: string, v: string): void; has(k: string): boolean; delete(k: string): void }) => void): void {
+    const file = this.configFile;
+    const doc = parseDocument(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+    if (!doc.has("config")) doc.set("config", doc.createNode({}));
+    edit({
+      set: (k, v) => doc.setIn(["config", k], v),
+      has: (k) => doc.hasIn(["config", k]),
+      delete: (k) => doc.deleteIn(["config", k]),
+    });
+    fs.writeFileSync(file, doc.toString());
   }
 
   /**
@@ -241,7 +292,7 @@ export class LocalStack {
    * `runpod:inferenceUrl`) and stores `apiKey` as the secret `runpod:apiKey`.
    */
   async usePlatform(addresses: PlatformAddresses, apiKey: string): Promise<void> {
-    // One CLI run for the four addresses (each run costs the engine's start-up), one for the key through stdin.
+    // The four addresses go to the config file; the key, a secret, through the CLI and its stdin.
     await this.setConfigs({
       "runpod:graphqlUrl": addresses.graphql,
       "runpod:restV1Url": addresses.restV1,
@@ -251,10 +302,18 @@ export class LocalStack {
     await this.setConfig("runpod:apiKey", apiKey, { secret: true });
   }
 
-  /** `pulumi stack output --json` (secrets shown as `[secret]`). */
+  /**
+   * The stack's outputs as `pulumi stack output --json` prints them (secrets as `[secret]`), read from the
+   * stack's checkpoint in the file backend (falls back to the CLI when there is none to read).
+   */
   async outputs(): Promise<Record<string, unknown>> {
-    const r = await this.run(["stack", "output", "--json"], { quiet: true });
-    return JSON.parse(r.stdout) as Record<string, unknown>;
+    const deployment = this.checkpoint();
+    if (!deployment) {
+      const r = await this.run(["stack", "output", "--json"], { quiet: true });
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    }
+    const root = deployment.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+    return hideSecrets(root?.outputs ?? {}) as Record<string, unknown>;
   }
 
   /** The raw text of `pulumi stack export` (with `--show-secrets` when asked). */
@@ -263,10 +322,19 @@ export class LocalStack {
     return r.stdout;
   }
 
+  /**
+   * The current deployment as `pulumi stack export` gives it, read from the stack's checkpoint in the file
+   * backend: the same resources, outputs (secrets as ciphertext) and pending operations, without a CLI run.
+   */
+  async deployment(): Promise<Deployment> {
+    const read = this.checkpoint();
+    if (read) return read;
+    return (JSON.parse(await this.exportText()) as { deployment?: Deployment }).deployment ?? {};
+  }
+
   /** Resources of the current deployment, optionally only those of one type (e.g. {@link ENDPOINT_TYPE}). */
   async resources(type?: string): Promise<StateResource[]> {
-    const state = JSON.parse(await this.exportText()) as { deployment?: { resources?: StateResource[] } };
-    const all = state.deployment?.resources ?? [];
+    const all = (await this.deployment()).resources ?? [];
     return type ? all.filter((r) => r.type === type) : all;
   }
 
@@ -276,15 +344,34 @@ export class LocalStack {
   }
 
   /**
+   * `checkpoint.latest` of `<stateDir>/.pulumi/stacks/<project>/<stack>.json`, the file the file backend keeps the
+   * stack in (scripts/pulumiCli.ts sets `metadata=skip`, so it is written in place); undefined when there is no
+   * such single file (a stack with no update yet, or another layout).
+   */
+  private checkpoint(): Deployment | undefined {
+    const stacks = path.join(this.stateDir, ".pulumi", "stacks");
+    const file = path.join(stacks, this.projectName(), `${this.opts.stackName}.json`);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      return undefined;
+    }
+    // An empty file is a run killed mid-write (src/cli/stack/stateSidecars.ts): the CLI says what it makes of it.
+    if (!text.trim()) return undefined;
+    return (JSON.parse(text) as { checkpoint?: { latest?: Deployment } }).checkpoint?.latest ?? {};
+  }
+
+  /**
    * Best-effort clean-up, e.g. in a test's `afterAll`: `pulumi destroy --yes` only when the state still holds a
    * resource of the program or an operation left pending (a destroy of an empty stack still costs an engine start).
    * Never throws.
    */
   async destroyLeftovers(): Promise<void> {
     try {
-      const { deployment } = JSON.parse(await this.exportText()) as { deployment?: { resources?: StateResource[]; pending_operations?: unknown[] } };
-      const held = (deployment?.resources ?? []).some((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
-      if (!held && !deployment?.pending_operations?.length) return;
+      const deployment = await this.deployment();
+      const held = (deployment.resources ?? []).some((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+      if (!held && !deployment.pending_operations?.length) return;
       await this.run(["destroy", "--yes"], { quiet: true });
     } catch {
       // best effort: the caller's test has already passed or failed on its own

@@ -4,8 +4,9 @@
  * config) goes through its life in order — create (a network volume, an endpoint and a GPU pod both
  * mounting it), a one-field change with its detailedDiff and the volume grown in place, the pod stopped
  * and started in place, a clean refresh, `pulumi import` of an endpoint and a volume, destroy. The engine
- * runs it with the minimal Go host of scripts/build-pulumi-tools.sh, which compiles it on each run
- * (`npm run tools` warms the Go build cache, so a run only links).
+ * runs it with the minimal Go host of scripts/build-pulumi-tools.sh, as the binary that script builds once per
+ * content of the program and sdk/go/runpod (`build-pulumi-tools.sh go-program`, Pulumi.yaml
+ * `runtime.options.binary`): a changed SDK is compiled before the first step, so the test still proves it compiles.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -15,10 +16,9 @@ import { DATA_CENTERS, POOLS } from "../../emulator/catalog";
 import { createClientFromEnv, type EndpointRecord, type PlatformClient } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot, repoRoot, type RunPulumiResult } from "../../scripts/pulumiCli";
-import { GO_MODULE } from "../../scripts/pluginSdk";
-import { changingSteps, resourceName, usePlatform, writeProject } from "./harness";
+import { changingSteps, PLUGIN_DIR, resourceName, usePlatform } from "./harness";
 
-// Each CLI run compiles (links) the program: minutes on a loaded machine.
+// A changed sdk/go/runpod is compiled in beforeAll: minutes on a loaded machine with an empty Go build cache.
 jest.setTimeout(600_000);
 
 let emu: RunningEmulator;
@@ -44,19 +44,20 @@ beforeAll(async () => {
   work = tempDir("pulumi-runpod-go-");
   const programDir = path.join(work, "program");
   fs.mkdirSync(programDir, { recursive: true });
-  for (const f of ["main.go", "go.mod", "go.sum"]) fs.copyFileSync(path.join(__dirname, "go", f), path.join(programDir, f));
-  // The copy's replace points at this checkout's SDK by absolute path.
-  execFileSync("go", ["mod", "edit", `-replace=${GO_MODULE}=${path.join(repoRoot(), "sdk", "go", "runpod")}`], {
-    cwd: programDir,
-    env: { ...process.env, GOTOOLCHAIN: "local" },
-  });
-  writeProject(programDir, "runpod-go", "go");
+  // tests/multilang/go built against this checkout's sdk/go/runpod: kept by content, compiled only when that changed.
+  const binary = execFileSync("bash", [path.join(repoRoot(), "scripts", "build-pulumi-tools.sh"), "go-program"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }).trim();
+  fs.writeFileSync(
+    path.join(programDir, "Pulumi.yaml"),
+    `name: runpod-go\nruntime:\n  name: go\n  options:\n    binary: ${binary}\nplugins:\n  providers:\n    - name: runpod\n      path: ${PLUGIN_DIR}\n`,
+  );
   // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs (a Go program run each).
   stack = await LocalStack.create({
     programDir,
     stackName: "go",
     stateDir: path.join(work, "state"),
-    env: { GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" },
     skipPreview: true,
   });
   await usePlatform(stack, emu.urls, emu.apiKey);

@@ -101,8 +101,8 @@ export function changingSteps(previewJson: string): PreviewStep[] {
 export const resourceName = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 
 /**
- * Points `stack` at the emulator: the four addresses and `runpod:api` in one `config set-all` (each CLI run costs about a
- * second), the API key and `secrets` one by one through stdin, so no secret is on a command line.
+ * Points `stack` at the emulator: the four addresses and `runpod:api` written to the stack's config file
+ * (LocalStack.setConfigs), the API key and `secrets` one by one through the CLI's stdin, so no secret is on a command line.
  */
 export async function usePlatform(stack: LocalStack, urls: PlatformAddresses, apiKey: string, secrets: Record<string, string> = {}): Promise<void> {
   // The Python and YAML programs declare `locations` (GraphQL-only), so their stacks run on `runpod:api graphql`.
@@ -113,6 +113,6 @@ export async function usePlatform(stack: LocalStack, urls: PlatformAddresses, ap
     "runpod:inferenceUrl": urls.inference,
     "runpod:api": "graphql",
   };
-  await stack.run(["config", "set-all", ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`])], { quiet: true });
+  await stack.setConfigs(plain);
   for (const [key, value] of Object.entries({ "runpod:apiKey": apiKey, ...secrets })) await stack.setConfig(key, value, { secret: true });
 }

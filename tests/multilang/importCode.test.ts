@@ -132,8 +132,10 @@ test("Go: `pulumi import --protect=false` exits 0, writes the Go program with --
   await stack.run(["destroy", "--yes"]);
 });
 
-test("v2: `pulumi import` of a CPU endpoint and an own-container endpoint (image, no template) gives inputs that preview with no changes", async () => {
+test("v2: one `pulumi import` of a CPU endpoint, an own-container endpoint (image, no template), an endpoint with env values and one made from a template: the env values stay out of the generated code (a placeholder and a warning), preview refuses the placeholder until the program sets the value, the template-made endpoint imports its container with no warning, and the inputs then preview with no changes", async () => {
+  const SECRET = "s3cret-token-9876";
   const stack = await project("python", { PYTHONPATH: pythonSdkPath() }, "v2");
+  await stack.setConfig("token", SECRET, { secret: true });
   const base = { type: "QUEUE" as const, workers: { min: 0, max: 1 }, scaling: { type: "QUEUE_DELAY" as const, queueDelay: 4 } };
   const cpu = await client.v2.createEndpoint({ ...base, name: "imp-cpu", image: "ghcr.io/acme/cpu:1", cpu: [{ id: "cpu5c", vcpuCount: 4 }] });
   const own = await client.v2.createEndpoint({
@@ -145,34 +147,6 @@ test("v2: `pulumi import` of a CPU endpoint and an own-container endpoint (image
     ports: ["8000/http"],
     gpu: { pools: ["ADA_24"] },
   });
-  const file = path.join(work, "v2-endpoints.json");
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      resources: [
-        { type: "runpod:index:Endpoint", name: "cpu", id: cpu.id },
-        { type: "runpod:index:Endpoint", name: "own", id: own.id },
-      ],
-    }),
-  );
-  const r = await stack.run(["import", "--file", file, "--yes", "--protect=false"]);
-  noValidationWarning(r.stdout + r.stderr);
-  expect(r.stdout).toMatch(/cpu = runpod\.Endpoint\("cpu",[^]*cpu_flavor_ids=\["cpu5c"\][^]*vcpu_count=4/);
-  expect(r.stdout).toMatch(/own = runpod\.Endpoint\("own",[^]*image_name="ghcr\.io\/acme\/own:2"/);
-  expect(r.stdout).not.toMatch(/template_id/);
-
-  const code = r.stdout.slice(r.stdout.indexOf("import pulumi"));
-  fs.writeFileSync(path.join(stack.programDir, "__main__.py"), code);
-  await stack.run(["preview", "--expect-no-changes"]);
-  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
-  await stack.run(["destroy", "--yes"]);
-  expect((await client.v2.listEndpoints()).map((e) => e.id)).not.toEqual(expect.arrayContaining([cpu.id]));
-});
-
-test("`pulumi import` keeps env values out of the generated code: a placeholder and a warning; preview refuses it until the program sets the value; a v2 endpoint made from a template imports its container with no warning", async () => {
-  const SECRET = "s3cret-token-9876";
-  const stack = await project("python", { PYTHONPATH: pythonSdkPath() }, "v2", "-env");
-  await stack.setConfig("token", SECRET, { secret: true });
   const ep = await client.v2.createEndpoint({
     name: "imp-env",
     type: "QUEUE",
@@ -192,11 +166,13 @@ test("`pulumi import` keeps env values out of the generated code: a placeholder 
     workers: { min: 0, max: 1 },
     scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
   });
-  const file = path.join(work, "env-endpoint.json");
+  const file = path.join(work, "v2-endpoints.json");
   fs.writeFileSync(
     file,
     JSON.stringify({
       resources: [
+        { type: "runpod:index:Endpoint", name: "cpu", id: cpu.id },
+        { type: "runpod:index:Endpoint", name: "own", id: own.id },
         { type: "runpod:index:Endpoint", name: "withenv", id: ep.id },
         { type: "runpod:index:Endpoint", name: "fromtpl", id: fromTemplate.id },
       ],
@@ -205,6 +181,9 @@ test("`pulumi import` keeps env values out of the generated code: a placeholder 
   const r = await stack.run(["import", "--file", file, "--yes", "--protect=false"]);
   const out = r.stdout + r.stderr;
   noValidationWarning(out);
+  expect(r.stdout).toMatch(/cpu = runpod\.Endpoint\("cpu",[^]*cpu_flavor_ids=\["cpu5c"\][^]*vcpu_count=4/);
+  expect(r.stdout).toMatch(/own = runpod\.Endpoint\("own",[^]*image_name="ghcr\.io\/acme\/own:2"/);
+  expect(r.stdout).not.toMatch(/template_id/);
   expect(out).not.toContain(SECRET);
   expect(out).toMatch(/the generated code holds a placeholder for env\.MODE, env\.TOKEN \(secret values are not copied into code\)/);
   expect(r.stdout).toContain('"TOKEN": "<secret not copied by pulumi import: set env.TOKEN from a config secret>"');
@@ -220,7 +199,7 @@ test("`pulumi import` keeps env values out of the generated code: a placeholder 
   expect(refused.stdout + refused.stderr).not.toContain(SECRET);
   // No property named: the engine prints a named property's value (a map's other secrets with it).
   expect(refused.stdout + refused.stderr).not.toMatch(/property env value/);
-  // With the values set in the program (the secret from config), nothing changes.
+  // With the values set in the program (the secret from config), nothing changes: the other endpoints' code is as generated.
   // (The template's env, copied into the endpoint, is a secret too: its value from the platform.)
   const platformEnv = { ...(await client.v2.getEndpoint(fromTemplate.id)).env, ...(await client.v2.getEndpoint(ep.id)).env } as Record<string, string>;
   const fixed = code.replace(/"<secret not copied by pulumi import: set env\.(\w+) from a config secret>"/g, (_, key: string) =>
@@ -234,4 +213,5 @@ test("`pulumi import` keeps env values out of the generated code: a placeholder 
   expect(refreshed.stdout).not.toMatch(/\[diff: [^\]]*env/);
   expect((await stack.run(["stack", "export"], { quiet: true })).stdout).not.toContain(SECRET);
   await stack.run(["destroy", "--yes"]);
+  expect((await client.v2.listEndpoints()).map((e) => e.id)).not.toEqual(expect.arrayContaining([cpu.id]));
 });

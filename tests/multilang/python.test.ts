@@ -132,11 +132,11 @@ test("a one-field change previews as an update with only that property in detail
   const grow = steps.find((s) => resourceName(s.urn) === "scratch")!;
   expect(grow).toMatchObject({ op: "update", diffReasons: ["size"], detailedDiff: { size: { kind: "update" } } });
   expect(Object.keys(grow.detailedDiff ?? {})).toEqual(["size"]);
-  const diff = await pulumi(["preview", "--diff"]);
+  const before = (await outputs()).scratch.id;
+  // The up's --diff display renders the same diff a `pulumi preview --diff` would: no second preview needed.
+  const diff = await pulumi(["up", "--yes", "--diff"]);
   expect(diff.stdout).toMatch(/~ workersMax: 3 => 5/);
   expect(diff.stdout).toMatch(/~ size\s*: 20 => 30/);
-  const before = (await outputs()).scratch.id;
-  await pulumi(["up", "--yes"]);
   const out = await outputs();
   expect(onEmulator(out.endpointId)?.workersMax).toBe(5);
   expect(out.scratch).toMatchObject({ id: before, size: 30 });
@@ -144,9 +144,10 @@ test("a one-field change previews as an update with only that property in detail
   expect(await client.v2.getNetworkVolume(before)).toMatchObject({ size: 30 });
 });
 
-test("the pod stops and starts in place through desiredStatus, the same pod on the same volume; a refresh of the whole stack then finds nothing to change", async () => {
-  const { id } = (await outputs()).pod;
-  const volumeId = (await outputs()).scratch.id;
+test("the pod stops and starts in place through desiredStatus, the same pod on the same volume; a refresh of the whole stack then finds nothing to change, nor does a preview with the set of locations reordered", async () => {
+  const before = await outputs();
+  const { id } = before.pod;
+  const volumeId = before.scratch.id;
   for (const desired of ["EXITED", "RUNNING"] as const) {
     await stack.setConfig("podStatus", desired);
     const steps = await previewSteps();
@@ -174,11 +175,13 @@ test("the pod stops and starts in place through desiredStatus, the same pod on t
   expect(refresh.stdout).not.toMatch(/\bupdated\b|\bdeleted\b/);
   const dev = (await stack.resources("runpod:index:Pod")).find((r) => resourceName(r.urn) === "dev");
   expect(dev).toMatchObject({ id, outputs: { status: "RUNNING", desiredStatus: "RUNNING", networkVolumeId: volumeId } });
+  // The program's locations, reordered, are no change either.
+  await stack.setConfig("locations", JSON.stringify(["CZ", "RO"]));
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
 test("a bad value fails the preview, naming the field and the allowed values, and changes nothing", async () => {
-  await stack.run(["config", "set", "workersMax"], { input: "-1", quiet: true }); // on stdin: "-1" on the command line reads as a flag
+  await stack.setConfig("workersMax", "-1");
   const r = await pulumi(["preview"], { expectFailure: true });
   expect(`${r.stdout}\n${r.stderr}`).toMatch(/workersMax must be an integer at least 0; got -1/);
   expect(`${r.stdout}\n${r.stderr}`).not.toMatch(/Traceback|KeyboardInterrupt/); // the engine's cancel ends the program quietly
@@ -186,21 +189,7 @@ test("a bad value fails the preview, naming the field and the allowed values, an
   await stack.setConfig("workersMax", "5");
 });
 
-test("a reordered set of locations shows no change", async () => {
-  await stack.setConfig("locations", JSON.stringify(["CZ", "RO"]));
-  await pulumi(["preview", "--expect-no-changes"]);
-});
-
-test("a `type` change previews as a replacement", async () => {
-  await stack.setConfig("type", "LB");
-  const steps = await previewSteps();
-  const replace = steps.find((s) => s.op === "replace");
-  expect(replace).toMatchObject({ replaceReasons: ["type"], detailedDiff: { type: { kind: "update-replace" } } });
-  expect(steps.map((s) => resourceName(s.urn)).every((n) => n === "api")).toBe(true);
-  await stack.run(["config", "rm", "type"], { quiet: true });
-});
-
-test("`pulumi import` adopts an endpoint and a pod created outside Pulumi; declared in the program, the next preview shows no changes", async () => {
+test("`pulumi import` adopts an endpoint and a pod created outside Pulumi; declared in the program, they show no change in the next preview, where a `type` change previews as a replacement of the program's endpoint alone", async () => {
   const outside = await client.saveEndpoint({ name: "made-outside", templateId: "tpl_vllm", gpuIds: "AMPERE_80", workersMax: 2 });
   const pod = await client.v2.createPod({ name: "box-made-outside", image: "alpine:3", cpu: { id: "cpu3c", vcpuCount: 4 } });
   const file = path.join(work, "import-adopted.json");
@@ -218,9 +207,18 @@ test("`pulumi import` adopts an endpoint and a pod created outside Pulumi; decla
   expect(adopted?.id).toBe(outside.id);
   const adoptedPod = (await stack.resources("runpod:index:Pod")).find((r) => resourceName(r.urn) === "adoptedPod");
   expect(adoptedPod).toMatchObject({ id: pod.id, outputs: { name: "box-made-outside", imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 4 } });
-  await stack.setConfig("adopted", JSON.stringify({ name: "made-outside", templateId: "tpl_vllm", gpuIds: ["AMPERE_80"], workersMax: 2 }));
-  await stack.setConfig("adoptedPod", JSON.stringify({ name: "box-made-outside", imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 4 }));
-  await pulumi(["preview", "--expect-no-changes"]);
+  // One preview: the adopted two declared as imported (no step of theirs changes), and the program's endpoint's `type` changed.
+  await stack.setConfigs({
+    adopted: JSON.stringify({ name: "made-outside", templateId: "tpl_vllm", gpuIds: ["AMPERE_80"], workersMax: 2 }),
+    adoptedPod: JSON.stringify({ name: "box-made-outside", imageName: "alpine:3", cpuFlavorId: "cpu3c", vcpuCount: 4 }),
+    type: "LB",
+  });
+  const steps = await previewSteps();
+  const replace = steps.find((s) => s.op === "replace");
+  expect(replace).toMatchObject({ replaceReasons: ["type"], detailedDiff: { type: { kind: "update-replace" } } });
+  expect(Object.keys(replace?.detailedDiff ?? {})).toEqual(["type"]);
+  expect(steps.map((s) => resourceName(s.urn)).every((n) => n === "api")).toBe(true);
+  await stack.removeConfig("type");
 });
 
 test("refresh catches a change made outside Pulumi", async () => {
