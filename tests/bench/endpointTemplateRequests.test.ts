@@ -1,12 +1,15 @@
 /**
  * The requests the provider makes in the benchmark's endpoint and template stacks (bench/programs/), through
- * the real Pulumi CLI against the in-process emulator, N = 2, on both API paths: exactly which requests each
- * operation sends, that the update reaches the platform, and requests made = needed (bench/requests.ts) —
- * including the listings of the v2 template re-apply comparison and of the GraphQL template rollout.
+ * the real Pulumi CLI against the in-process emulator, N = 2, on runpod:api v2 (the default path): exactly
+ * which requests each operation sends, that the update reaches the platform, and requests made = needed
+ * (bench/requests.ts) — including the listings of the v2 template re-apply comparison. The GraphQL path's
+ * rows and its made = needed (the listing of its template rollout included) are
+ * tests/provider/benchGraphqlRequests.test.ts: the same stacks, operation by operation, driven as the engine
+ * drives the provider (and tests/e2e/{lifecycle,templates}.test.ts run these kinds through the CLI on it).
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { benchImageName, BENCH_ENDPOINT, BENCH_TEMPLATE, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "../../bench/apiFloor";
-import { BENCH_APIS, OPERATIONS, requestsNeeded, type BenchApi, type BenchOperation } from "../../bench/requests";
+import { OPERATIONS, requestsNeeded, type BenchOperation } from "../../bench/requests";
 import { walkBenchStack, type Walked } from "./benchScenario";
 
 const N = 2;
@@ -16,44 +19,25 @@ const SCENARIO_MS = 10 * 60_000;
 const CATALOG = { listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 };
 type Kind = "endpoints" | "templates";
 
-/** Requests per operation name that each operation sends (N = 2). */
-const SENT: Record<Kind, Record<BenchApi, Record<BenchOperation, Record<string, number>>>> = {
+/** Requests per operation name that each operation sends on v2 (N = 2). */
+const SENT: Record<Kind, Record<BenchOperation, Record<string, number>>> = {
   endpoints: {
-    v2: {
-      preview: { listTemplates: 1, ...CATALOG },
-      create: { listTemplates: 1, ...CATALOG, createEndpoint: N },
-      // The copies the endpoints run against their template's settings (templateCurrent), and each endpoint's
-      // release listing: the engine diffs a refresh's outputs, and the diff compares the release followed.
-      refresh: { listEndpoints: 1, listTemplates: 1, listEndpointReleases: N },
-      // The release listing of each endpoint: by its diff, and by its update (a release nobody followed is followed).
-      update: { listEndpoints: 1, listTemplates: 1, listEndpointReleases: 2 * N, updateEndpoint: N },
-      // A look at the workers, then the DELETE: none runs a job, so no scale to zero first.
-      destroy: { listWorkers: N, deleteEndpoint: N },
-    },
-    graphql: {
-      preview: { myself: 1, ...CATALOG },
-      create: { myself: 1, ...CATALOG, saveEndpoint: N },
-      refresh: { myself: 1 },
-      update: { saveEndpoint: N },
-      destroy: { listWorkers: N, saveEndpoint: N, deleteEndpoint: N },
-    },
+    preview: { listTemplates: 1, ...CATALOG },
+    create: { listTemplates: 1, ...CATALOG, createEndpoint: N },
+    // The copies the endpoints run against their template's settings (templateCurrent), and each endpoint's
+    // release listing: the engine diffs a refresh's outputs, and the diff compares the release followed.
+    refresh: { listEndpoints: 1, listTemplates: 1, listEndpointReleases: N },
+    // The release listing of each endpoint: by its diff, and by its update (a release nobody followed is followed).
+    update: { listEndpoints: 1, listTemplates: 1, listEndpointReleases: 2 * N, updateEndpoint: N },
+    // A look at the workers, then the DELETE: none runs a job, so no scale to zero first.
+    destroy: { listWorkers: N, deleteEndpoint: N },
   },
   templates: {
-    v2: {
-      preview: {},
-      create: { createTemplate: N },
-      refresh: { listTemplates: 1 },
-      update: { updateTemplate: N },
-      destroy: { deleteTemplate: N },
-    },
-    graphql: {
-      preview: {},
-      create: { saveTemplate: N },
-      refresh: { myself: 1 },
-      // `myself` is the endpoint listing: the endpoints using a template follow its rollout (none here).
-      update: { saveTemplate: N, myself: 1 },
-      destroy: { myself: 1, deleteTemplate: N },
-    },
+    preview: {},
+    create: { createTemplate: N },
+    refresh: { listTemplates: 1 },
+    update: { updateTemplate: N },
+    destroy: { deleteTemplate: N },
   },
 };
 
@@ -79,22 +63,22 @@ function onPlatform(kind: Kind, prefix: string): unknown[] {
 
 const KINDS: readonly Kind[] = ["endpoints", "templates"];
 
-describe.each(KINDS.flatMap((kind) => BENCH_APIS.map((api) => [kind, api] as [Kind, BenchApi])))("%s on runpod:api %s, N = 2", (kind, api) => {
+describe.each(KINDS)("%s on runpod:api v2, N = 2", (kind) => {
   let made: Walked["made"];
   let after: Walked["after"];
 
   beforeAll(async () => {
-    ({ made, after } = await walkBenchStack(emu, kind, api, N, (prefix) => onPlatform(kind, prefix)));
+    ({ made, after } = await walkBenchStack(emu, kind, "v2", N, (prefix) => onPlatform(kind, prefix)));
   }, SCENARIO_MS);
 
   it("each operation sends these requests, and the update reaches the platform", () => {
-    expect(Object.fromEntries(OPERATIONS.map((op) => [op, made[op].byOperation]))).toEqual(SENT[kind][api]);
+    expect(Object.fromEntries(OPERATIONS.map((op) => [op, made[op].byOperation]))).toEqual(SENT[kind]);
     const [before, updated] =
       kind === "endpoints" ? [BENCH_ENDPOINT.idleTimeout, UPDATED_IDLE_TIMEOUT] : [benchImageName(BENCH_TEMPLATE.imageTag), benchImageName(UPDATED_IMAGE_TAG)];
     expect(after).toEqual({ preview: [], create: [before, before], refresh: [before, before], update: [updated, updated], destroy: [] });
   });
 
   it.each(OPERATIONS)("%s: requests made = needed", (op) => {
-    expect(made[op].requests).toBe(requestsNeeded(kind, op, N, api));
+    expect(made[op].requests).toBe(requestsNeeded(kind, op, N, "v2"));
   });
 });

@@ -3,7 +3,7 @@
  * compiled bin against the emulator: an account made through REST v2 alone (registry credentials, a
  * network volume, a serverless template using both, a GPU endpoint from it mounting the volume, a pod
  * mounting the volume) is adopted; `pulumi preview --refresh --expect-no-changes` then passes, no
- * platform object was created, replaced or deleted, and a one-value edit of the written program updates
+ * platform object was created, replaced or deleted, and one-value edits of the written program update
  * in place. Needs `npm run setup` (Pulumi CLI) and a build (dist/).
  */
 import { execFileSync } from "child_process";
@@ -172,30 +172,20 @@ test("adopt writes the program and fills the state; preview --refresh --expect-n
   expect(again.stdout).toMatch(/^nothing to adopt/m);
 });
 
-test("a one-value edit of the written program updates in place", async () => {
+test("one-value edits of the written program (the GPU endpoint's workersMax, the adopted CPU endpoint's vcpuCount) update each in place, in one up", async () => {
   const before = await accountIds();
   const file = path.join(programDir, "adopted.ts");
   const program = fs.readFileSync(file, "utf8");
   expect(program).toMatch(/workersMax: 2,/);
-  fs.writeFileSync(file, program.replace(/workersMax: 2,/, "workersMax: 3,"));
-  const up = await stack.run(["up", "--yes"]);
-  expect(up.stdout).toMatch(/1 updated/);
-  expect(up.stdout).not.toMatch(/created|replaced|deleted/);
-  expect(await accountIds()).toEqual(before);
-  expect((await client.v2.listEndpoints()).find((e) => e.name === "llm-api")?.workers.max).toBe(3);
-});
-
-test("a one-value edit of the adopted CPU endpoint updates it in place", async () => {
-  const before = await accountIds();
-  const file = path.join(programDir, "adopted.ts");
-  const program = fs.readFileSync(file, "utf8");
   expect(program).toMatch(/vcpuCount: 4,/);
-  fs.writeFileSync(file, program.replace(/vcpuCount: 4,/, "vcpuCount: 8,"));
+  fs.writeFileSync(file, program.replace(/workersMax: 2,/, "workersMax: 3,").replace(/vcpuCount: 4,/, "vcpuCount: 8,"));
   const up = await stack.run(["up", "--yes"]);
-  expect(up.stdout).toMatch(/1 updated/);
+  expect(up.stdout).toMatch(/2 updated/);
   expect(up.stdout).not.toMatch(/created|replaced|deleted/);
   expect(await accountIds()).toEqual(before);
-  const cpu = (await client.v2.listEndpoints()).find((e) => e.name === "batch-cpu");
+  const endpoints = await client.v2.listEndpoints();
+  expect(endpoints.find((e) => e.name === "llm-api")?.workers.max).toBe(3);
+  const cpu = endpoints.find((e) => e.name === "batch-cpu");
   expect(cpu?.cpu).toMatchObject([{ id: "cpu5c", vcpuCount: 8 }]);
   expect(cpu?.env).toEqual({ API_TOKEN: CPU_SECRET, MODE: "batch" });
 });

@@ -35,7 +35,9 @@ async function previewSteps(): Promise<PreviewStep[]> {
   const r = await stack.run(["preview", "--json"]);
   return ((JSON.parse(r.stdout) as { steps?: PreviewStep[] }).steps ?? []).filter((s) => s.urn.includes("runpod:Endpoint"));
 }
-const declare = (endpoints: Record<string, Record<string, unknown>>) => stack.setConfig("endpoints", JSON.stringify(endpoints));
+/** Declares `endpoints`, with plain stack settings such as `runpod:api` in the same CLI run. */
+const declare = (endpoints: Record<string, Record<string, unknown>>, settings: Record<string, string> = {}) =>
+  stack.setConfigs({ endpoints: JSON.stringify(endpoints), ...settings });
 const platformWrites = () => {
   const ops = emu.stats().byOperation;
   return (ops.saveEndpoint ?? 0) + (ops.deleteEndpoint ?? 0) + (ops.createEndpoint ?? 0) + (ops.updateEndpoint ?? 0);
@@ -83,9 +85,8 @@ test("an unknown pool or GPU type fails the preview naming the field and the val
     'excludedGpuTypes: "NVIDIA GeForce RTX 4091" is not a GPU type of the selected pools (ADA_24); nearest: "NVIDIA GeForce RTX 4090"',
   );
   // GPU type names as the selection itself are GraphQL-path input; the catalog checks them there too.
-  await stack.setConfig("runpod:api", "graphql");
+  await declare({ llm: { templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA GeForce RTX 4091"] } }, { "runpod:api": "graphql" });
   try {
-    await declare({ llm: { templateId: "tpl_vllm", gpuTypeIds: ["NVIDIA GeForce RTX 4091"] } });
     const type = await stack.run(["preview"], { expectFailure: true });
     expect(type.stdout + type.stderr).toContain('"NVIDIA GeForce RTX 4091" is not a GPU type of a serverless pool; nearest: "NVIDIA GeForce RTX 4090"');
   } finally {
@@ -131,11 +132,13 @@ test("maxHourlyCostLimit fails the preview when the change would exceed it; noth
   const before = emu.endpoints(emu.apiKey);
   emu.resetStats();
   await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 5, maxHourlyCostLimit: 4 } });
-  const r = await stack.run(["preview"], { expectFailure: true });
-  expect(r.stdout + r.stderr).toContain(
+  // `up` with its preview: the preview refuses, so the update never starts.
+  const up = await stack.run(["up", "--yes"], { expectFailure: true, preview: true });
+  expect(up.stdout).toMatch(/^Previewing update \(/m);
+  expect(up.stdout).not.toMatch(/^Updating \(/m);
+  expect(up.stdout + up.stderr).toContain(
     `maxHourlyCost $${(5 * price.ADA_24).toFixed(2)}/h (5 workers × $${price.ADA_24}/h) exceeds maxHourlyCostLimit $4.00/h`,
   );
-  const up = await stack.run(["up", "--yes"], { expectFailure: true, preview: true });
   expect(up.stdout + up.stderr).toContain("property maxHourlyCostLimit value {4} has a problem: maxHourlyCost");
   expect(up.stdout + up.stderr).not.toContain("{<nil>}");
   expect(platformWrites()).toBe(0);
@@ -145,11 +148,13 @@ test("maxHourlyCostLimit fails the preview when the change would exceed it; noth
 test("runpod:maxHourlyCost fails the preview when the stack's sum would exceed it, naming the endpoints and shares", async () => {
   const before = emu.endpoints(emu.apiKey);
   emu.resetStats();
-  await declare({
-    llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 },
-    embed: { templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMax: 2 },
-  });
-  await stack.setConfig("runpod:maxHourlyCost", "3");
+  await declare(
+    {
+      llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 },
+      embed: { templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMax: 2 },
+    },
+    { "runpod:maxHourlyCost": "3" },
+  );
   try {
     const r = await stack.run(["preview"], { expectFailure: true });
     const total = usd(2 * price.ADA_24 + 2 * price.AMPERE_16);
@@ -180,8 +185,8 @@ test("runpod:maxHourlyCost fails the preview when the stack's sum would exceed i
 });
 
 test("`pulumi-runpod cost --since` shows each endpoint's estimates and the spend the emulator billed, per bucket", async () => {
+  // What the workersMax test deployed, unchanged since (the refusals in between wrote nothing): no `up` needed.
   await declare({ llm: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2 } });
-  await stack.run(["up", "--yes"]);
   const id = (await stack.endpoint("llm"))!.id!;
   // Let the endpoint's one minimum worker run two hours on the billing clock, then hold the clock still so the CLI's
   // billing read and this test's read below are taken at the same instant (the current bucket keeps accruing otherwise).
@@ -237,10 +242,9 @@ async function costReportMatchesBilling(id: string, hours: number): Promise<void
 }
 
 test("a network volume outside the endpoint's data centers fails the preview (REST v2 path), nothing created", async () => {
-  await stack.setConfig("runpod:api", "v2");
   const before = emu.endpoints(emu.apiKey).map((e) => e.id);
+  await declare({ vol: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], dataCenterIds: ["US-TX-3"], networkVolumeId: "nv_models01" } }, { "runpod:api": "v2" });
   try {
-    await declare({ vol: { templateId: "tpl_vllm", gpuIds: ["ADA_24"], dataCenterIds: ["US-TX-3"], networkVolumeId: "nv_models01" } });
     const r = await stack.run(["preview"], { expectFailure: true });
     expect(r.stdout + r.stderr).toContain(
       "network volume nv_models01 (models) is in data center EU-RO-1, which is not among the endpoint's dataCenterIds [US-TX-3]",

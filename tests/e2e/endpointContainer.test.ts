@@ -2,16 +2,17 @@
  * The endpoint as REST v2 defines it (issue 39), through the real Pulumi CLI on the default path: an
  * image-only CPU endpoint with a secret env value (its own container, no template), changed in place,
  * drifted outside Pulumi and put back, moved to GPUs (a replacement: the compute family is immutable),
- * and GPU and CPU declared together (refused at preview). Then endpoints made outside Pulumi — image
- * based, CPU, load-balancing, template based — adopted with `pulumi-runpod import`, each previewing
- * clean; a different image declared for one is named by preview. The program is
+ * and GPU and CPU declared together (refused at preview). Then a release made outside Pulumi, followed by
+ * the next `up`. Then endpoints made outside Pulumi — image based, CPU, load-balancing, template based —
+ * adopted with `pulumi-runpod import`, each previewing clean; a different image declared for one is named
+ * by preview. Each test starts from whatever the one before left (its `up` replaces it). The program is
  * tests/e2e/templatesFixture; the emulator is the witness. Needs `npm run setup` and a build (dist/).
  */
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient, type V2 } from "../../src/api";
-import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, type StateResource } from "../../scripts/exampleStack";
 import { runCli } from "../interrupted/harness";
 
 jest.setTimeout(600_000);
@@ -36,6 +37,15 @@ let stack: LocalStack;
 const declare = (endpoints: Record<string, Record<string, unknown>>) => stack.setConfig("endpoints", JSON.stringify(endpoints));
 const stateId = async (name: string) => (await stack.endpoint(name))!.id!;
 const v2 = (id: string): Promise<V2.Endpoint> => client.v2.getEndpoint(id);
+/**
+ * The preview part of an `up` run with its preview (`{ preview: true }`): what `pulumi preview` would have
+ * printed, in one engine start instead of two.
+ */
+function previewOf(up: { stdout: string }): string {
+  const at = up.stdout.search(/^Updating \(/m);
+  if (at < 0) throw new Error(`no "Updating (" section after the preview:\n${up.stdout}`);
+  return up.stdout.slice(0, at);
+}
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 5000, jobDurationMs: 50 });
@@ -61,7 +71,11 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
   // 1. Deploys.
   await declare({ cpu: CPU });
   await stack.run(["up", "--yes"]);
-  const id = await stateId("cpu");
+  const plain = await stack.exportText();
+  const deployed = (JSON.parse(plain) as { deployment: { resources: StateResource[] } }).deployment.resources.find(
+    (r) => r.type === ENDPOINT_TYPE && r.urn.endsWith("::cpu"),
+  )!;
+  const id = deployed.id!;
 
   // 2. The platform's record shows the image and the CPU selection, no GPU.
   const record = await v2(id);
@@ -72,9 +86,8 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
   ]);
 
   // 3. The secret is not in plain state; the env is a Pulumi secret there.
-  const plain = await stack.exportText();
   expect(plain.includes(SECRET)).toBe(false);
-  const outs = (await stack.endpoint("cpu"))!.outputs!;
+  const outs = deployed.outputs!;
   expect(outs.env).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" });
   expect(outs).toMatchObject({ imageName: "me/cpu-worker:1", cpuFlavorIds: ["cpu3c", "cpu5c"], vcpuCount: 4 });
   expect((await stack.exportText({ showSecrets: true })).includes(SECRET)).toBe(true);
@@ -92,21 +105,19 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
   expect(after.image).toBe("me/cpu-worker:2");
   expect(after.cpu?.map((c) => c.vcpuCount)).toEqual([8, 8]);
 
-  // 6. An image changed outside Pulumi shows in preview --refresh, and up --refresh puts it back.
+  // 6. An image changed outside Pulumi shows in the preview of up --refresh, which puts it back.
   await client.v2.updateEndpoint(id, { image: "someone/else:9" });
-  const drift = await stack.run(["preview", "--refresh", "--diff"]);
-  expect(drift.stdout).toMatch(/imageName\s*:\s*"someone\/else:9"\s*=>\s*"me\/cpu-worker:2"/);
-  expect(drift.stdout).toMatch(/~ 1 to update/);
-  await stack.run(["up", "--refresh", "--yes"]);
+  const drift = previewOf(await stack.run(["up", "--refresh", "--diff", "--yes"], { preview: true }));
+  expect(drift).toMatch(/imageName\s*:\s*"someone\/else:9"\s*=>\s*"me\/cpu-worker:2"/);
+  expect(drift).toMatch(/~ 1 to update/);
   expect((await v2(id)).image).toBe("me/cpu-worker:2");
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 
   // 7. CPU → GPU replaces the endpoint.
   const { cpuFlavorIds: _flavors, vcpuCount: _vcpus, ...gpuArgs } = { ...CPU, imageName: "me/cpu-worker:2" };
   await declare({ cpu: { ...gpuArgs, gpuIds: ["ADA_24"] } });
-  const preview = await stack.run(["preview", "--diff"]);
-  expect(preview.stdout).toMatch(/\+-\s*1 to replace|1 to replace/);
-  await stack.run(["up", "--yes"]);
+  const replace = previewOf(await stack.run(["up", "--diff", "--yes"], { preview: true }));
+  expect(replace).toMatch(/\+-\s*1 to replace|1 to replace/);
   const gpuId = await stateId("cpu");
   expect(gpuId).not.toBe(id);
   expect(emu.endpoints().some((e) => e.id === id)).toBe(false);
@@ -118,6 +129,28 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
   expect(both.stdout + both.stderr).toMatch(/cpuFlavorIds/);
   expect(both.stdout + both.stderr).toMatch(/gpuIds/);
   expect((await v2(gpuId)).gpu).toMatchObject({ pools: ["ADA_24"] });
+  // Left deployed: the next test's first `up` deletes it.
+});
+
+test("a release made outside Pulumi whose container is the one the stack holds: refresh keeps the release followed, preview shows the update, up follows it", async () => {
+  await declare({ rel: { name: "e2e-release", imageName: "me/rel:1", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 1, waitForWorkers: true } });
+  await stack.run(["up", "--yes"]);
+  const deployed = (await stack.endpoint("rel"))!;
+  const id = deployed.id!;
+  const followed = deployed.outputs!.releaseVersion;
+  expect(typeof followed === "number" || followed === null).toBe(true);
+
+  // Outside Pulumi: another image, then back to the declared one; the container matches the state, but the newest release is one nobody followed.
+  await client.v2.updateEndpoint(id, { image: "someone/else:3" });
+  await client.v2.updateEndpoint(id, { image: "me/rel:1" });
+  const newest = (await client.v2.listEndpointReleases(id)).releases[0];
+  await stack.run(["refresh", "--yes"]);
+  expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(followed);
+  // The next up shows the update at its preview, follows it to health and records it; then nothing is left to change.
+  const follow = await stack.run(["up", "--diff", "--yes"], { preview: true });
+  expect(previewOf(follow)).toMatch(/~ 1 to update/);
+  expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(newest.version);
+  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
   await declare({});
   await stack.run(["up", "--yes"]);
 });
@@ -162,18 +195,16 @@ test("endpoints made outside Pulumi (image based, CPU, load-balancing, template 
     template: { name: "made-template", templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMax: 1, idleTimeout: 10 },
   };
   await declare(declared);
-  for (const [name, made] of [
-    ["image", image],
-    ["cpu", cpu],
-    ["lb", lb],
-    ["template", fromTemplate],
-  ] as const) {
-    const r = await runCli(stack, ["import", name, made.id]);
+  const made = { image, cpu, lb, template: fromTemplate };
+  for (const [name, { id }] of Object.entries(made)) {
+    const r = await runCli(stack, ["import", name, id]);
     expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
-    expect((await stack.endpoint(name))!.id).toBe(made.id);
   }
-  expect((await stack.endpoint("lb"))!.outputs).toMatchObject({ requestUrls: { base: expect.any(String), health: expect.any(String) } });
-  expect((await stack.endpoint("cpu"))!.outputs).toMatchObject({ cpuFlavorIds: ["cpu5c"], vcpuCount: 2, imageName: "ghcr.io/acme/cpu:1" });
+  // One state read for all four: each import adds its own and leaves the others.
+  const held = Object.fromEntries((await stack.resources(ENDPOINT_TYPE)).map((r) => [r.urn.split("::").pop()!, r]));
+  for (const [name, { id }] of Object.entries(made)) expect({ name, id: held[name]?.id }).toEqual({ name, id });
+  expect(held.lb.outputs).toMatchObject({ requestUrls: { base: expect.any(String), health: expect.any(String) } });
+  expect(held.cpu.outputs).toMatchObject({ cpuFlavorIds: ["cpu5c"], vcpuCount: 2, imageName: "ghcr.io/acme/cpu:1" });
   await stack.run(["preview", "--expect-no-changes"]);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 
@@ -195,28 +226,4 @@ test("endpoints made outside Pulumi (image based, CPU, load-balancing, template 
   await stack.run(["up", "--yes"]);
   expect(await stack.resources(ENDPOINT_TYPE)).toEqual([]);
   for (const made of [image, cpu, lb, fromTemplate]) expect(emu.endpoints().some((e) => e.id === made.id)).toBe(false);
-});
-
-test("a release made outside Pulumi whose container is the one the stack holds: refresh keeps the release followed, preview shows the update, up follows it", async () => {
-  await declare({ rel: { name: "e2e-release", imageName: "me/rel:1", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 1, waitForWorkers: true } });
-  await stack.run(["up", "--yes"]);
-  const id = await stateId("rel");
-  const followed = (await stack.endpoint("rel"))!.outputs!.releaseVersion;
-  expect(typeof followed === "number" || followed === null).toBe(true);
-
-  // Outside Pulumi: another image, then back to the declared one; the container matches the state, but the newest release is one nobody followed.
-  await client.v2.updateEndpoint(id, { image: "someone/else:3" });
-  await client.v2.updateEndpoint(id, { image: "me/rel:1" });
-  const newest = (await client.v2.listEndpointReleases(id)).releases[0];
-  await stack.run(["refresh", "--yes"]);
-  expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(followed);
-  const preview = await stack.run(["preview", "--diff", "--expect-no-changes"], { expectFailure: true });
-  expect(preview.stdout).toMatch(/~ 1 to update/);
-
-  // The next up follows it to health and records it; then nothing is left to change.
-  await stack.run(["up", "--yes"]);
-  expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(newest.version);
-  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
-  await declare({});
-  await stack.run(["up", "--yes"]);
 });

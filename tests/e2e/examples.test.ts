@@ -27,12 +27,12 @@ afterAll(async () => {
 });
 
 /** A stack of `examples/<name>` in a copy outside the repository (TypeScript resolves from the repository). */
-async function stackOf(name: string, copy = name): Promise<LocalStack> {
-  const programDir = copyProgram(path.join(EXAMPLES, name), path.join(work, copy));
+async function stackOf(name: string): Promise<LocalStack> {
+  const programDir = copyProgram(path.join(EXAMPLES, name), path.join(work, name));
   fs.symlinkSync(path.join(repoRoot(), "node_modules", "typescript"), path.join(programDir, "node_modules", "typescript"), "dir");
-  // Later `up`s and `destroy` skip their preview; an example whose test runs no `pulumi preview` of its own keeps the
-  // preview of its first `up`, so every program is previewed.
-  const stack = await LocalStack.create({ programDir, stackName: `ex-${copy}`, stateDir: path.join(work, `${copy}-state`), skipPreview: true });
+  // Later `up`s and `destroy` skip their preview; an example whose tests run no passing `pulumi preview` of their own
+  // keep the preview of its first `up`, so every program is previewed.
+  const stack = await LocalStack.create({ programDir, stackName: `ex-${name}`, stateDir: path.join(work, `${name}-state`), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   return stack;
 }
@@ -66,7 +66,8 @@ test("examples/minimal-endpoint: preview, up (one endpoint), destroy", async () 
 test("examples/cpu-endpoint: an image-only CPU endpoint with a secret env value; a new image tag rolls out in place; destroy", async () => {
   const stack = await stackOf("cpu-endpoint");
   await stack.setConfig("apiToken", "sk_example-cpu-token-7071", { secret: true });
-  await stack.run(["up", "--yes"], { preview: true });
+  // Previewed by its `pulumi preview --refresh` below.
+  await stack.run(["up", "--yes"]);
   const first = (await stack.outputs()) as { endpointId: string; imageName: string; runUrl: string; maxHourlyCost: number };
   const v2 = async (path: string) =>
     (await (await fetch(`${emu.urls.restV2}/v2${path}`, { headers: { authorization: `Bearer ${emu.apiKey}` } })).json()) as Record<string, unknown>;
@@ -118,8 +119,11 @@ test("examples/template-rollout: up, a new image tag updates the template in pla
   await stack.remove();
 });
 
+/** examples/javascript's stack: its up and destroy, then its errors (the next test, which removes it). */
+let javascript: LocalStack;
+
 test("examples/javascript: the volume lookup feeds the endpoint; up, destroy", async () => {
-  const stack = await stackOf("javascript");
+  const stack = (javascript = await stackOf("javascript"));
   await stack.run(["up", "--yes"], { preview: true });
   const out = (await stack.outputs()) as { endpointId: string; volume: string; dataCenter: string };
   expect(out.volume).toBe("models");
@@ -127,11 +131,11 @@ test("examples/javascript: the volume lookup feeds the endpoint; up, destroy", a
   expect(endpoint.networkVolumeId).toBe("nv_models01");
   await stack.run(["destroy", "--yes"]);
   expect(emu.endpoints().some((e) => e.id === out.endpointId)).toBe(false);
-  await stack.remove();
 });
 
 test("through `pulumi preview`: a misspelled runpod:* key and a failed lookup each stop the program with one clean line; nothing is sent", async () => {
-  const stack = await stackOf("javascript", "javascript-errors");
+  // The stack the test above destroyed: empty again, still pointed at the emulator.
+  const stack = javascript;
   await stack.setConfig("volume", "no-such-volume");
   emu.resetStats();
   const lookup = await stack.run(["preview"], { expectFailure: true });

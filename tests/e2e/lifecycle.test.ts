@@ -68,8 +68,8 @@ async function pulumi(args: string[], options: RunOptions = {}): Promise<RunPulu
 }
 
 /** Runs a command that must fail (non-zero exit). */
-async function pulumiFails(args: string[]): Promise<RunPulumiResult> {
-  const r = await stack.run(args, { expectFailure: true });
+async function pulumiFails(args: string[], options: RunOptions = {}): Promise<RunPulumiResult> {
+  const r = await stack.run(args, { ...options, expectFailure: true });
   transcript.push(r.stdout, r.stderr);
   return r;
 }
@@ -83,6 +83,28 @@ async function runpodCli(args: string[]): Promise<CliResult> {
 
 function onEmulator(id: string): EndpointRecord | undefined {
   return emu.endpoints().find((e) => e.id === id);
+}
+
+/**
+ * Flags of a verbose run: --debug shows the provider's own debug lines (one per API request); --logflow hands
+ * the verbosity to the language host and the dynamic provider host.
+ */
+const VERBOSE = (v: number) => [`--verbose=${v}`, "--logtostderr", "--logflow", "--debug"];
+/** The drift test's verbose refresh and update, scanned for the API key by the test after it. */
+let verboseRuns: { refresh: RunPulumiResult; up: RunPulumiResult } | undefined;
+
+/**
+ * The plan and the update of an `up` run with its preview, as its output shows them in turn; `updated: false`
+ * asserts there is no update (the preview failed) and returns the whole output as the plan.
+ */
+function phases(stdout: string, { updated = true } = {}): [string, string] {
+  const at = stdout.search(/^Updating \(/m);
+  if (!updated) {
+    expect(at).toBe(-1);
+    return [stdout, ""];
+  }
+  if (at < 0) throw new Error(`no update section in:\n${stdout}`);
+  return [stdout.slice(0, at), stdout.slice(at)];
 }
 
 /** Mutating operations the emulator received since the last `emu.resetStats()`. */
@@ -130,7 +152,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs, but where a step counts the preview's requests.
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs, but where a step counts the
+  // preview's requests or reads the plan off the up's own preview (one CLI run for both).
   stack = await LocalStack.create({ programDir, stackName: "e2e", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   // This file checks the design's GraphQL mapping operation by operation (saveEndpoint, REST v1 create,
@@ -182,19 +205,18 @@ test("up creates both endpoints as declared, with job URLs and the looked-up vol
   expect(emu.stats().byOperation.restCreateEndpoint).toBe(1); // gpuTypeIds go through REST v1
 });
 
-test("a second up is a no-op: no diff, no write to the platform", async () => {
+test("a second up is a no-op, also with the locations reordered: no diff, no write to the platform", async () => {
   emu.resetStats();
   await pulumi(["preview", "--expect-no-changes"]);
+  // The same locations in another order are the same set: the up is still a no-op.
+  await declare({ ...endpoints, api: { ...API, locations: ["CZ", "RO"] } });
   const r = await pulumi(["up", "--yes", "--expect-no-changes"]);
   expect(r.stdout).toMatch(/3 unchanged/);
   expect(mutations()).toEqual({});
 });
 
-test("reordering locations is no change; a worker-count change updates in place", async () => {
+test("a worker-count change updates in place", async () => {
   const apiId = await stateId("api");
-  await declare({ ...endpoints, api: { ...API, locations: ["CZ", "RO"] } });
-  await pulumi(["preview", "--expect-no-changes"]);
-
   await declare({ ...endpoints, api: { ...API, locations: ["CZ", "RO"], workersMin: 1, workersMax: 5 } });
   emu.resetStats();
   const r = await pulumi(["up", "--yes", "--diff"]);
@@ -209,25 +231,30 @@ test("reordering locations is no change; a worker-count change updates in place"
 test("a replace-forcing change (type QB -> LB) creates a new endpoint and deletes the old one", async () => {
   const oldId = await stateId("images");
   await declare({ ...endpoints, images: { ...IMAGES, type: "LB" } });
-  const preview = await pulumi(["preview", "--diff"]);
-  expect(preview.stdout).toMatch(/\+-1 to replace/);
-
-  const r = await pulumi(["up", "--yes"]);
-  expect(r.stdout).toMatch(/\+-1 replaced/);
+  // With its preview, whose plan comes first in the output.
+  const r = await pulumi(["up", "--yes", "--diff"], { preview: true });
+  const [preview, update] = phases(r.stdout);
+  expect(preview).toMatch(/\+-1 to replace/);
+  expect(update).toMatch(/\+-1 replaced/);
   const newId = await stateId("images");
   expect(newId).not.toBe(oldId);
   expect(onEmulator(oldId)).toBeUndefined();
   expect(onEmulator(newId)).toMatchObject({ name: "e2e-images", type: "LB", workersMax: 2 });
   expect(emu.endpoints()).toHaveLength(2);
-  await pulumi(["preview", "--expect-no-changes"]);
+  // That the replace left nothing to do, the next test's plan shows.
 });
 
-test("an endpoint without a name is auto-named: kept across ups and refreshes, drawn anew on replace", async () => {
+test("after the replace nothing is left to do; an endpoint without a name is auto-named: kept across ups and refreshes, drawn anew on replace", async () => {
   const valid = endpoints;
   const AUTO: Spec = { templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMax: 1 };
   await declare({ ...valid, auto: AUTO });
   emu.resetStats();
-  await pulumi(["up", "--yes"], { preview: true });
+  const first = await pulumi(["up", "--yes"], { preview: true });
+  // The plan: the new endpoint, and nothing for the two the previous test left (one replaced).
+  const [plan] = phases(first.stdout);
+  expect(plan).toMatch(/\+ 1 to create/);
+  expect(plan).toMatch(/\b3 unchanged/);
+  expect(plan).not.toMatch(/to update|to replace|to delete/);
   const firstId = await stateId("auto");
   const firstName = onEmulator(firstId)!.name;
   expect(firstName).toMatch(/^auto-[0-9a-f]{7}$/);
@@ -269,7 +296,8 @@ test("refresh detects changes made outside Pulumi, under either reading of a par
   await client.saveEndpoint(keepingTheRest(onEmulator(imagesId)!, { workersMax: 7 }));
   expect(emu.saveSemantics().dependentSaves).toBe(dependentBefore + 1);
 
-  const refresh = await pulumi(["refresh", "--yes"]);
+  // Verbose, for the log scan of the next test.
+  const refresh = await pulumi(["refresh", "--yes", ...VERBOSE(8)]);
   expect(refresh.stdout).toMatch(/~ 2 updated/);
   const api = (await stack.endpoint("api"))!.outputs!;
   expect(api).toMatchObject({ workersMax: 9, workersMin: 0, idleTimeout: onEmulator(apiId)!.idleTimeout });
@@ -280,12 +308,12 @@ test("refresh detects changes made outside Pulumi, under either reading of a par
   expect(sealedAsOne(images)).toEqual(sealedAsOne({ ...imagesBefore, workersMax: 7, maxHourlyCost: images.maxHourlyCost }));
   expect(images.maxHourlyCost).toBeCloseTo(((imagesBefore.maxHourlyCost as number) / 2) * 7, 6);
 
-  const drift = await pulumiFails(["preview", "--expect-no-changes", "--diff"]);
-  expect(drift.stdout).toMatch(/workersMax\s*:\s*9 => 5/);
-  expect(drift.stdout).toMatch(/idleTimeout\s*:\s*\d+ => 30/);
-  expect(drift.stdout).toMatch(/workersMax\s*:\s*7 => 2/);
-
-  await pulumi(["up", "--yes"]);
+  // The update's diff shows the drift the refresh recorded, each setting going back to its declared value.
+  const up = await pulumi(["up", "--yes", "--diff", ...VERBOSE(9)]);
+  expect(up.stdout).toMatch(/workersMax\s*:\s*9 => 5/);
+  expect(up.stdout).toMatch(/idleTimeout\s*:\s*\d+ => 30/);
+  expect(up.stdout).toMatch(/workersMax\s*:\s*7 => 2/);
+  verboseRuns = { refresh, up };
   expect(onEmulator(apiId)).toMatchObject({
     workersMin: 1,
     workersMax: 5,
@@ -296,6 +324,23 @@ test("refresh detects changes made outside Pulumi, under either reading of a par
   });
   expect(onEmulator(imagesId)).toMatchObject({ workersMax: 2, idleTimeout: 10, type: "LB" });
   await pulumi(["preview", "--expect-no-changes"]);
+});
+
+test("verbose logs of a refresh and an update do not contain the API key", () => {
+  // The drift test's refresh (verbosity 8, reading both endpoints) and update (verbosity 9, a modify of each).
+  const { refresh, up } = verboseRuns!;
+  const logs = (refresh.stdout + refresh.stderr + up.stdout + up.stderr).split("\n");
+  expect(logs.length).toBeGreaterThan(1000); // the logs really are verbose
+  expect(logs.some((l) => l.includes("runpod:apiKey"))).toBe(true); // the key's config entry went through the engine...
+
+  // ...and its value shows only where the Pulumi engine itself traces, at the highest verbosity,
+  // each field it marshals for the provider's Configure call, secrets unwrapped (an engine
+  // behaviour: it does the same for every provider's secret config). Nothing from this package,
+  // its program or its provider prints it, at any verbosity.
+  const engineConfigureTrace = /"msg":"Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.Configure\(\)\.inputs\]: value=\{/;
+  const leaks = logs.filter((l) => l.includes(emu.apiKey));
+  expect(leaks.filter((l) => !engineConfigureTrace.test(l))).toEqual([]);
+  expect(refresh.stdout + refresh.stderr).not.toContain(emu.apiKey); // verbosity 8: no exception at all
 });
 
 test("refresh drops an endpoint deleted outside Pulumi; up creates it again", async () => {
@@ -320,15 +365,16 @@ test("invalid inputs fail at preview naming the field and its accepted values; n
     .map((e) => e.id)
     .sort();
   const valid = endpoints;
+  const state = await stack.resources();
   emu.resetStats();
 
-  await declare({ ...valid, bad: { name: "e2e-bad-tier", templateId: "tpl_vllm", gpuIds: ["H100_80"] } });
-  const preview = await pulumiFails(["preview"]);
-  expect(preview.stdout + preview.stderr).toMatch(/property gpuIds .*has a problem: gpuIds .*AMPERE_16.*got \["H100_80"\]/);
-
-  await declare({ ...valid, bad: { name: "e2e-bad-workers", templateId: "tpl_vllm", gpuIds: ["AMPERE_16"], workersMin: 4, workersMax: 2 } });
-  const up = await pulumiFails(["up", "--yes"]);
-  expect(up.stdout + up.stderr).toMatch(/has a problem: workersMin/);
+  // One `pulumi up` of an endpoint with two problems (the engine stops at the first resource that fails its
+  // check): its preview reports each, and it goes no further.
+  await declare({ ...valid, bad: { name: "e2e-bad", templateId: "tpl_vllm", gpuIds: ["H100_80"], workersMin: 4, workersMax: 2 } });
+  const up = await pulumiFails(["up", "--yes"], { preview: true });
+  const [preview] = phases(up.stdout + up.stderr, { updated: false });
+  expect(preview).toMatch(/property gpuIds .*has a problem: gpuIds .*AMPERE_16.*got \["H100_80"\]/);
+  expect(preview).toMatch(/has a problem: workersMin/);
 
   expect(
     emu
@@ -337,8 +383,8 @@ test("invalid inputs fail at preview naming the field and its accepted values; n
       .sort(),
   ).toEqual(before);
   expect(mutations()).toEqual({});
+  expect(await stack.resources()).toEqual(state); // nothing left behind (the next test's preview finds nothing to do)
   await declare(valid);
-  await pulumi(["preview", "--expect-no-changes"]);
 });
 
 test("`pulumi-runpod import` adopts an existing endpoint without writing to the platform; it is then managed", async () => {
@@ -359,7 +405,7 @@ test("`pulumi-runpod import` adopts an existing endpoint without writing to the 
   );
   expect(await stateId("adopted")).toBe(existing.id);
   expect((await stack.endpoint("adopted"))!.outputs).toMatchObject({ name: "e2e-adopted", workersMax: 2, gpuIds: ["AMPERE_16", "AMPERE_24"] });
-  await pulumi(["preview", "--expect-no-changes"]); // declared as it is: nothing to do
+  await pulumi(["preview", "--expect-no-changes"]); // declared as it is, and the rest as before the failed up: nothing to do
   expect(mutations()).toEqual({});
   expect(emu.endpoints()).toHaveLength(3);
 
@@ -431,29 +477,6 @@ test("the API key is not in the exported state, nor in plain text in any state f
   expect(JSON.stringify(inOutputs)).toContain(emu.apiKey);
   expect(JSON.stringify([otherInputs, otherOutputs])).not.toContain(emu.apiKey);
   expect(plain).toContain('"runpod:apiKey": {'); // ...and is stored encrypted (a secret object), not as a string
-});
-
-test("verbose logs of a refresh and an update do not contain the API key", async () => {
-  const apiId = await stateId("api");
-  await declare({ ...endpoints, api: { ...(endpoints.api as Spec), workersMax: 6 } });
-  // --debug shows the provider's own debug lines (one per API request); --logflow hands the
-  // verbosity to the language host and the dynamic provider host.
-  const flags = (v: number) => [`--verbose=${v}`, "--logtostderr", "--logflow", "--debug"];
-  const refresh = await pulumi(["refresh", "--yes", ...flags(8)]);
-  const up = await pulumi(["up", "--yes", ...flags(9)]);
-  expect(onEmulator(apiId)!.workersMax).toBe(6);
-  const logs = (refresh.stdout + refresh.stderr + up.stdout + up.stderr).split("\n");
-  expect(logs.length).toBeGreaterThan(1000); // the logs really are verbose
-  expect(logs.some((l) => l.includes("runpod:apiKey"))).toBe(true); // the key's config entry went through the engine...
-
-  // ...and its value shows only where the Pulumi engine itself traces, at the highest verbosity,
-  // each field it marshals for the provider's Configure call, secrets unwrapped (an engine
-  // behaviour: it does the same for every provider's secret config). Nothing from this package,
-  // its program or its provider prints it, at any verbosity.
-  const engineConfigureTrace = /"msg":"Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.Configure\(\)\.inputs\]: value=\{/;
-  const leaks = logs.filter((l) => l.includes(emu.apiKey));
-  expect(leaks.filter((l) => !engineConfigureTrace.test(l))).toEqual([]);
-  expect(refresh.stdout + refresh.stderr).not.toContain(emu.apiKey); // verbosity 8: no exception at all
 });
 
 test("destroy scales every endpoint to zero, deletes it, and leaves none on the emulator", async () => {

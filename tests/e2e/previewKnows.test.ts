@@ -58,14 +58,15 @@ afterAll(async () => {
 
 test("a new endpoint's estimates are known at the first preview when its template and volume are created in the same up", async () => {
   await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE }, endpoints: { llm: { ...ENDPOINT, template: "tpl", volume: "cache" } } });
-  const r = await stack.run(["preview", "--json"]);
-  const steps = (JSON.parse(r.stdout) as { steps: { op: string; urn: string; newState?: { inputs?: Record<string, unknown> } }[] }).steps;
+  // `up --json` prints its preview first, as `pulumi preview --json` does (one document), then the update's events.
+  const r = await stack.run(["up", "--yes", "--json"], { preview: true });
+  const preview = r.stdout.slice(0, r.stdout.search(/^\}$/m) + 1);
+  const steps = (JSON.parse(preview) as { steps: { op: string; urn: string; newState?: { inputs?: Record<string, unknown> } }[] }).steps;
   const endpoint = steps.find((s) => s.urn.endsWith("::llm"))!;
   expect(endpoint.op).toBe("create");
   // The template's and the volume's ids are unknown at this preview; the estimate is not.
   expect(endpoint.newState?.inputs?.templateId).toBe("04da6b54-80e4-46f7-96ec-b56ff0331ba9");
   expect(endpoint.newState?.inputs).toMatchObject({ maxHourlyCost: usd(2 * price.ADA_24), idleHourlyCost: usd(price.ADA_24), workerHourlyCost: price.ADA_24 });
-  await stack.run(["up", "--yes"]);
 });
 
 test("removing a volume that an unchanged endpoint and pod of the stack still mount fails at preview, naming them; up refuses it too, nothing deleted", async () => {
@@ -98,11 +99,9 @@ test("removing a volume that an unchanged endpoint and pod of the stack still mo
     expect(upOut).not.toMatch(/^\s{4}at /m);
     expect(await volumeNamed(VOLUME.name)).toMatchObject({ id });
   } finally {
-    // Declared again: nothing to change.
+    // Declared again: nothing to change. (The next test's first `up` removes the endpoint and the pod.)
     await declare({ volumes: { cache: VOLUME }, ...mounted });
     await stack.run(["preview", "--expect-no-changes"]);
-    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE } });
-    await stack.run(["up", "--yes"]);
   }
 });
 
@@ -171,8 +170,7 @@ test("the budget refusal's total counts every endpoint and pod of the stack, tho
     expect(out).toMatch(new RegExp(`nb (\\(e2e-nb\\) )?\\$${nb.toFixed(2)}/h = ${share(nb)}%`));
     expect(out).not.toContain("not counted");
   } finally {
+    // What this test deployed is left to afterAll's destroy.
     await stack.removeConfig("runpod:maxHourlyCost");
-    await declare({ volumes: { cache: VOLUME }, templates: { tpl: TEMPLATE } });
-    await stack.run(["up", "--yes"], { quiet: true });
   }
 });

@@ -24,6 +24,18 @@ const ENDPOINT_TYPE = "pulumi-nodejs:dynamic/runpod:Endpoint";
 const ENV_SECRET = "hf_rollback-e2e-secret-1732050807";
 const TEMPLATE = { name: "e2e-rollback", imageName: "me/worker:1", env: { MODEL: "small" }, secretEnv: ["HF_TOKEN"] };
 const ENDPOINT = { template: "llm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, waitForWorkers: true, rolloutTimeout: 120 };
+/** The template and endpoint a as the second test leaves them, and the last test's endpoint of its own image. */
+const SETTLED = { ...TEMPLATE, imageName: "me/worker:3" };
+const SMOKE_A = { smokeInput: JSON.stringify({ prompt: "ping" }) };
+const OWN = {
+  name: "e2e-rollback-c",
+  imageName: "me/own:1",
+  gpuIds: ["ADA_24"],
+  workersMin: 0,
+  workersMax: 1,
+  smokeInput: JSON.stringify({ prompt: "ping" }),
+  rolloutTimeout: 120,
+};
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -65,9 +77,8 @@ beforeAll(async () => {
   await stack.setConfig("envSecret", ENV_SECRET, { secret: true });
 });
 
+// No destroy at the end: the emulator, the stack's only platform, closes with everything on it.
 afterAll(async () => {
-  emu?.setFaults({});
-  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
@@ -148,9 +159,10 @@ test("an up killed during its rollbacks: after recover, the next up re-applies, 
   expect(out).toContain("Rolled back: every worker runs the previous container settings again (image me/worker:3)");
   for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
 
-  // The template back on the image the endpoints run: the stack agrees with the platform again.
+  // The template back on the image the endpoints run: the stack agrees with the platform again. The same up
+  // creates the next test's endpoint c (one program run fewer than an up of its own).
   emu.setFaults({});
-  await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  await declare(SETTLED, SMOKE_A, { c: OWN });
   await stack.run(["up", "--yes"]);
   for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
   for (const r of await stack.resources(ENDPOINT_TYPE)) expect(r.outputs).toMatchObject({ templateCurrent: true });
@@ -158,24 +170,12 @@ test("an up killed during its rollbacks: after recover, the next up re-applies, 
 });
 
 test("workersMin 0, a release whose workers cannot start: the smoke job stays queued, the up fails naming it and the workers, rolls back and cancels the job", async () => {
-  const settled = { ...TEMPLATE, imageName: "me/worker:3" };
-  const a = { smokeInput: JSON.stringify({ prompt: "ping" }) };
-  const own = {
-    name: "e2e-rollback-c",
-    imageName: "me/own:1",
-    gpuIds: ["ADA_24"],
-    workersMin: 0,
-    workersMax: 1,
-    smokeInput: JSON.stringify({ prompt: "ping" }),
-    rolloutTimeout: 120,
-  };
-  await declare(settled, a, { c: own });
-  await stack.run(["up", "--yes"]);
+  // c was created by the previous test's last up.
   const id = (await stack.resources(ENDPOINT_TYPE)).find((r) => r.urn.endsWith("::c"))!.id!;
   expect((await client.v2.listEndpointWorkers(id)).workers).toEqual([]);
 
   emu.setFaults({ failingImages: ["me/own:2"] });
-  await declare(settled, a, { c: { ...own, imageName: "me/own:2" } });
+  await declare(SETTLED, SMOKE_A, { c: { ...OWN, imageName: "me/own:2" } });
   const bad = await stack.run(["up", "--yes"], { expectFailure: true });
   const out = bad.stdout + bad.stderr;
   const pattern = new RegExp(
@@ -193,7 +193,7 @@ test("workersMin 0, a release whose workers cannot start: the smoke job stays qu
 
   // The image declared back: the rollback's own release, which the failed up could not record, is followed once; then nothing changes.
   emu.setFaults({});
-  await declare(settled, a, { c: own });
+  await declare(SETTLED, SMOKE_A, { c: OWN });
   await stack.run(["up", "--yes"]);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 });

@@ -9,7 +9,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
-import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
 import { runBin, type CliResult } from "../cli/harness";
 import { endProcesses, runUntilKilled } from "../interrupted/harness";
 
@@ -36,8 +36,8 @@ beforeAll(async () => {
   await stack.usePlatform(emu.urls, emu.apiKey); // no runpod:api: the default path
 });
 
+// No destroy at the end: the emulator, the stack's only platform, closes with everything on it.
 afterAll(async () => {
-  if (stack) await stack.destroyLeftovers();
   await emu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
@@ -48,21 +48,23 @@ const ops = () => emu.stats().byOperation;
 const GRAPHQL_WRITES = ["saveEndpoint", "restCreateEndpoint"];
 
 test("up on the default path creates through REST v2 only", async () => {
-  await declare({ api: API });
+  // `extra` is the endpoint the next test makes an orphan: created by this up, not by an up of its own.
+  await declare({ api: API, extra: { ...API, workersMax: 1 } });
   emu.resetStats();
   await stack.run(["up", "--yes"], { preview: true });
-  const id = (await stack.endpoint("api"))!.id!;
-  expect(emu.endpoints().map((e) => e.id)).toEqual([id]);
-  expect(ops().createEndpoint).toBe(1);
+  const ids = (await stack.resources(ENDPOINT_TYPE)).map((r) => r.id!);
+  expect(ids).toHaveLength(2);
+  const onPlatform = emu.endpoints().map((e) => e.id);
+  expect(onPlatform.sort()).toEqual(ids.sort());
+  expect(ops().createEndpoint).toBe(2);
   for (const op of [...GRAPHQL_WRITES, "myself"]) expect(ops()[op]).toBeUndefined();
 });
 
 test("`orphans` lists through v2; `orphans --delete --yes` deletes the orphan through v2 as a destroy does (a look at its workers; no job running, no scale-down)", async () => {
   const none = await runpodCli(["orphans"]);
   expect({ code: none.code, stdout: none.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^no orphans/) });
-  // An endpoint the stack created and then forgot (`pulumi state delete`): its checkpoint history proves it the stack's.
-  await declare({ api: API, extra: { ...API, workersMax: 1 } });
-  await stack.run(["up", "--yes"]);
+  // An endpoint the stack created (the first test's up) and then forgot (`pulumi state delete`): its checkpoint
+  // history proves it the stack's.
   const forgotten = (await stack.endpoint("extra"))!;
   const orphan = { id: forgotten.id!, name: String(forgotten.outputs?.name) };
   await stack.run(["state", "delete", forgotten.urn, "--yes"]);

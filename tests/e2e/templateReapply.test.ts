@@ -11,7 +11,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
-import { LocalStack, copyProgram, tempDir } from "../../scripts/exampleStack";
+import { LocalStack, copyProgram, tempDir, type StateResource } from "../../scripts/exampleStack";
 
 jest.setTimeout(600_000);
 
@@ -31,6 +31,12 @@ async function declare(template: Record<string, unknown>): Promise<void> {
 }
 
 const endpointId = async () => (await stack.resources(ENDPOINT_TYPE))[0].id!;
+/** The preview part of an `up` run with its preview (`{ preview: true }`): what `pulumi preview` would have printed. */
+function previewOf(up: { stdout: string }): string {
+  const at = up.stdout.search(/^Updating \(/m);
+  if (at < 0) throw new Error(`no "Updating (" section after the preview:\n${up.stdout}`);
+  return up.stdout.slice(0, at);
+}
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
@@ -67,12 +73,13 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
   const plain = await stack.run(["preview"]);
   expect(plain.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Template\s+llm\s+update\s+\[diff: ~imageName\]/);
   expect(plain.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/runpod:Endpoint\s+llm\s+update\s+\[diff: \+templateChanges\]\s*$/m);
-  const preview = await stack.run(["preview", "--diff"]);
-  expect(preview.stdout).toMatch(/~ 2 to update/);
-  expect(preview.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
-  expect(preview.stdout).toMatch(/\+ templateChanges\s*: \[\s*\+\s*\[0\]: "imageName"\s*\]/);
   expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:1");
-  const up = await stack.run(["up", "--yes"]);
+  // The detailed preview, as `up --diff` prints it before its update.
+  const up = await stack.run(["up", "--diff", "--yes"], { preview: true });
+  const preview = previewOf(up);
+  expect(preview).toMatch(/~ 2 to update/);
+  expect(preview).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
+  expect(preview).toMatch(/\+ templateChanges\s*: \[\s*\+\s*\[0\]: "imageName"\s*\]/);
   expect(up.stdout).toMatch(/~ 2 updated/);
   expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:2");
   // The key the up stored is no change: the next check leaves it out, the endpoint's diff never compares it.
@@ -89,19 +96,19 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
 
   // 3. The program catches up with the template: only the endpoint's re-apply is left, and the next up does it.
   await declare({ ...TEMPLATE, imageName: "me/worker:3" });
-  const next = await stack.run(["preview", "--diff"]);
-  expect(next.stdout).toMatch(/~ 1 to update/);
-  expect(next.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
+  const next = await stack.run(["up", "--diff", "--yes"], { preview: true });
+  const nextPreview = previewOf(next);
+  expect(nextPreview).toMatch(/~ 1 to update/);
+  expect(nextPreview).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
   // Drift, found by listing: the update names no field (no Template diff of this deployment changed it).
-  expect(next.stdout).not.toMatch(/templateChanges/);
-  await stack.run(["up", "--yes"]);
+  expect(nextPreview).not.toMatch(/templateChanges/);
   expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:3");
-  const [after] = await stack.resources(ENDPOINT_TYPE);
+  const state = await stack.exportText();
+  const after = (JSON.parse(state) as { deployment: { resources: StateResource[] } }).deployment.resources.find((r) => r.type === ENDPOINT_TYPE)!;
   expect(after.outputs).toMatchObject({ templateCurrent: true });
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 
   // The env's secret value is nowhere in the stack's state, outputs or the CLI's output.
-  const state = await stack.exportText();
   expect(state.includes(ENV_SECRET)).toBe(false);
-  expect([plain, preview, up, refresh, next].some((r) => (r.stdout + r.stderr).includes(ENV_SECRET))).toBe(false);
+  expect([plain, up, refresh, next].some((r) => (r.stdout + r.stderr).includes(ENV_SECRET))).toBe(false);
 });

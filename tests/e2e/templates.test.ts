@@ -99,7 +99,8 @@ beforeAll(async () => {
   );
   work = tempDir("pulumi-runpod-e2e-tpl-");
   const programDir = copyProgram(FIXTURE, path.join(work, "program"));
-  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs.
+  // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs, but where a step reads the
+  // plan off the up's own preview.
   stack = await LocalStack.create({ programDir, stackName: "e2e-tpl", stateDir: path.join(work, "state"), skipPreview: true });
   await stack.usePlatform(emu.urls, emu.apiKey);
   await stack.setConfig("runpod:api", "graphql"); // the counts name the GraphQL path's mutations (saveTemplate, saveEndpoint, deleteTemplate)
@@ -184,17 +185,19 @@ test("the env and the password are absent from plain `pulumi stack export`, and 
   expect(shown).toContain(ENV_SECRET); // really in the state, encrypted
 });
 
-test("preview --diff of an env change shows the update with the env names, never a value; -v=8 logs of the up carry no secret", async () => {
+test("the preview (--diff) of an env change shows the update with the env names, never a value; -v=8 logs of the up carry no secret", async () => {
   await stack.setConfig("envSecret", ENV_SECRET_2, { secret: true });
-  const preview = await pulumi(["preview", "--diff"]);
-  expect(preview.stdout).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Template: \(update\)/);
-  expect(preview.stdout).toMatch(/HF_TOKEN: \[secret\]/);
-  expect(preview.stdout).toMatch(/MODEL\s*: \[secret\]/);
-  expect(preview.stdout).toMatch(/~ 1 to update/);
   const flags = ["--verbose=8", "--logtostderr", "--logflow", "--debug"];
-  // With its preview: the scan covers the verbose logs of both phases of the up.
-  const up = await pulumi(["up", "--yes", ...flags], { preview: true });
-  const everything = preview.stdout + preview.stderr + up.stdout + up.stderr;
+  // With its preview, whose plan comes first in the output: the scan covers the verbose logs of both phases of the up.
+  const up = await pulumi(["up", "--yes", "--diff", ...flags], { preview: true });
+  const updating = up.stdout.search(/^Updating \(/m);
+  expect(updating).toBeGreaterThan(0);
+  const preview = up.stdout.slice(0, updating);
+  expect(preview).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Template: \(update\)/);
+  expect(preview).toMatch(/HF_TOKEN: \[secret\]/);
+  expect(preview).toMatch(/MODEL\s*: \[secret\]/);
+  expect(preview).toMatch(/~ 1 to update/);
+  const everything = up.stdout + up.stderr;
   expect((up.stdout + up.stderr).split("\n").length).toBeGreaterThan(1000); // the logs really are verbose
   expect(up.stdout + up.stderr).toMatch(/updated/);
   for (const secret of [ENV_SECRET, ENV_SECRET_2, PASSWORD]) expect({ secret, leaks: everything.includes(secret) }).toEqual({ secret, leaks: false });
@@ -243,9 +246,9 @@ test("drift on a template made outside Pulumi is caught by refresh and reverted 
   });
   const refresh = await pulumi(["refresh", "--yes"]);
   expect(refresh.stdout).toMatch(/~ 1 updated/);
-  const preview = await pulumi(["preview", "--diff"]);
-  expect(preview.stdout).toMatch(/containerDiskInGb\s*:\s*99\s*=>\s*20/);
-  await pulumi(["up", "--yes"]);
+  // The update's diff shows the drift the refresh recorded, going back to the declared value.
+  const up = await pulumi(["up", "--yes", "--diff"]);
+  expect(up.stdout).toMatch(/containerDiskInGb\s*:\s*99\s*=>\s*20/);
   expect(userTemplates().find((x) => x.id === template.id)!.containerDiskInGb).toBe(20);
 });
 
