@@ -5,7 +5,6 @@
  * targeted `pulumi refresh` then reads each one in.
  */
 import { randomUUID } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
 import { providerStub, secretOutputNames, typeToken } from "../../provider";
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { NODEJS_PROVIDER_TYPE, STACK_TYPE, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
@@ -20,6 +19,8 @@ export const secretOf = (value: unknown) => ({ [SECRET_SIG]: SECRET_VALUE, plain
 /** The serialized stub of each kind, as a program's `pulumi.dynamic.Resource` writes it. */
 async function serializedProvider(kind: keyof typeof RESOURCE_KINDS): Promise<string> {
   const stub = providerStub(kind);
+  // Loaded here, not at the top: the SDK costs every other `pulumi-runpod` command half a second of start-up.
+  const pulumi = await import("@pulumi/pulumi");
   return (await pulumi.runtime.serializeFunction(() => stub, { allowSecrets: false })).text;
 }
 
