@@ -56,11 +56,12 @@ const onlyFast = chosen.every((t) => FAST_TIERS.includes(t));
 
 module.exports = {
   testTimeout: 60000,
-  // Most files wait on sockets, timers and child processes, not the CPU. Measured on two cores: the fast tiers use
-  // ~70 s of CPU in a run of ~260 s summed over files (a quarter), so three workers per core; a file of the slow
-  // tiers (the Pulumi CLI) keeps a core busy under half its time (tests/e2e/lifecycle: 125 s CPU in 290 s), so two
-  // per core there. `--maxWorkers` on the command line overrides either.
-  maxWorkers: Math.max(2, Math.min(onlyFast ? 6 : 4, os.cpus().length * (onlyFast ? 3 : 2))),
+  // Most files wait on sockets, timers and child processes, not the CPU (docs/testing.md). Measured on two cores:
+  // the fast tiers alone use ~90 s of CPU in ~420 s of files, so seven workers per core (Jest took 73 s with 6, 50 s
+  // with 14, no less with more). A full run is bound by the CPU of its Pulumi CLI runs, which a file of the slow tiers
+  // leaves idle while it waits on the engine: three workers per core keep both cores busy (1.93 cores on average, the
+  // run 655 s; with two per core 1.79 and 724 s). `--maxWorkers` on the command line overrides either.
+  maxWorkers: Math.max(2, Math.min(onlyFast ? 14 : 6, os.cpus().length * (onlyFast ? 7 : 3))),
   reporters: ["default", "<rootDir>/tests/summaryReporter.js"],
   testSequencer: "<rootDir>/tests/sequencer.js",
   projects: chosen.map((t) =>

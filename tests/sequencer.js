@@ -15,7 +15,7 @@ const { FAST_TIERS, ROOT, TOOLS_TIERS, tierOf } = require("./tiers");
 const path = require("path");
 
 /** The workers of a full run on two cores (jest.config.js): the files that start at once. */
-const FIRST_ROUND = 4;
+const FIRST_ROUND = 6;
 
 const tier = (test) => tierOf(path.relative(ROOT, test.path).split(path.sep).join("/"));
 const slow = (test) => !FAST_TIERS.includes(tier(test));
