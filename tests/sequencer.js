@@ -1,6 +1,6 @@
 /**
  * Test order: files of the slow tiers (those outside FAST_TIERS, which run the Pulumi CLI: minutes per file)
- * start first, so the longest files never begin near the end of a run with the other workers idle; within each
+ * start first, those of WAITING_TIERS (mostly waiting, not computing) first of all, so the longest files never begin near the end of a run with the other workers idle; within each
  * group, Jest's own order (failed first, then the last run's durations, else file size). A fresh clone has no
  * durations, and there file size alone would start a five-minute file after dozens of small ones.
  * The files of the tiers that need the multi-language tooling (TOOLS_TIERS), which `npm test` builds while Jest
@@ -11,7 +11,7 @@
  * Plain JS: jest.config.js names it before any transform.
  */
 const Sequencer = require("@jest/test-sequencer").default;
-const { FAST_TIERS, ROOT, TOOLS_TIERS, tierOf } = require("./tiers");
+const { FAST_TIERS, ROOT, TOOLS_TIERS, WAITING_TIERS, tierOf } = require("./tiers");
 const path = require("path");
 
 /** The workers of a full run on two cores (jest.config.js): the files that start at once. */
@@ -20,6 +20,7 @@ const FIRST_ROUND = 6;
 const tier = (test) => tierOf(path.relative(ROOT, test.path).split(path.sep).join("/"));
 const slow = (test) => !FAST_TIERS.includes(tier(test));
 const needsTools = (test) => TOOLS_TIERS.includes(tier(test));
+const waits = (test) => WAITING_TIERS.includes(tier(test));
 
 /** `fast` spread evenly among `slow`, each slow file first: after the k-th slow file, the fast files up to its share. */
 function spread(slowFiles, fastFiles) {
@@ -37,7 +38,7 @@ function spread(slowFiles, fastFiles) {
 class SlowTiersFirst extends Sequencer {
   sort(tests) {
     const ordered = super.sort(tests);
-    const other = ordered.filter((t) => slow(t) && !needsTools(t));
+    const other = [...ordered.filter(waits), ...ordered.filter((t) => slow(t) && !needsTools(t) && !waits(t))];
     const tools = ordered.filter(needsTools);
     const fast = ordered.filter((t) => !slow(t));
     return [...other.slice(0, FIRST_ROUND), ...spread([...tools, ...other.slice(FIRST_ROUND)], fast)];

@@ -96,8 +96,9 @@ describe("order and the tooling", () => {
   const Sequencer = require("../sequencer") as new () => { sort(tests: { path: string; duration?: number; context: unknown }[]): { path: string }[] };
   const test_ = (file: string, size: number) => ({ path: path.join(tiers.ROOT, file), context: { config: {}, hasteFS: { getSize: () => size } } });
 
-  test("slow tiers first, the tooling tiers' files after the first round of six, the fast files spread among the rest", () => {
+  test("slow tiers first (the waiting tiers' files first of all), the tooling tiers' files after the first round of six, the fast files spread among the rest", () => {
     const files = [
+      test_("tests/reliability/quota.test.ts", 10),
       ...[1, 2, 3, 4, 5, 6].map((n) => test_(`tests/api/a${n}.test.ts`, 9000 - n)),
       test_("tests/multilang/big.test.ts", 8000),
       test_("tests/tooling/st.test.ts", 50),
@@ -105,19 +106,20 @@ describe("order and the tooling", () => {
     ];
     const order = new Sequencer().sort(files).map((t) => path.relative(tiers.ROOT, t.path));
     expect(order).toEqual([
+      "tests/reliability/quota.test.ts",
       "tests/e2e/f1.test.ts",
       "tests/e2e/f2.test.ts",
       "tests/e2e/f3.test.ts",
       "tests/e2e/f4.test.ts",
       "tests/e2e/f5.test.ts",
-      "tests/e2e/f6.test.ts",
       "tests/multilang/big.test.ts",
       "tests/api/a1.test.ts",
-      "tests/api/a2.test.ts",
       "tests/tooling/st.test.ts",
+      "tests/api/a2.test.ts",
+      "tests/e2e/f6.test.ts",
       "tests/api/a3.test.ts",
-      "tests/e2e/f7.test.ts",
       "tests/api/a4.test.ts",
+      "tests/e2e/f7.test.ts",
       "tests/api/a5.test.ts",
       "tests/api/a6.test.ts",
     ]);
