@@ -11,13 +11,14 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { benchImageName, BENCH_ENDPOINT, BENCH_TEMPLATE, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "../../bench/apiFloor";
 import { OPERATIONS, requestsNeeded, type BenchOperation } from "../../bench/requests";
 import { walkBenchStack, type Walked } from "./benchScenario";
+import { updatedFieldOnPlatform, type EndpointOrTemplate } from "./benchRecords";
 
 const N = 2;
 /** The whole scenario (stack set-up and five CLI runs) of one kind on one path, on a loaded machine. */
 const SCENARIO_MS = 10 * 60_000;
 
 const CATALOG = { listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 };
-type Kind = "endpoints" | "templates";
+type Kind = EndpointOrTemplate;
 
 /** Requests per operation name that each operation sends on v2 (N = 2). */
 const SENT: Record<Kind, Record<BenchOperation, Record<string, number>>> = {
@@ -48,19 +49,6 @@ beforeAll(async () => {
 });
 afterAll(() => emu?.close());
 
-/** The field the update changes, of each benchmark record named `${prefix}-*` on the platform. */
-function onPlatform(kind: Kind, prefix: string): unknown[] {
-  if (kind === "endpoints")
-    return emu
-      .endpoints(emu.apiKey)
-      .filter((e) => e.name.startsWith(`${prefix}-`))
-      .map((e) => e.idleTimeout);
-  return emu
-    .templates(emu.apiKey)
-    .filter((t) => t.name.startsWith(`${prefix}-`))
-    .map((t) => t.imageName);
-}
-
 const KINDS: readonly Kind[] = ["endpoints", "templates"];
 
 describe.each(KINDS)("%s on runpod:api v2, N = 2", (kind) => {
@@ -68,7 +56,7 @@ describe.each(KINDS)("%s on runpod:api v2, N = 2", (kind) => {
   let after: Walked["after"];
 
   beforeAll(async () => {
-    ({ made, after } = await walkBenchStack(emu, kind, "v2", N, (prefix) => onPlatform(kind, prefix)));
+    ({ made, after } = await walkBenchStack(emu, kind, "v2", N, (prefix) => updatedFieldOnPlatform(emu, kind, prefix)));
   }, SCENARIO_MS);
 
   it("each operation sends these requests, and the update reaches the platform", () => {

@@ -16,6 +16,7 @@ import { KINDS } from "../../src/provider/kinds";
 import { NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
 import { ProviderRuntime } from "../../src/provider/runtime";
 import { emulatorConfig, emulatorPerFile, uniqueName } from "./harness";
+import { updatedFieldOnPlatform, type EndpointOrTemplate } from "../bench/benchRecords";
 
 const N = 2;
 /** The benchmark stacks' `--parallel`. */
@@ -24,7 +25,7 @@ const PARALLEL = 8;
 const LOOKUP_WINDOW_MS = 60_000;
 
 const CATALOG = { listGpuTypes: 1, listCpuTypes: 1, listDataCenters: 1 };
-type Kind = "endpoints" | "templates";
+type Kind = EndpointOrTemplate;
 type Props = Record<string, unknown>;
 
 /** Requests per operation name that each operation sends (N = 2). */
@@ -63,19 +64,6 @@ function args(kind: Kind, prefix: string, i: number, updated: boolean): Props {
     };
   const { imageRepository: _repo, imageTag, ...rest } = BENCH_TEMPLATE;
   return { imageName: benchImageName(updated ? UPDATED_IMAGE_TAG : imageTag), ...rest, ...named };
-}
-
-/** The field the update changes, of each benchmark record named `${prefix}-*` on the platform. */
-function onPlatform(kind: Kind, prefix: string): unknown[] {
-  if (kind === "endpoints")
-    return emu
-      .endpoints(emu.apiKey)
-      .filter((e) => e.name.startsWith(`${prefix}-`))
-      .map((e) => e.idleTimeout);
-  return emu
-    .templates(emu.apiKey)
-    .filter((t) => t.name.startsWith(`${prefix}-`))
-    .map((t) => t.imageName);
 }
 
 /** The provider of `kind` in a new provider process, configured from the stack as the host does. */
@@ -126,7 +114,7 @@ describe.each<Kind>(["endpoints", "templates"])("%s on runpod:api graphql, N = 2
     for (const op of OPERATIONS) {
       const provider = await providerProcess(kind);
       made[op] = await measure(emu, () => forEachLimited(indexes, PARALLEL, (i) => steps[op](provider, i)));
-      after[op] = onPlatform(kind, prefix);
+      after[op] = updatedFieldOnPlatform(emu, kind, prefix);
     }
   });
 
