@@ -17,6 +17,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parseDocument } from "yaml";
+import { readCheckpointFile } from "../src/cli/stack/fileBackend";
 import { pulumiBinary, pulumiEnv, pulumiInstalled, repoRoot, runPulumi, type RunPulumiResult } from "./pulumiCli";
 
 /** Type token of `Endpoint` resources in Pulumi state (a dynamic resource of module `runpod`). */
@@ -268,11 +269,16 @@ export class LocalStack {
     return key.includes(":") ? key : `${this.projectName()}:${key}`;
   }
 
+  /** `name` of the program's Pulumi.yaml, read once: every config write and state read needs it. */
   private projectName(): string {
-    const project = parseDocument(fs.readFileSync(path.join(this.opts.programDir, "Pulumi.yaml"), "utf8")).get("name");
-    if (typeof project !== "string") throw new Error(`${this.opts.programDir}/Pulumi.yaml has no project name`);
-    return project;
+    if (this.project === undefined) {
+      const name = parseDocument(fs.readFileSync(path.join(this.opts.programDir, "Pulumi.yaml"), "utf8")).get("name");
+      if (typeof name !== "string") throw new Error(`${this.opts.programDir}/Pulumi.yaml has no project name`);
+      this.project = name;
+    }
+    return this.project;
   }
+  private project: string | undefined;
 
   /** Edits the `config:` map of the stack's config file in place, keeping every other entry (the salt, secrets). */
   private editConfig(edit: (config: { set(k: string, v: string): void; has(k: string): boolean; delete(k: string): void }) => void): void {
@@ -345,21 +351,18 @@ export class LocalStack {
 
   /**
    * `checkpoint.latest` of `<stateDir>/.pulumi/stacks/<project>/<stack>.json`, the file the file backend keeps the
-   * stack in (scripts/pulumiCli.ts sets `metadata=skip`, so it is written in place); undefined when there is no
-   * such single file (a stack with no update yet, or another layout).
+   * stack in (scripts/pulumiCli.ts sets `metadata=skip`, so it is written in place), read as the stack commands
+   * read it (src/cli/stack/fileBackend.ts); undefined when there is no such file (another layout) or it is no
+   * checkpoint (emptied by a killed run).
    */
   private checkpoint(): Deployment | undefined {
-    const stacks = path.join(this.stateDir, ".pulumi", "stacks");
-    const file = path.join(stacks, this.projectName(), `${this.opts.stackName}.json`);
-    let text: string;
+    const file = path.join(this.stateDir, ".pulumi", "stacks", this.projectName(), `${this.opts.stackName}.json`);
     try {
-      text = fs.readFileSync(file, "utf8");
+      return readCheckpointFile(file).deployment as Deployment;
     } catch {
+      // No such file, or an empty one (a run killed mid-write, src/cli/stack/stateSidecars.ts): the CLI says what it makes of it.
       return undefined;
     }
-    // An empty file is a run killed mid-write (src/cli/stack/stateSidecars.ts): the CLI says what it makes of it.
-    if (!text.trim()) return undefined;
-    return (JSON.parse(text) as { checkpoint?: { latest?: Deployment } }).checkpoint?.latest ?? {};
   }
 
   /**
