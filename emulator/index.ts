@@ -62,6 +62,19 @@ function pickKeys(seed: Seed): Pick<RunningEmulator, "apiKey" | "readOnlyApiKey"
   };
 }
 
+const startListeners = new Set<(emu: RunningEmulator) => void>();
+
+/**
+ * Calls `listener` with every emulator this process starts from now on (the test suite's save-semantics probe
+ * watches them this way: module exports are read-only bindings, so wrapping `startEmulator` is not an option).
+ * @returns a function that removes the listener.
+ * @internal
+ */
+export function onEmulatorStarted(listener: (emu: RunningEmulator) => void): () => void {
+  startListeners.add(listener);
+  return () => void startListeners.delete(listener);
+}
+
 /**
  * Start the emulator on 127.0.0.1, serving GraphQL, REST v1, REST v2 and the job interface (spec: Endpoints)
  * from one port, plus the emulator-only admin routes.
@@ -150,7 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   core.jobs.restore(store.listEndpoints().map((r) => r.id));
 
   let closing: Promise<void> | undefined;
-  return {
+  const running: RunningEmulator = {
     urls,
     ...pickKeys(seed),
     setFaults: (f) => core.faults.set(f),
@@ -190,4 +203,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closing;
     },
   };
+  for (const listener of startListeners) listener(running);
+  return running;
 }

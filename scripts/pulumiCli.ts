@@ -13,7 +13,7 @@ export const DEFAULT_PASSPHRASE = "pulumi-runpod-local-passphrase";
 
 /**
  * The repository root: the nearest ancestor of this module holding scripts/install-pulumi.sh
- * (works from scripts/ under ts-jest and from dist/scripts/ when compiled).
+ * (works from scripts/ under Jest and from dist/scripts/ when compiled).
  * @throws Error when no such directory exists.
  */
 export function repoRoot(): string {

@@ -5,20 +5,14 @@
  * field whose stored value differs from its default) and the file is not listed, or when a listed file saw none.
  */
 import * as path from "path";
-import type { EmulatorOptions, RunningEmulator } from "../emulator";
+import { onEmulatorStarted, type RunningEmulator } from "../emulator";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JS shared with jest.config.js
 const { MERGE_PASS, ROOT } = require("./tiers") as { MERGE_PASS: string[]; ROOT: string };
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself, so the wrapper is what test files call
-const emulatorModule = require("../emulator") as { startEmulator: (o?: EmulatorOptions) => Promise<RunningEmulator> };
-
 const watched: RunningEmulator[] = [];
-const start = emulatorModule.startEmulator;
-emulatorModule.startEmulator = async (options?: EmulatorOptions) => {
-  const emu = await start(options);
+onEmulatorStarted((emu) => {
   if (emu.saveSemantics().fromEnvironment) watched.push(emu);
-  return emu;
-};
+});
 
 /** The tests (full names) during which a watched emulator saw a semantics-dependent save, with how many. */
 const dependentByTest = new Map<string, number>();

@@ -11,7 +11,9 @@ let emu: RunningEmulator;
 let ep: any;
 beforeAll(async () => {
   emu = await start({ jobDurationMs: JOB_MS, resultRetentionMs: { run: 1500, runsync: 400 } });
-  ep = await createEndpoint(emu, { name: "jobs-api", workersMin: 1 });
+  // One worker, never more: a queue that waits past the scaler's delay on a loaded machine would otherwise start a
+  // second one, which takes queued jobs (purge-queue) and shows in health.
+  ep = await createEndpoint(emu, { name: "jobs-api", workersMin: 1, workersMax: 1 });
 });
 afterAll(() => emu.close());
 
@@ -93,13 +95,14 @@ describe("stream", () => {
 
 describe("purge-queue, retry, cancel, health", () => {
   test("purge-queue removes queued jobs only", async () => {
-    const running = await post(ep.id, "run", { input: { keep: true } });
+    // Long enough that the worker is still busy when the purge arrives, however slow the machine.
+    const running = await post(ep.id, "run", { input: { keep: true, executionMs: 4 * JOB_MS } });
     await until(async () => (await get(ep.id, `status/${running.body.id}`)).body.status === "IN_PROGRESS");
     const queued = [await post(ep.id, "run", { input: { n: 1 } }), await post(ep.id, "run", { input: { n: 2 } })];
     const res = await post(ep.id, "purge-queue");
     expect(res.body).toEqual({ removed: 2, status: "completed" });
     for (const q of queued) expect((await get(ep.id, `status/${q.body.id}`)).status).toBe(404);
-    expect((await get(ep.id, `status-sync/${running.body.id}?wait=5000`)).body.status).toBe("COMPLETED");
+    expect((await get(ep.id, `status-sync/${running.body.id}?wait=${8 * JOB_MS}`)).body.status).toBe("COMPLETED");
     expect((await post(ep.id, "purge-queue")).body).toEqual({ removed: 0, status: "completed" });
   });
 
