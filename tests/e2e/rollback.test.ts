@@ -24,7 +24,7 @@ const ENDPOINT_TYPE = "pulumi-nodejs:dynamic/runpod:Endpoint";
 const ENV_SECRET = "hf_rollback-e2e-secret-1732050807";
 const TEMPLATE = { name: "e2e-rollback", imageName: "me/worker:1", env: { MODEL: "small" }, secretEnv: ["HF_TOKEN"] };
 const ENDPOINT = { template: "llm", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 2, waitForWorkers: true, rolloutTimeout: 120 };
-/** The template and endpoint a as the second test leaves them, and the last test's endpoint of its own image. */
+/** The template and endpoint a as the first test leaves them, and endpoint c of its own image as it creates it. */
 const SETTLED = { ...TEMPLATE, imageName: "me/worker:3" };
 const SMOKE_A = { smokeInput: JSON.stringify({ prompt: "ping" }) };
 const OWN = {
@@ -131,17 +131,21 @@ test("a bad image on a shared template rolls both endpoints back, losing no job;
   expect(await running(ids.a)).toEqual({ image: "me/worker:1", workers: ["me/worker:1"], stale: 0 });
   expect(await running(ids.b)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
 
-  // 3. The smoke job fixed: the good image rolls out on a too, and nothing is left to change.
-  await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  // 3. The smoke job fixed: the good image rolls out on a too, and nothing is left to change. The same up creates
+  // the next test's endpoint c (a program run fewer than an up of its own).
+  await declare({ ...TEMPLATE, imageName: "me/worker:3" }, { smokeInput: JSON.stringify({ prompt: "ping" }) }, { c: OWN });
   await stack.run(["up", "--yes"]);
   expect(await running(ids.a)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 });
 
-test("an up killed during its rollbacks: after recover, the next up re-applies, fails and rolls back again; a fixed template brings the stack and the platform together", async () => {
+test("an up killed during its rollbacks: after recover, the next up re-applies, fails and rolls back again; on c (workersMin 0), a release whose workers cannot start in that up: the smoke job stays queued, the up fails naming it and the workers, rolls back and cancels the job; fixed images bring the stack and the platform together", async () => {
   const ids = await endpointIds();
-  emu.setFaults({ failingImages: ["me/worker:4"] });
-  await declare({ ...TEMPLATE, imageName: "me/worker:4" }, { smokeInput: JSON.stringify({ prompt: "ping" }) });
+  // c was created by the previous test's last up, scaled to zero.
+  const c = (await stack.resources(ENDPOINT_TYPE)).find((r) => r.urn.endsWith("::c"))!.id!;
+  expect((await client.v2.listEndpointWorkers(c)).workers).toEqual([]);
+  emu.setFaults({ failingImages: ["me/worker:4", "me/own:2"] });
+  await declare({ ...TEMPLATE, imageName: "me/worker:4" }, SMOKE_A, { c: OWN });
   emu.resetStats();
   // Both re-applies (2 PATCHes), then both rollbacks sent (2 more): killed while the rollbacks are followed.
   const killed = await runUntilKilled(
@@ -153,47 +157,36 @@ test("an up killed during its rollbacks: after recover, the next up re-applies, 
   const recovered = await runCli(stack, ["recover", "--yes", "--settle", "2"]);
   expect(recovered.code).toBe(0);
 
+  // The next up re-applies a and b, and also takes c to an image whose workers cannot start (one up for both scenarios).
+  await declare({ ...TEMPLATE, imageName: "me/worker:4" }, SMOKE_A, { c: { ...OWN, imageName: "me/own:2" } });
   const again = await stack.run(["up", "--yes", "--continue-on-error"], { expectFailure: true });
   const out = again.stdout + again.stderr;
   for (const [name, id] of Object.entries(ids)) expect(out).toContain(`Endpoint e2e-rollback-${name} (${id}): the rollout of release rel_`);
   expect(out).toContain("Rolled back: every worker runs the previous container settings again (image me/worker:3)");
   for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
 
-  // The template back on the image the endpoints run: the stack agrees with the platform again. The same up
-  // creates the next test's endpoint c (one program run fewer than an up of its own).
+  const pattern = new RegExp(
+    `Endpoint e2e-rollback-c \\(${c}\\): the rollout of release rel_\\S+ \\(version \\d+\\) failed: 1 worker failed to start \\(UNHEALTHY\\); its smoke job (\\S+) was still IN_QUEUE \\(no worker of the release could take it\\); it is cancelled\\.`,
+  );
+  expect(out).toMatch(pattern);
+  const named = pattern.exec(out)!;
+  // c's own message (a's and b's in the same output say the same of their workers): up to its "What to do".
+  const cText = out.slice(named.index, out.indexOf("What to do:", named.index));
+  expect(cText).toMatch(/container exited with code 1 during startup/);
+  expect(cText).toContain("Rolled back: every worker runs the previous container settings again (image me/own:1)");
+  // Where jobs ignored workers the smoke job passed with no worker at all, and the up succeeded.
+  expect((await client.jobStatus(c, named[1])).status).toBe("CANCELLED");
+  expect((await client.v2.getEndpoint(c)).image).toBe("me/own:1");
+  expect((await client.v2.listEndpointWorkers(c)).workers.every((w) => w.image === "me/own:1")).toBe(true);
+  // The failed up kept the previous state of all three: the next preview shows each change again.
+  expect((await stack.run(["preview"])).stdout).toMatch(/~ 3 to update/);
+
+  // The template back on the image the endpoints run, and c's image declared back: the stack agrees with the
+  // platform again (c's rollback release, which the failed up could not record, is followed once).
   emu.setFaults({});
   await declare(SETTLED, SMOKE_A, { c: OWN });
   await stack.run(["up", "--yes"]);
   for (const id of Object.values(ids)) expect(await running(id)).toEqual({ image: "me/worker:3", workers: ["me/worker:3"], stale: 0 });
   for (const r of await stack.resources(ENDPOINT_TYPE)) expect(r.outputs).toMatchObject({ templateCurrent: true });
-  await stack.run(["preview", "--refresh", "--expect-no-changes"]);
-});
-
-test("workersMin 0, a release whose workers cannot start: the smoke job stays queued, the up fails naming it and the workers, rolls back and cancels the job", async () => {
-  // c was created by the previous test's last up.
-  const id = (await stack.resources(ENDPOINT_TYPE)).find((r) => r.urn.endsWith("::c"))!.id!;
-  expect((await client.v2.listEndpointWorkers(id)).workers).toEqual([]);
-
-  emu.setFaults({ failingImages: ["me/own:2"] });
-  await declare(SETTLED, SMOKE_A, { c: { ...OWN, imageName: "me/own:2" } });
-  const bad = await stack.run(["up", "--yes"], { expectFailure: true });
-  const out = bad.stdout + bad.stderr;
-  const pattern = new RegExp(
-    `Endpoint e2e-rollback-c \\(${id}\\): the rollout of release rel_\\S+ \\(version \\d+\\) failed: 1 worker failed to start \\(UNHEALTHY\\); its smoke job (\\S+) was still IN_QUEUE \\(no worker of the release could take it\\); it is cancelled\\.`,
-  );
-  expect(out).toMatch(pattern);
-  const named = pattern.exec(out);
-  expect(out).toMatch(/container exited with code 1 during startup/);
-  expect(out).toContain("Rolled back: every worker runs the previous container settings again (image me/own:1)");
-  // Where jobs ignored workers the smoke job passed with no worker at all, and the up succeeded.
-  expect((await client.jobStatus(id, named![1])).status).toBe("CANCELLED");
-  expect((await client.v2.getEndpoint(id)).image).toBe("me/own:1");
-  expect((await client.v2.listEndpointWorkers(id)).workers.every((w) => w.image === "me/own:1")).toBe(true);
-  expect((await stack.run(["preview"])).stdout).toMatch(/~ 1 to update/);
-
-  // The image declared back: the rollback's own release, which the failed up could not record, is followed once; then nothing changes.
-  emu.setFaults({});
-  await declare(SETTLED, SMOKE_A, { c: OWN });
-  await stack.run(["up", "--yes"]);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 });
