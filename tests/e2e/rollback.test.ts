@@ -170,8 +170,11 @@ test("an up killed during its rollbacks: after recover, the next up re-applies, 
   );
   expect(out).toMatch(pattern);
   const named = pattern.exec(out)!;
-  // c's own message (a's and b's in the same output say the same of their workers): up to its "What to do".
-  const cText = out.slice(named.index, out.indexOf("What to do:", named.index));
+  // c's own message under Diagnostics (a's and b's in the same output say the same of their workers; the progress
+  // lines show only a message's first line), up to its "What to do".
+  const cStart = out.indexOf("pulumi-nodejs:dynamic/runpod:Endpoint (c):");
+  const cText = out.slice(cStart, out.indexOf("What to do:", cStart));
+  expect(cText).toMatch(pattern);
   expect(cText).toMatch(/container exited with code 1 during startup/);
   expect(cText).toContain("Rolled back: every worker runs the previous container settings again (image me/own:1)");
   // Where jobs ignored workers the smoke job passed with no worker at all, and the up succeeded.
