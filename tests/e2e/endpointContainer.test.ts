@@ -4,9 +4,12 @@
  * drifted outside Pulumi and put back, moved to GPUs (a replacement: the compute family is immutable),
  * and GPU and CPU declared together (refused at preview). Then a release made outside Pulumi, followed by
  * the next `up`. Then endpoints made outside Pulumi — image based, CPU, load-balancing, template based —
- * adopted with `pulumi-runpod import`, each previewing clean; a different image declared for one is named
- * by preview. Each test starts from whatever the one before left (its `up` replaces it). The program is
- * tests/e2e/templatesFixture; the emulator is the witness. Needs `npm run setup` and a build (dist/).
+ * adopted with `pulumi-runpod import`, each previewing clean; a different image declared for one, and a
+ * template for another, are named by one preview. Each test starts from whatever the one before left:
+ * the release test's endpoint is deployed by the first test's first `up`, alongside the CPU endpoint, and
+ * both stay declared until the import test's last `up` deletes everything (fewer program runs: issue 41).
+ * The program is tests/e2e/templatesFixture; the emulator is the witness. Needs `npm run setup` and a
+ * build (dist/).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -28,6 +31,11 @@ const CPU = {
   secretEnv: ["API_TOKEN"],
   workersMax: 1,
 };
+// The CPU endpoint as the first test leaves it deployed: moved to GPUs.
+const { cpuFlavorIds: _flavors, vcpuCount: _vcpus, ...GPU_ARGS } = { ...CPU, imageName: "me/cpu-worker:2" };
+const GPU = { ...GPU_ARGS, gpuIds: ["ADA_24"] };
+/** The release test's endpoint; the first test deploys it with its own, and it stays unchanged there. */
+const REL = { name: "e2e-release", imageName: "me/rel:1", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 1, waitForWorkers: true };
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -45,6 +53,14 @@ function previewOf(up: { stdout: string }): string {
   const at = up.stdout.search(/^Updating \(/m);
   if (at < 0) throw new Error(`no "Updating (" section after the preview:\n${up.stdout}`);
   return up.stdout.slice(0, at);
+}
+/** The `--diff` section of the resource named `name` (from its `(op)` header to the next resource's). */
+function diffOf(stdout: string, name: string): string {
+  // A section ends at the next resource's header, the stack outputs' diff or an unindented line ("Resources:").
+  const sections = stdout.split(/^(?=\s*[-+~=]*\s*\S+: \(\w[\w-]*\)$|\s*--outputs:--$|\S)/m);
+  const found = sections.filter((s) => s.includes(`::${name}]`));
+  if (found.length !== 1) throw new Error(`${found.length} diff sections for "${name}" in:\n${stdout}`);
+  return found[0];
 }
 
 beforeAll(async () => {
@@ -68,8 +84,8 @@ afterAll(async () => {
 });
 
 test("an image-only CPU endpoint: deployed with a secret env value, changed in place, drift put back, moved to GPUs, GPU and CPU together refused", async () => {
-  // 1. Deploys.
-  await declare({ cpu: CPU });
+  // 1. Deploys, with the next test's endpoint alongside (one `up` for both; nothing here changes it).
+  await declare({ cpu: CPU, rel: REL });
   await stack.run(["up", "--yes"]);
   const plain = await stack.exportText();
   const deployed = (JSON.parse(plain) as { deployment: { resources: StateResource[] } }).deployment.resources.find(
@@ -96,7 +112,7 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 
   // 5. vcpuCount and the image change in place (the image is a release, followed to health).
-  await declare({ cpu: { ...CPU, vcpuCount: 8, imageName: "me/cpu-worker:2" } });
+  await declare({ cpu: { ...CPU, vcpuCount: 8, imageName: "me/cpu-worker:2" }, rel: REL });
   const changed = await stack.run(["up", "--yes"]);
   expect(changed.stdout).toMatch(/~ 1 updated/);
   expect(changed.stdout).not.toMatch(/replaced|created|deleted/);
@@ -114,8 +130,7 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 
   // 7. CPU → GPU replaces the endpoint.
-  const { cpuFlavorIds: _flavors, vcpuCount: _vcpus, ...gpuArgs } = { ...CPU, imageName: "me/cpu-worker:2" };
-  await declare({ cpu: { ...gpuArgs, gpuIds: ["ADA_24"] } });
+  await declare({ cpu: GPU, rel: REL });
   const replace = previewOf(await stack.run(["up", "--diff", "--yes"], { preview: true }));
   expect(replace).toMatch(/\+-\s*1 to replace|1 to replace/);
   const gpuId = await stateId("cpu");
@@ -124,17 +139,17 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
   expect((await v2(gpuId)).gpu).toMatchObject({ pools: ["ADA_24"] });
 
   // 8. GPU and CPU together fail at preview naming the fields.
-  await declare({ cpu: { ...gpuArgs, gpuIds: ["ADA_24"], cpuFlavorIds: ["cpu3c"] } });
+  await declare({ cpu: { ...GPU, cpuFlavorIds: ["cpu3c"] }, rel: REL });
   const both = await stack.run(["preview"], { expectFailure: true });
   expect(both.stdout + both.stderr).toMatch(/cpuFlavorIds/);
   expect(both.stdout + both.stderr).toMatch(/gpuIds/);
   expect((await v2(gpuId)).gpu).toMatchObject({ pools: ["ADA_24"] });
-  // Left deployed: the next test's first `up` deletes it.
+  // Both left deployed: the import test's last `up` deletes them.
 });
 
 test("a release made outside Pulumi whose container is the one the stack holds: refresh keeps the release followed, preview shows the update, up follows it", async () => {
-  await declare({ rel: { name: "e2e-release", imageName: "me/rel:1", gpuIds: ["ADA_24"], workersMin: 1, workersMax: 1, waitForWorkers: true } });
-  await stack.run(["up", "--yes"]);
+  // Deployed by the first test's first `up`; the GPU endpoint it left stays declared as it is.
+  await declare({ cpu: GPU, rel: REL });
   const deployed = (await stack.endpoint("rel"))!;
   const id = deployed.id!;
   const followed = deployed.outputs!.releaseVersion;
@@ -151,14 +166,15 @@ test("a release made outside Pulumi whose container is the one the stack holds: 
   expect(previewOf(follow)).toMatch(/~ 1 to update/);
   expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(newest.version);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
-  await declare({});
-  await stack.run(["up", "--yes"]);
+  // Left deployed, with the GPU endpoint: the next test's last `up` deletes them.
 });
 
-test("endpoints made outside Pulumi (image based, CPU, load-balancing, template based) are imported and preview clean; a different image is named", async () => {
+test("endpoints made outside Pulumi (image based, CPU, load-balancing, template based) are imported and preview clean; a different image and a template instead are named", async () => {
+  // What the tests before left deployed stays declared as it is until the last `up`.
+  const left = { cpu: GPU, rel: REL };
   const base = { workers: { min: 0, max: 1 }, scaling: { type: "QUEUE_DELAY" as const, queueDelay: 4 } };
   const image = await client.v2.createEndpoint({ ...base, name: "made-image", type: "QUEUE", image: "ghcr.io/acme/old:1", gpu: { pools: ["AMPERE_24"] } });
-  const cpu = await client.v2.createEndpoint({
+  const madeCpu = await client.v2.createEndpoint({
     ...base,
     name: "made-cpu",
     type: "QUEUE",
@@ -180,7 +196,15 @@ test("endpoints made outside Pulumi (image based, CPU, load-balancing, template 
   // Declared as they are: the v2 create's own defaults included (idleTimeout 10).
   const declared: Record<string, Record<string, unknown>> = {
     image: { name: "made-image", imageName: "ghcr.io/acme/old:1", gpuIds: ["AMPERE_24"], workersMax: 1, idleTimeout: 10 },
-    cpu: { name: "made-cpu", imageName: "ghcr.io/acme/cpu:1", env: { MODE: "batch" }, cpuFlavorIds: ["cpu5c"], vcpuCount: 2, workersMax: 1, idleTimeout: 10 },
+    madeCpu: {
+      name: "made-cpu",
+      imageName: "ghcr.io/acme/cpu:1",
+      env: { MODE: "batch" },
+      cpuFlavorIds: ["cpu5c"],
+      vcpuCount: 2,
+      workersMax: 1,
+      idleTimeout: 10,
+    },
     lb: {
       name: "made-lb",
       type: "LB",
@@ -194,8 +218,8 @@ test("endpoints made outside Pulumi (image based, CPU, load-balancing, template 
     },
     template: { name: "made-template", templateId: "tpl_vllm", gpuIds: ["ADA_24"], workersMax: 1, idleTimeout: 10 },
   };
-  await declare(declared);
-  const made = { image, cpu, lb, template: fromTemplate };
+  await declare({ ...left, ...declared });
+  const made = { image, madeCpu, lb, template: fromTemplate };
   for (const [name, { id }] of Object.entries(made)) {
     const r = await runCli(stack, ["import", name, id]);
     expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
@@ -204,26 +228,31 @@ test("endpoints made outside Pulumi (image based, CPU, load-balancing, template 
   const held = Object.fromEntries((await stack.resources(ENDPOINT_TYPE)).map((r) => [r.urn.split("::").pop()!, r]));
   for (const [name, { id }] of Object.entries(made)) expect({ name, id: held[name]?.id }).toEqual({ name, id });
   expect(held.lb.outputs).toMatchObject({ requestUrls: { base: expect.any(String), health: expect.any(String) } });
-  expect(held.cpu.outputs).toMatchObject({ cpuFlavorIds: ["cpu5c"], vcpuCount: 2, imageName: "ghcr.io/acme/cpu:1" });
+  expect(held.madeCpu.outputs).toMatchObject({ cpuFlavorIds: ["cpu5c"], vcpuCount: 2, imageName: "ghcr.io/acme/cpu:1" });
   await stack.run(["preview", "--expect-no-changes"]);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 
-  // A different image declared: preview names it; nothing changes on the platform.
-  await declare({ ...declared, image: { ...declared.image, imageName: "ghcr.io/acme/new:2" } });
+  // One preview of two changes: a different image declared for the CPU one, and the GPU image-based one
+  // declared with a template instead; preview names what each would change; nothing changes on the platform.
+  await declare({
+    ...left,
+    ...declared,
+    madeCpu: { ...declared.madeCpu, imageName: "ghcr.io/acme/cpu:2" },
+    image: { name: "made-image", templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMax: 1, idleTimeout: 10 },
+  });
   const named = await stack.run(["preview", "--diff"]);
-  expect(named.stdout).toMatch(/imageName\s*:\s*"ghcr.io\/acme\/old:1"\s*=>\s*"ghcr.io\/acme\/new:2"/);
-  expect(named.stdout).toMatch(/~ 1 to update/);
-  expect((await v2(image.id)).image).toBe("ghcr.io/acme/old:1");
-
-  // The image-based endpoint declared with a template instead: preview names what it would change.
-  await declare({ ...declared, image: { name: "made-image", templateId: "tpl_vllm", gpuIds: ["AMPERE_24"], workersMax: 1, idleTimeout: 10 } });
-  const viaTemplate = await stack.run(["preview", "--diff"]);
-  expect(viaTemplate.stdout).toMatch(/imageName/);
-  expect(viaTemplate.stdout).toMatch(/~ 1 to update/);
+  const newImage = diffOf(named.stdout, "madeCpu");
+  expect(newImage).toMatch(/^\s*~ \S+: \(update\)$/m);
+  expect(newImage).toMatch(/imageName\s*:\s*"ghcr.io\/acme\/cpu:1"\s*=>\s*"ghcr.io\/acme\/cpu:2"/);
+  const viaTemplate = diffOf(named.stdout, "image");
+  expect(viaTemplate).toMatch(/^\s*~ \S+: \(update\)$/m);
+  expect(viaTemplate).toMatch(/^\s*[-~]\s*imageName\s*:/m);
+  expect(named.stdout).toMatch(/~ 2 to update/);
+  expect((await v2(madeCpu.id)).image).toBe("ghcr.io/acme/cpu:1");
   expect((await v2(image.id)).image).toBe("ghcr.io/acme/old:1");
 
   await declare({});
   await stack.run(["up", "--yes"]);
   expect(await stack.resources(ENDPOINT_TYPE)).toEqual([]);
-  for (const made of [image, cpu, lb, fromTemplate]) expect(emu.endpoints().some((e) => e.id === made.id)).toBe(false);
+  for (const made of [image, madeCpu, lb, fromTemplate]) expect(emu.endpoints().some((e) => e.id === made.id)).toBe(false);
 });

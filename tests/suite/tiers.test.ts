@@ -96,7 +96,7 @@ describe("order and the tooling", () => {
   const Sequencer = require("../sequencer") as new () => { sort(tests: { path: string; duration?: number; context: unknown }[]): { path: string }[] };
   const test_ = (file: string, size: number) => ({ path: path.join(tiers.ROOT, file), context: { config: {}, hasteFS: { getSize: () => size } } });
 
-  test("slow tiers first (the waiting tiers' files first of all), the tooling tiers' files after the first round of six, the fast files spread among the rest", () => {
+  test("slow tiers first (the waiting tiers' files first of all), the tooling tiers' files after the first round of six and then in one order with the other slow files, the fast files spread among the rest", () => {
     const files = [
       test_("tests/reliability/quota.test.ts", 10),
       ...[1, 2, 3, 4, 5, 6].map((n) => test_(`tests/api/a${n}.test.ts`, 9000 - n)),
@@ -114,15 +114,37 @@ describe("order and the tooling", () => {
       "tests/e2e/f5.test.ts",
       "tests/multilang/big.test.ts",
       "tests/api/a1.test.ts",
-      "tests/tooling/st.test.ts",
-      "tests/api/a2.test.ts",
       "tests/e2e/f6.test.ts",
+      "tests/api/a2.test.ts",
+      "tests/e2e/f7.test.ts",
       "tests/api/a3.test.ts",
       "tests/api/a4.test.ts",
-      "tests/e2e/f7.test.ts",
+      "tests/tooling/st.test.ts",
       "tests/api/a5.test.ts",
       "tests/api/a6.test.ts",
     ]);
+  });
+
+  test("with no durations of its own (a fresh clone), slow files follow tests/fileDurations.json, longest first; a file it lacks goes first", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the recorded file itself
+    const { seconds } = require("../fileDurations.json") as { seconds: Record<string, number> };
+    const e2e = Object.entries(seconds)
+      .filter(([f]) => f.startsWith("tests/e2e/"))
+      .sort((a, b) => b[1] - a[1]);
+    expect(e2e.length).toBeGreaterThan(1);
+    const [longest, shortest] = [e2e[0][0], e2e[e2e.length - 1][0]];
+    const files = [test_(shortest, 9000), test_(longest, 10), test_("tests/e2e/notRecorded.test.ts", 5)];
+    const order = new Sequencer().sort(files).map((t) => path.relative(tiers.ROOT, t.path));
+    expect(order).toEqual(["tests/e2e/notRecorded.test.ts", longest, shortest]);
+  });
+
+  test("tests/fileDurations.json names only slow-tier test files that exist", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the recorded file itself
+    const { seconds } = require("../fileDurations.json") as { seconds: Record<string, number> };
+    for (const file of Object.keys(seconds)) {
+      expect(fs.existsSync(path.join(tiers.ROOT, file)) ? file : `${file} (missing)`).toBe(file);
+      expect(tiers.FAST_TIERS).not.toContain(tiers.tierOf(file));
+    }
   });
 
   test("exactly the tooling tiers wait for the tooling's build (tests/toolsReady.ts), and none of them is fast", () => {
