@@ -1,10 +1,12 @@
 /**
  * Issue #16 through the real Pulumi CLI: a `pulumi up`, `destroy` or replacement SIGKILLed (by pid) at
- * several points (creates in flight, between a create and its state write, a destroy, a
- * create-before-delete replacement, before any operation), then the documented recovery (`pulumi-runpod recover --yes`), then `pulumi up` and
- * `pulumi destroy`. After each step the platform (the emulator) and the stack must agree — the
- * stack's endpoints are exactly the platform's, no pending operation is left — and nothing is left
- * at the end. A last scenario does what a user without `recover` does (`pulumi cancel`, `pulumi up`,
+ * several points (between a create and its state write, creates in flight, a create-before-delete
+ * replacement, before any operation, a destroy), then the documented recovery (`pulumi-runpod recover
+ * --yes`), then `pulumi up` and `pulumi destroy`. The replacement goes on from the stack the in-flight
+ * scenario's recovery and `up` left, the destroy from the lock-only one's, so their `pulumi destroy` is
+ * the next scenario's (an `up` and a `destroy` fewer each). After each step the platform (the emulator)
+ * and the stack must agree — the stack's endpoints are exactly the platform's, no pending operation
+ * is left — and nothing is left at the end. A last scenario does what a user without `recover` does (`pulumi cancel`, `pulumi up`,
  * clear the pending creates) and shows the orphans that leaves, which `orphans --delete --yes` then
  * finds (by the pending creates the stack's history records) and deletes without touching anything
  * that no record proves the stack's.
@@ -144,8 +146,37 @@ async function destroy(): Promise<void> {
   expect(emu.endpoints()).toEqual([]);
 }
 
+/** The in-flight scenario's endpoints; the replacement scenario goes on from the stack its recovery left. */
+const IN_FLIGHT: Record<string, Spec> = { a: AUTO, b: AUTO, c: AUTO, d: AUTO, chosen: { ...AUTO, name: "int-chosen", workersMax: 2 } };
+/** Made by the up after the lock-only kill point; the destroy scenario goes on from them. */
+const TO_DESTROY: Record<string, Spec> = { a: AUTO, b: { ...AUTO, workersMin: 1 }, c: AUTO, d: AUTO };
+
+test("killed between a create and the state write: the endpoint is adopted with the settings it ended up with", async () => {
+  // GPU type names: a REST v1 create, then a saveEndpoint for what its body lacks (scalerValue, locations).
+  const IMAGES: Spec = { templateId: "tpl_comfy", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], scalerValue: 8, locations: ["RO"], workersMax: 2 };
+  await declare({ images: IMAGES, named: { ...IMAGES, name: "int-images" } });
+  emu.resetStats();
+  emu.setFaults({ latencyMs: 4000, match: ["saveEndpoint"] });
+  // Both endpoints exist, the follow-ups are at the platform, and the engine has recorded nothing.
+  const killed = await runUntilKilled(stack, ["up", "--yes", "--skip-preview"], () => emu.endpoints().length >= 2 && received("saveEndpoint") >= 2);
+  started.push(...killed.leftovers);
+  emu.setFaults({});
+  expect((await stackView(stack)).pending.map((p) => p.type)).toEqual(["creating", "creating"]);
+
+  // The dynamic provider outlives the engine and finishes the follow-ups while recover waits.
+  const r = await recover();
+  expect(r.stdout).toMatch(/recovered: adopted 2, dropped 0/);
+  await endProcesses(killed.leftovers);
+  for (const e of emu.endpoints()) expect(e).toMatchObject({ scalerValue: 8, locations: "RO", workersMax: 2 });
+  // The scenario's up fails on any change: adopted exactly as declared, GPU type names included.
+  await pulumi(["up", "--yes", "--expect-no-changes"]);
+  await expectAgreement("after up");
+  expect(emu.endpoints()).toHaveLength(2);
+  await destroy();
+});
+
 test("killed while creates are in flight: the ones that landed are adopted, the ones refused are dropped", async () => {
-  await declare({ a: AUTO, b: AUTO, c: AUTO, d: AUTO, chosen: { ...AUTO, name: "int-chosen", workersMax: 2 } });
+  await declare(IN_FLIGHT);
   emu.resetStats();
   // All five creates wait at the platform; the first two to be handled are refused (429, retry in 60 s).
   emu.setFaults({ latencyMs: 2500, force429: 2, retryAfterSeconds: 60, match: ["saveEndpoint"] });
@@ -165,52 +196,17 @@ test("killed while creates are in flight: the ones that landed are adopted, the 
   const r = await recover();
   expect(r.stdout).toMatch(/recovered: adopted 3, dropped 2, read back 0; pending operations left 0/);
   expect(r.stderr).toMatch(/released the stack lock left by pid \d+/);
-  await upAndDestroy(5);
-});
-
-test("killed between a create and the state write: the endpoint is adopted with the settings it ended up with", async () => {
-  // GPU type names: a REST v1 create, then a saveEndpoint for what its body lacks (scalerValue, locations).
-  const IMAGES: Spec = { templateId: "tpl_comfy", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], scalerValue: 8, locations: ["RO"], workersMax: 2 };
-  await declare({ images: IMAGES, named: { ...IMAGES, name: "int-images" } });
-  emu.resetStats();
-  emu.setFaults({ latencyMs: 4000, match: ["saveEndpoint"] });
-  // Both endpoints exist, the follow-ups are at the platform, and the engine has recorded nothing.
-  const killed = await runUntilKilled(stack, ["up", "--yes", "--skip-preview"], () => emu.endpoints().length >= 2 && received("saveEndpoint") >= 2);
-  started.push(...killed.leftovers);
-  emu.setFaults({});
-  expect((await stackView(stack)).pending.map((p) => p.type)).toEqual(["creating", "creating"]);
-
-  // The dynamic provider outlives the engine and finishes the follow-ups while recover waits.
-  const r = await recover();
-  expect(r.stdout).toMatch(/recovered: adopted 2, dropped 0/);
-  await endProcesses(killed.leftovers);
-  for (const e of emu.endpoints()) expect(e).toMatchObject({ scalerValue: 8, locations: "RO", workersMax: 2 });
-  await pulumi(["preview", "--expect-no-changes"]); // adopted exactly as declared, GPU type names included
-  await upAndDestroy(2);
-});
-
-test("killed during a destroy: what was deleted leaves the stack, the rest stays; up and destroy finish", async () => {
-  await declare({ a: AUTO, b: { ...AUTO, workersMin: 1 }, c: AUTO, d: AUTO });
   await pulumi(["up", "--yes"]);
-  await expectAgreement("after the first up");
-  emu.resetStats();
-  emu.setFaults({ latencyMs: 3000, match: ["deleteEndpoint"] });
-  const killed = await runUntilKilled(stack, ["destroy", "--yes", "--skip-preview", "--parallel", "2"], () => received("deleteEndpoint") >= 2);
-  await endProcesses(killed.leftovers);
-  emu.setFaults({});
-  expect((await stackView(stack)).pending.map((p) => p.type)).toEqual(["deleting", "deleting"]);
-
-  const r = await recover();
-  expect(r.stdout).toMatch(/adopted 0, dropped 0, read back 2; pending operations left 0/);
-  expect(emu.endpoints()).toHaveLength(2);
-  await upAndDestroy(4);
+  await expectAgreement("after up");
+  expect(emu.endpoints()).toHaveLength(5);
+  // Destroyed at the end of the next scenario, which replaces two of them.
 });
 
 test("killed during a create-before-delete replacement: the new endpoints are adopted, the old ones deleted by the next up", async () => {
-  await declare({ a: AUTO, b: AUTO, c: AUTO });
-  await pulumi(["up", "--yes"]);
+  // The stack the in-flight scenario's recovery and up left: five endpoints, two of them now replaced.
   const before = platformIds(emu);
-  await declare({ a: { ...AUTO, type: "LB" }, b: { ...AUTO, type: "LB" }, c: AUTO });
+  expect(before).toHaveLength(5);
+  await declare({ ...IN_FLIGHT, a: { ...AUTO, type: "LB" }, b: { ...AUTO, type: "LB" } });
   emu.resetStats();
   emu.setFaults({ latencyMs: 3000, match: ["saveEndpoint"] });
   const killed = await runUntilKilled(stack, ["up", "--yes", "--skip-preview"], () => received("saveEndpoint") >= 2);
@@ -223,7 +219,7 @@ test("killed during a create-before-delete replacement: the new endpoints are ad
   const view = await stackView(stack);
   expect(view.replacedIds).toHaveLength(2);
   expect(before).toEqual(expect.arrayContaining(view.replacedIds));
-  expect(emu.endpoints()).toHaveLength(5);
+  expect(emu.endpoints()).toHaveLength(7);
 
   await pulumi(["up", "--yes"]);
   await expectAgreement("after up");
@@ -232,13 +228,13 @@ test("killed during a create-before-delete replacement: the new endpoints are ad
       .endpoints()
       .map((e) => e.type)
       .sort(),
-  ).toEqual(["LB", "LB", "QB"]);
+  ).toEqual(["LB", "LB", "QB", "QB", "QB"]);
   // That up was the scenario's `pulumi up` (another would change nothing).
   await destroy();
 });
 
 test("killed before any operation: only the lock is left; recover --yes releases it and up goes on", async () => {
-  await declare({ a: AUTO });
+  await declare(TO_DESTROY);
   const killed = await runUntilKilled(stack, ["up", "--yes", "--skip-preview"], locked);
   await endProcesses(killed.leftovers);
   expect((await stackView(stack)).pending).toEqual([]);
@@ -248,7 +244,27 @@ test("killed before any operation: only the lock is left; recover --yes releases
   const r = await recover();
   expect(r.stdout).toMatch(/^no pending operations: nothing to recover/);
   expect(r.stderr).toMatch(/released the stack lock left by pid \d+/);
-  await upAndDestroy(1);
+  await pulumi(["up", "--yes"]);
+  await expectAgreement("after up");
+  expect(emu.endpoints()).toHaveLength(4);
+  // Destroyed by the next scenario, whose destroy is killed and recovered.
+});
+
+test("killed during a destroy: what was deleted leaves the stack, the rest stays; up and destroy finish", async () => {
+  // The four endpoints the lock-only scenario's up made.
+  await expectAgreement("before the destroy");
+  expect(emu.endpoints()).toHaveLength(4);
+  emu.resetStats();
+  emu.setFaults({ latencyMs: 3000, match: ["deleteEndpoint"] });
+  const killed = await runUntilKilled(stack, ["destroy", "--yes", "--skip-preview", "--parallel", "2"], () => received("deleteEndpoint") >= 2);
+  await endProcesses(killed.leftovers);
+  emu.setFaults({});
+  expect((await stackView(stack)).pending.map((p) => p.type)).toEqual(["deleting", "deleting"]);
+
+  const r = await recover();
+  expect(r.stdout).toMatch(/adopted 0, dropped 0, read back 2; pending operations left 0/);
+  expect(emu.endpoints()).toHaveLength(2);
+  await upAndDestroy(4);
 });
 
 test("without recover (`pulumi cancel`, `pulumi up`, clear pending creates) orphans are left; `orphans --delete --yes` removes exactly those", async () => {
