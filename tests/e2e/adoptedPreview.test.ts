@@ -2,7 +2,8 @@
  * What the first preview after an adoption shows, through the real Pulumi CLI against the emulator: the
  * shared read (recordProvider.ts) gives the inputs as `check` makes them, so a program declaring what was
  * adopted shows no row of input differences (`[diff: …]`), neither after `pulumi-runpod adopt` nor after
- * `pulumi-runpod import`. Needs `npm run setup` (Pulumi CLI) and a build (dist/).
+ * `pulumi-runpod import` (one stack: the adoption, a refresh, then an import into it). Needs `npm run setup`
+ * (Pulumi CLI) and a build (dist/).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -88,7 +89,9 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test("after `pulumi-runpod adopt`, the first preview shows no input differences", async () => {
+// One stack for both commands: the import comes after the adoption and its refresh, so the last preview checks the
+// imported endpoint and the refreshed adopted objects at once.
+test("after `pulumi-runpod adopt`, the first preview shows no input differences; after a refresh and a `pulumi-runpod import` into the same stack, a program declaring the endpoint as it is previews with none either", async () => {
   const template = await client.v2.createTemplate({ name: "adopt-tpl", image: "ghcr.io/acme/llm:1", serverless: true, disk: 20 } as never);
   await client.v2.createEndpoint({
     name: "adopt-api",
@@ -104,12 +107,9 @@ test("after `pulumi-runpod adopt`, the first preview shows no input differences"
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
 
   expect(await inputDifferences(stack)).toEqual({});
-  // A refresh reads them the same way.
+  // A refresh reads them the same way: checked by the preview after the import below.
   await stack.run(["refresh", "--yes"], { quiet: true });
-  expect(await inputDifferences(stack)).toEqual({});
-});
 
-test("after `pulumi-runpod import`, a program declaring the endpoint as it is previews with no input differences", async () => {
   const made = await client.v2.createEndpoint({
     name: "import-api",
     type: "QUEUE",
@@ -122,15 +122,20 @@ test("after `pulumi-runpod import`, a program declaring the endpoint as it is pr
     timeout: 120_000,
   });
   const program = [
+    'import "./adopted";',
     'import * as runpod from "pulumi-runpod";',
     'new runpod.Endpoint("api", { name: "import-api", imageName: "ghcr.io/acme/own:2", dockerArgs: "python handler.py",',
     '  containerDiskInGb: 30, gpuIds: ["AMPERE_24"], gpuCount: 2,',
     "  executionTimeoutMs: 120000, workersMax: 3, idleTimeout: 20 });",
     "",
   ].join("\n");
-  const stack = await stackOf("imported", program);
-  const r = await runBin(["import", "api", made.id, "--stack", stack.name], stack.env, { cwd: stack.programDir });
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  fs.writeFileSync(path.join(stack.programDir, "index.ts"), program);
+  const imported = await runBin(["import", "api", made.id, "--stack", stack.name], stack.env, { cwd: stack.programDir });
+  expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: "" });
 
-  expect(await inputDifferences(stack)).toEqual({});
+  const differences = await inputDifferences(stack);
+  // That preview covered the adopted objects and the imported endpoint.
+  const urns = (await stack.resources()).map((res) => res.urn);
+  for (const name of ["Template::adoptTpl", "Endpoint::adoptApi", "Endpoint::api"]) expect(urns).toContainEqual(expect.stringMatching(`runpod:${name}$`));
+  expect(differences).toEqual({});
 });

@@ -106,7 +106,7 @@ test("v2 → graphql for credentials and a template made on v2: nothing recreate
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
 });
 
-test("v2 → graphql with an own-container GPU endpoint and a CPU endpoint: preview fails naming each v2-only input and why, and changes nothing", async () => {
+test("v2 → graphql with an own-container GPU endpoint and a CPU endpoint: the preview of `pulumi up` fails naming each v2-only input and why, and changes nothing", async () => {
   const declared = {
     own: { name: "mig-own-gpu", imageName: "ghcr.io/acme/own:1", containerDiskInGb: 15, gpuIds: ["ADA_24"], workersMax: 1 },
     cpu: { name: "mig-own-cpu", imageName: "ghcr.io/acme/cpu:1", cpuFlavorIds: ["cpu3c"], vcpuCount: 2, workersMax: 1 },
@@ -125,22 +125,23 @@ test("v2 → graphql with an own-container GPU endpoint and a CPU endpoint: prev
   ];
   for (const [fields, endpoints] of refusals) {
     await stack.setConfig("endpoints", JSON.stringify(endpoints));
-    for (const command of [["preview"], ["up", "--yes"]]) {
-      // The `up` keeps its preview: refused there, it leaves the state as it was (refused in its update, after
-      // `--skip-preview`, it left the state such that the v2 preview below proposed changes).
-      const refused = await stack.run(command, { expectFailure: true, preview: true });
-      const out = refused.stdout + refused.stderr;
-      for (const field of fields) {
-        expect(out).toMatch(
-          new RegExp(
-            `Endpoint\\.${field} cannot be expressed on API path graphql \\(runpod:api\\) \\([^)]*saveEndpoint[^)]*\\); only on v2: unset it, or set runpod:api to v2`,
-          ),
-        );
-      }
-      expect(out).toContain(fields.includes("cpuFlavorIds") ? "saveEndpoint has no CPU selection" : "saveEndpoint carries no container");
-      // Inputs the program leaves unset are not named, though a default fills them.
-      for (const unset of ["dockerArgs", "ports", "env"]) expect(out).not.toContain(`Endpoint.${unset} cannot`);
+    // One `pulumi up` that keeps its preview: the refusal comes in that preview (what `pulumi preview` runs), and
+    // the update never starts, so the state is as it was (refused in its update, after `--skip-preview`, it left
+    // the state such that the v2 preview below proposed changes).
+    const refused = await stack.run(["up", "--yes"], { expectFailure: true, preview: true });
+    const out = refused.stdout + refused.stderr;
+    expect(refused.stdout).toMatch(/^Previewing update \(/m);
+    expect(refused.stdout).not.toMatch(/^Updating \(/m);
+    for (const field of fields) {
+      expect(out).toMatch(
+        new RegExp(
+          `Endpoint\\.${field} cannot be expressed on API path graphql \\(runpod:api\\) \\([^)]*saveEndpoint[^)]*\\); only on v2: unset it, or set runpod:api to v2`,
+        ),
+      );
     }
+    expect(out).toContain(fields.includes("cpuFlavorIds") ? "saveEndpoint has no CPU selection" : "saveEndpoint carries no container");
+    // Inputs the program leaves unset are not named, though a default fills them.
+    for (const unset of ["dockerArgs", "ports", "env"]) expect(out).not.toContain(`Endpoint.${unset} cannot`);
   }
   await stack.setConfig("endpoints", JSON.stringify(declared));
   // Refused before any write: the endpoints are untouched.
