@@ -92,6 +92,10 @@ function onEmulator(id: string): EndpointRecord | undefined {
 const VERBOSE = (v: number) => [`--verbose=${v}`, "--logtostderr", "--logflow", "--debug"];
 /** The drift test's verbose refresh and update, scanned for the API key by the test after it. */
 let verboseRuns: { refresh: RunPulumiResult; up: RunPulumiResult } | undefined;
+/** The auto-named endpoint the auto-naming test leaves declared, for the drift test's update to delete. */
+let autoId: string | undefined;
+/** The endpoint the import test adopts, for the Endpoint.get test's update to modify. */
+let adoptedId: string | undefined;
 
 /**
  * The plan and the update of an `up` run with its preview, as its output shows them in turn; `updated: false`
@@ -274,14 +278,11 @@ test("after the replace nothing is left to do; an endpoint without a name is aut
   expect(onEmulator(secondId)!.name).toMatch(/^auto-[0-9a-f]{7}$/);
   expect(onEmulator(secondId)!.name).not.toBe(firstName);
   expect(onEmulator(firstId)).toBeUndefined();
-
-  await declare(valid);
-  await pulumi(["up", "--yes"]);
-  expect(onEmulator(secondId)).toBeUndefined();
-  await pulumi(["preview", "--expect-no-changes"]);
+  // The next test's update drops it, and its last preview finds nothing left to do.
+  autoId = secondId;
 });
 
-test("refresh detects changes made outside Pulumi, under either reading of a partial modify, and up converges back", async () => {
+test("refresh detects changes made outside Pulumi, under either reading of a partial modify, and up converges back (deleting the auto-named endpoint no longer declared)", async () => {
   const apiId = await stateId("api");
   const imagesId = await stateId("images");
   const imagesBefore = (await stack.endpoint("images"))!.outputs!;
@@ -308,7 +309,10 @@ test("refresh detects changes made outside Pulumi, under either reading of a par
   expect(sealedAsOne(images)).toEqual(sealedAsOne({ ...imagesBefore, workersMax: 7, maxHourlyCost: images.maxHourlyCost }));
   expect(images.maxHourlyCost).toBeCloseTo(((imagesBefore.maxHourlyCost as number) / 2) * 7, 6);
 
-  // The update's diff shows the drift the refresh recorded, each setting going back to its declared value.
+  // The update's diff shows the drift the refresh recorded, each setting going back to its declared value;
+  // the same update deletes the previous test's auto-named endpoint, which the program no longer declares.
+  const { auto: _auto, ...declared } = endpoints;
+  await declare(declared);
   const up = await pulumi(["up", "--yes", "--diff", ...VERBOSE(9)]);
   expect(up.stdout).toMatch(/workersMax\s*:\s*9 => 5/);
   expect(up.stdout).toMatch(/idleTimeout\s*:\s*\d+ => 30/);
@@ -323,11 +327,12 @@ test("refresh detects changes made outside Pulumi, under either reading of a par
     fastBootType: "FASTBOOT",
   });
   expect(onEmulator(imagesId)).toMatchObject({ workersMax: 2, idleTimeout: 10, type: "LB" });
+  expect(onEmulator(autoId!)).toBeUndefined();
   await pulumi(["preview", "--expect-no-changes"]);
 });
 
 test("verbose logs of a refresh and an update do not contain the API key", () => {
-  // The drift test's refresh (verbosity 8, reading both endpoints) and update (verbosity 9, a modify of each).
+  // The drift test's refresh (verbosity 8, reading the three endpoints) and update (verbosity 9, a modify of two, a delete of one).
   const { refresh, up } = verboseRuns!;
   const logs = (refresh.stdout + refresh.stderr + up.stdout + up.stderr).split("\n");
   expect(logs.length).toBeGreaterThan(1000); // the logs really are verbose
@@ -387,7 +392,7 @@ test("invalid inputs fail at preview naming the field and its accepted values; n
   await declare(valid);
 });
 
-test("`pulumi-runpod import` adopts an existing endpoint without writing to the platform; it is then managed", async () => {
+test("`pulumi-runpod import` adopts an existing endpoint without writing to the platform", async () => {
   const existing = await client.saveEndpoint({
     name: "e2e-adopted",
     templateId: "tpl_vllm",
@@ -408,11 +413,7 @@ test("`pulumi-runpod import` adopts an existing endpoint without writing to the 
   await pulumi(["preview", "--expect-no-changes"]); // declared as it is, and the rest as before the failed up: nothing to do
   expect(mutations()).toEqual({});
   expect(emu.endpoints()).toHaveLength(3);
-
-  await declare({ ...endpoints, adopted: { ...adopted, workersMax: 4 } });
-  await pulumi(["up", "--yes"]);
-  expect(onEmulator(existing.id)!.workersMax).toBe(4);
-  expect(emu.endpoints()).toHaveLength(3);
+  adoptedId = existing.id; // that it is then managed, the Endpoint.get test's update shows
 });
 
 test("`pulumi-runpod import` of an id the platform does not know fails (exit 2) and leaves the state as it was", async () => {
@@ -439,15 +440,19 @@ test("`pulumi-runpod import` of an id the platform does not know fails (exit 2) 
   await declare(rest);
 });
 
-test("Endpoint.get reads an existing endpoint without managing it; dropping the lookup leaves the endpoint", async () => {
+test("an imported endpoint is then managed, and Endpoint.get reads an existing endpoint without managing it (one up); dropping the lookup leaves the endpoint", async () => {
   const existing = await client.saveEndpoint({ name: "e2e-looked-up", templateId: "tpl_comfy", gpuIds: "AMPERE_80", workersMax: 5 });
+  await declare({ ...endpoints, adopted: { ...endpoints.adopted, workersMax: 4 } });
   await stack.setConfig("lookups", JSON.stringify({ found: existing.id }));
   emu.resetStats();
   await pulumi(["up", "--yes"]);
+  expect(onEmulator(adoptedId!)!.workersMax).toBe(4);
+  expect(emu.endpoints()).toHaveLength(3 + 1); // the three managed ones and the looked-up one: nothing created
   expect((await stack.outputs()).found).toEqual({ id: existing.id, name: "e2e-looked-up", gpuIds: ["AMPERE_80"], workersMax: 5 });
   expect((await stack.endpoint("found"))!.external).toBe(true);
-  expect(mutations()).toEqual({});
+  expect(mutations()).toEqual({ saveEndpoint: 1 }); // the adopted endpoint's modify; the lookup writes nothing
 
+  emu.resetStats();
   await stack.removeConfig("lookups");
   await pulumi(["up", "--yes"]);
   expect(await stack.endpoint("found")).toBeUndefined();
