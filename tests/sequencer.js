@@ -2,7 +2,7 @@
  * Test order: files of the slow tiers (those outside FAST_TIERS, which run the Pulumi CLI: minutes per file)
  * start first, those of WAITING_TIERS (mostly waiting, not computing) first of all, so the longest files never begin near the end of a run with the other workers idle; within each
  * group, Jest's own order (failed first, then the last run's durations, longest first). A fresh clone has no
- * durations of its own: there the slow files take theirs from tests/fileDurations.json (a full run's, written by
+ * durations of its own: there every file takes its own from tests/fileDurations.json (a full run's, written by
  * `RUNPOD_TEST_RECORD_DURATIONS=1 npm test`), since by file size a 40 s file of few lines started in the last minute
  * with the other workers idle.
  * The files of the tiers that need the multi-language tooling (TOOLS_TIERS), which `npm test` builds while Jest

@@ -5,7 +5,7 @@
  * - per tier, the Pulumi CLI runs the harness made (RUNPOD_TEST_CLI_LOG, scripts/pulumiCli.ts recordCliRun): a count
  *   that, unlike times, a shared machine does not skew;
  * - the ten slowest files;
- * - with RUNPOD_TEST_RECORD_DURATIONS set, on a run of every tier, each slow-tier file's wall time into
+ * - with RUNPOD_TEST_RECORD_DURATIONS set, on a run of every tier, each file's wall time into
  *   tests/fileDurations.json, the order a fresh clone's first run follows (tests/sequencer.js);
  * - one plain closing line, `jest: N passed, N failed, N skipped, N suite errors`, so CI logs carry a count any
  *   reader can parse. A suite error is a test file that failed outside its tests — it did not load or compile, or a
@@ -14,7 +14,7 @@
  */
 const fs = require("fs");
 const path = require("path");
-const { FAST_TIERS, tiers } = require("./tiers");
+const { tiers } = require("./tiers");
 
 const DURATIONS_FILE = path.join(__dirname, "fileDurations.json");
 
@@ -63,18 +63,18 @@ class SummaryReporter {
     return runs;
   }
 
-  /** Each slow-tier file's wall time of this run, in whole seconds, over the recorded ones (files gone are dropped). */
+  /** Each file's wall time of this run (the merge pass aside), in whole seconds, replacing the recorded ones. */
   recordDurations() {
     const ran = new Set(this.files.map((f) => f.tier));
     if (!tiers().every((t) => ran.has(t))) return "durations not recorded: not every tier ran";
     const seconds = {};
     for (const f of [...this.files].sort((a, b) => a.file.localeCompare(b.file))) {
-      if (FAST_TIERS.includes(f.tier) || f.tier === "merge") continue;
+      if (f.tier === "merge") continue;
       seconds[f.file.split(path.sep).join("/")] = Math.max(1, Math.round((f.end - f.start) / 1000));
     }
     const about = JSON.parse(fs.readFileSync(DURATIONS_FILE, "utf8")).about;
     fs.writeFileSync(DURATIONS_FILE, JSON.stringify({ about, seconds }, null, 2) + "\n");
-    return `durations of ${Object.keys(seconds).length} slow files written to ${path.relative(this.rootDir, DURATIONS_FILE)}`;
+    return `durations of ${Object.keys(seconds).length} files written to ${path.relative(this.rootDir, DURATIONS_FILE)}`;
   }
 
   onRunComplete(_contexts, results) {
