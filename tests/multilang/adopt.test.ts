@@ -143,7 +143,8 @@ describe.each(["yaml", "python", "go"] as const)("a %s project", (language) => {
     // The CPU endpoint: its own image and flavors; its env read from config.
     expect(written).toContain("ghcr.io/acme/batch:3");
     expect(written).toContain("cpu5c");
-    const state = await stack.exportText();
+    // The deployment `pulumi stack export` prints, read from the checkpoint (no CLI run).
+    const state = JSON.stringify(await stack.deployment());
     for (const secret of [ENV_SECRET, CPU_SECRET]) {
       expect(written).not.toContain(secret);
       expect(state).not.toContain(secret);

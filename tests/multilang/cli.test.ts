@@ -31,6 +31,8 @@ let clientYaml: PlatformClient;
 let work: string;
 let python: LocalStack;
 let yaml: LocalStack;
+/** The endpoint `extra` the Python stack's first `up` created and then forgot: the orphans test's. */
+let pyOrphan: { id: string; name: string };
 /** Every CLI output, checked for secrets at the end. */
 const transcript: string[] = [];
 
@@ -84,12 +86,16 @@ beforeAll(async () => {
   yaml = await LocalStack.create({ programDir: yamlDir, stackName: "yml", stateDir: path.join(work, "state") });
   await usePlatform(yaml, emuYaml.urls, emuYaml.apiKey);
 
+  // The same up makes the orphans test's endpoint `extra`, forgotten before any test reads the stack.
+  await python.setConfig("extra", "true");
   await python.run(["up", "--yes", "--skip-preview"], { quiet: true });
+  pyOrphan = await forget(python, "extra");
+  await python.removeConfig("extra");
   await yaml.run(["up", "--yes", "--skip-preview"], { quiet: true });
 });
 
+// No destroy at the end: the emulators, the stacks' only platforms, close with everything on them.
 afterAll(async () => {
-  for (const stack of [python, yaml]) if (stack) await stack.destroyLeftovers();
   await emu?.close();
   await emuYaml?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
@@ -116,6 +122,21 @@ describe("cost", () => {
     expect(gate.stdout).toMatch(new RegExp(`^dev +${out.pod.id} +RUNNING +\\$${podRate.toFixed(2)}$`, "m"));
     expect(gate.stdout).toContain(`over budget: $${total.toFixed(2)}/h with all workers busy exceeds --max-hourly $1.00/h`);
 
+    const within = await cli(python, ["cost", "--no-preview", "--max-hourly", String(total)]);
+    expect(within.code).toBe(0);
+    expect(within.stdout).toContain("estimates from the stack's state (as deployed)");
+  });
+
+  test("the JSON report counts a change the Python program would make before the deploy: its endpoints, pod, volume and totals, the gate on stderr", async () => {
+    const out = (await python.outputs()) as Record<string, any>;
+    const id = out.endpointId;
+    // Deployed with workersMax 3; the preview counts `api` at 5.
+    await python.setConfig("workersMax", "5");
+    const max = usd(5 * (await workerPrice(["ADA_24", "AMPERE_24"])));
+    const batchMax = usd(await workerPrice(["ADA_24"]));
+    const podRate = (await client.v2.getPod(out.pod.id)).cost;
+    const total = usd(max + batchMax + podRate);
+
     const json = await cli(python, ["cost", "--json", "--max-hourly", "1"]);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout) as CostReport;
@@ -130,14 +151,6 @@ describe("cost", () => {
     expect(report.totals).toMatchObject({ maxHourlyCost: total, idleHourlyCost: podRate, podHourlyCost: podRate });
     expect(json.stderr).toContain(`over budget: $${total.toFixed(2)}/h exceeds --max-hourly $1.00/h`);
 
-    const within = await cli(python, ["cost", "--no-preview", "--max-hourly", String(total)]);
-    expect(within.code).toBe(0);
-    expect(within.stdout).toContain("estimates from the stack's state (as deployed)");
-  });
-
-  test("a change the Python program would make is counted before the deploy", async () => {
-    await python.setConfig("workersMax", "5");
-    const report = JSON.parse((await cli(python, ["cost", "--json"])).stdout) as CostReport;
     expect(report.endpoints.map((e) => [e.resource, e.maxHourlyCost])).toEqual([
       ["api", usd(5 * (await workerPrice(["ADA_24", "AMPERE_24"])))],
       ["batch", usd(await workerPrice(["ADA_24"]))],
@@ -220,10 +233,7 @@ async function forget(stack: LocalStack, name: string): Promise<{ id: string; na
 
 describe("stack commands", () => {
   test("orphans lists the endpoint the Python stack created and then forgot, and deletes it", async () => {
-    await python.setConfig("extra", "true");
-    await python.run(["up", "--yes", "--skip-preview"], { quiet: true });
-    const orphan = await forget(python, "extra");
-    await python.removeConfig("extra");
+    const orphan = pyOrphan;
     const listed = await cli(python, ["orphans"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n").filter((l) => l.startsWith("endpoint"))).toEqual([
