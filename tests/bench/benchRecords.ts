@@ -3,6 +3,8 @@
  * operation: tests/bench/endpointTemplateRequests.test.ts (through the CLI, on v2) and
  * tests/provider/benchGraphqlRequests.test.ts (the provider driven as the engine does, on graphql). No CLI here.
  */
+import { benchImageName, BENCH_ENDPOINT, BENCH_TEMPLATE, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "../../bench/apiFloor";
+import type { BenchOperation } from "../../bench/requests";
 import type { RunningEmulator } from "../../emulator";
 
 /** The benchmark kinds whose requests differ between the two API paths. */
@@ -19,4 +21,15 @@ export function updatedFieldOnPlatform(emu: RunningEmulator, kind: EndpointOrTem
     .templates(emu.apiKey)
     .filter((t) => t.name.startsWith(`${prefix}-`))
     .map((t) => t.imageName);
+}
+
+/**
+ * What {@link updatedFieldOnPlatform} reads after each operation of a walk of `n` records: nothing before the create
+ * and after the destroy, the declared value after the create and the refresh, the updated one after the update.
+ */
+export function updatedFieldThroughWalk(kind: EndpointOrTemplate, n: number): Record<BenchOperation, unknown[]> {
+  const [declared, updated] =
+    kind === "endpoints" ? [BENCH_ENDPOINT.idleTimeout, UPDATED_IDLE_TIMEOUT] : [benchImageName(BENCH_TEMPLATE.imageTag), benchImageName(UPDATED_IMAGE_TAG)];
+  const each = (value: unknown) => Array.from({ length: n }, () => value);
+  return { preview: [], create: each(declared), refresh: each(declared), update: each(updated), destroy: [] };
 }

@@ -8,10 +8,9 @@
  * drives the provider (and tests/e2e/{lifecycle,templates}.test.ts run these kinds through the CLI on it).
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { benchImageName, BENCH_ENDPOINT, BENCH_TEMPLATE, UPDATED_IDLE_TIMEOUT, UPDATED_IMAGE_TAG } from "../../bench/apiFloor";
 import { OPERATIONS, requestsNeeded, type BenchOperation } from "../../bench/requests";
 import { walkBenchStack, type Walked } from "./benchScenario";
-import { updatedFieldOnPlatform, type EndpointOrTemplate } from "./benchRecords";
+import { updatedFieldOnPlatform, updatedFieldThroughWalk, type EndpointOrTemplate } from "./benchRecords";
 
 const N = 2;
 /** The whole scenario (stack set-up and five CLI runs) of one kind on one path, on a loaded machine. */
@@ -61,9 +60,7 @@ describe.each(KINDS)("%s on runpod:api v2, N = 2", (kind) => {
 
   it("each operation sends these requests, and the update reaches the platform", () => {
     expect(Object.fromEntries(OPERATIONS.map((op) => [op, made[op].byOperation]))).toEqual(SENT[kind]);
-    const [before, updated] =
-      kind === "endpoints" ? [BENCH_ENDPOINT.idleTimeout, UPDATED_IDLE_TIMEOUT] : [benchImageName(BENCH_TEMPLATE.imageTag), benchImageName(UPDATED_IMAGE_TAG)];
-    expect(after).toEqual({ preview: [], create: [before, before], refresh: [before, before], update: [updated, updated], destroy: [] });
+    expect(after).toEqual(updatedFieldThroughWalk(kind, N));
   });
 
   it.each(OPERATIONS)("%s: requests made = needed", (op) => {

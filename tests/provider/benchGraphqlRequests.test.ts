@@ -16,7 +16,7 @@ import { KINDS } from "../../src/provider/kinds";
 import { NAME_PREFIX_PROPERTY } from "../../src/provider/reserved";
 import { ProviderRuntime } from "../../src/provider/runtime";
 import { emulatorConfig, emulatorPerFile, uniqueName } from "./harness";
-import { updatedFieldOnPlatform, type EndpointOrTemplate } from "../bench/benchRecords";
+import { updatedFieldOnPlatform, updatedFieldThroughWalk, type EndpointOrTemplate } from "../bench/benchRecords";
 
 const N = 2;
 /** The benchmark stacks' `--parallel`. */
@@ -120,9 +120,7 @@ describe.each<Kind>(["endpoints", "templates"])("%s on runpod:api graphql, N = 2
 
   it("each operation sends these requests, and the update reaches the platform", () => {
     expect(Object.fromEntries(OPERATIONS.map((op) => [op, made[op].byOperation]))).toEqual(SENT[kind]);
-    const [before, updated] =
-      kind === "endpoints" ? [BENCH_ENDPOINT.idleTimeout, UPDATED_IDLE_TIMEOUT] : [benchImageName(BENCH_TEMPLATE.imageTag), benchImageName(UPDATED_IMAGE_TAG)];
-    expect(after).toEqual({ preview: [], create: [before, before], refresh: [before, before], update: [updated, updated], destroy: [] });
+    expect(after).toEqual(updatedFieldThroughWalk(kind, N));
   });
 
   it.each(OPERATIONS)("%s: requests made = needed", (op) => {
