@@ -17,6 +17,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parseDocument } from "yaml";
+import { SECRET_SIG_KEY, SECRET_SIG_VALUE, STACK_TYPE, type Deployment, type StateResource } from "../src/cli/stack/checkpoint";
 import { readCheckpointFile } from "../src/cli/stack/fileBackend";
 import { pulumiBinary, pulumiEnv, pulumiInstalled, repoRoot, runPulumi, type RunPulumiResult } from "./pulumiCli";
 
@@ -140,33 +141,15 @@ export const TRANSPILE_ONLY: RunOptions = { env: { PULUMI_NODEJS_TRANSPILE_ONLY:
 /** The commands the CLI runs a preview before, unless told `--skip-preview`. */
 const PREVIEWED = ["up", "update", "refresh", "destroy"];
 
-/** One resource of an exported deployment (`pulumi stack export`), as far as callers need it. */
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-/** The part of a deployment (`pulumi stack export`'s `deployment`) callers read. */
-export interface Deployment {
-  resources?: StateResource[];
-  pending_operations?: unknown[];
-  [key: string]: unknown;
-}
-
-/** The signature key Pulumi's state marks a secret value with. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+/** The exported deployment and its resources, as the stack commands read them (src/cli/stack/checkpoint.ts). */
+export type { Deployment, StateResource };
 
 /** `value` with each secret replaced by `[secret]`, as `pulumi stack output --json` prints it without `--show-secrets`. */
 function hideSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(hideSecrets);
   if (value === null || typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
-  if (record[SECRET_SIG] === SECRET_SIG_VALUE) return "[secret]";
+  if (record[SECRET_SIG_KEY] === SECRET_SIG_VALUE) return "[secret]";
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, hideSecrets(v)]));
 }
 
@@ -318,7 +301,7 @@ export class LocalStack {
       const r = await this.run(["stack", "output", "--json"], { quiet: true });
       return JSON.parse(r.stdout) as Record<string, unknown>;
     }
-    const root = deployment.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+    const root = deployment.resources?.find((r) => r.type === STACK_TYPE);
     return hideSecrets(root?.outputs ?? {}) as Record<string, unknown>;
   }
 
@@ -358,7 +341,7 @@ export class LocalStack {
   private checkpoint(): Deployment | undefined {
     const file = path.join(this.stateDir, ".pulumi", "stacks", this.projectName(), `${this.opts.stackName}.json`);
     try {
-      return readCheckpointFile(file).deployment as Deployment;
+      return readCheckpointFile(file).deployment;
     } catch {
       // No such file, or an empty one (a run killed mid-write, src/cli/stack/stateSidecars.ts): the CLI says what it makes of it.
       return undefined;
@@ -373,7 +356,7 @@ export class LocalStack {
   async destroyLeftovers(): Promise<void> {
     try {
       const deployment = await this.deployment();
-      const held = (deployment.resources ?? []).some((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+      const held = (deployment.resources ?? []).some((r) => r.type !== STACK_TYPE && !r.type.startsWith("pulumi:providers:"));
       if (!held && !deployment.pending_operations?.length) return;
       await this.run(["destroy", "--yes"], { quiet: true });
     } catch {

@@ -18,6 +18,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv } from "../../src/api";
 import type { EndpointRecord, PlatformClient, SaveEndpointInput } from "../../src/api";
+import { SECRET_SIG_KEY } from "../../src/cli/stack/checkpoint";
 import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, type RunOptions, type StateResource } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
 import { runBin, type CliResult } from "../cli/harness";
@@ -515,6 +516,5 @@ function listFiles(dir: string): string[] {
 
 /** The state's secret envelopes (Pulumi's secret signature key) as one marker, whatever their ciphertext. */
 function sealedAsOne(outputs: Record<string, unknown>): Record<string, unknown> {
-  const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v !== null && typeof v === "object" && SECRET_SIG in v ? "[secret]" : v]));
+  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v !== null && typeof v === "object" && SECRET_SIG_KEY in v ? "[secret]" : v]));
 }

@@ -7,14 +7,12 @@
 import { randomUUID } from "node:crypto";
 import { providerStub, secretOutputNames, typeToken } from "../../provider";
 import { RESOURCE_KINDS } from "../../provider/kinds";
-import { NODEJS_PROVIDER_TYPE, STACK_TYPE, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
+import { NODEJS_PROVIDER_TYPE, SECRET_SIG_KEY, SECRET_SIG_VALUE, STACK_TYPE, resourcesOf, type Checkpoint, type StateResource } from "../stack/checkpoint";
 import { isUnsetValue } from "../../provider/model/state";
 import { MODEL_OF, type AdoptedObject } from "./plan";
 
-/** How Pulumi marks a secret value in an exported state; `stack import` encrypts a plaintext one. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-export const secretOf = (value: unknown) => ({ [SECRET_SIG]: SECRET_VALUE, plaintext: JSON.stringify(value) });
+/** `value` as a secret of an exported state; `stack import` encrypts the plaintext. */
+export const secretOf = (value: unknown) => ({ [SECRET_SIG_KEY]: SECRET_SIG_VALUE, plaintext: JSON.stringify(value) });
 
 /** The serialized stub of each kind, as a program's `pulumi.dynamic.Resource` writes it. */
 async function serializedProvider(kind: keyof typeof RESOURCE_KINDS): Promise<string> {
@@ -67,7 +65,7 @@ export async function seededCheckpoint(original: Checkpoint, objects: readonly A
   return checkpoint;
 }
 
-const isSecretValue = (v: unknown) => typeof v === "object" && v !== null && SECRET_SIG in v;
+const isSecretValue = (v: unknown) => typeof v === "object" && v !== null && SECRET_SIG_KEY in v;
 
 /**
  * Marks each adopted resource's secret fields (the model's secret inputs and outputs, e.g. env, releasedContainer) as secrets in

@@ -44,6 +44,10 @@ export interface Checkpoint {
 }
 
 export const STACK_TYPE = "pulumi:pulumi:Stack";
+
+/** How an exported state marks a secret: `{ [SECRET_SIG_KEY]: SECRET_SIG_VALUE, ciphertext | plaintext }`. */
+export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 export const NODEJS_PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 
 /**
