@@ -21,9 +21,9 @@ const TOOLS_TIERS = ["multilang", "tooling"];
 
 /**
  * Slow tiers whose files mostly wait (the emulator's rate-limit windows, a minute each) rather than use the CPU: they
- * start first (tests/sequencer.js), so their waits pass beside the CPU-bound files instead of ending the run. On a
- * fresh clone Jest orders by file size, and these small files started last (measured: tests/reliability's two files
- * ran the last 95 s of a 719 s run nearly alone).
+ * start first (tests/sequencer.js), so their waits pass beside the CPU-bound files instead of ending the run; a
+ * file's wall time (the order of the rest) does not tell waiting from computing. Ordered by file size, these small
+ * files once started last (tests/reliability's two files ran the last 95 s of a 719 s run nearly alone).
  */
 const WAITING_TIERS = ["reliability"];
 

@@ -6,7 +6,7 @@
  */
 import { spawn } from "child_process";
 import type { RunningEmulator } from "../../emulator";
-import { ENDPOINT_TYPE, type LocalStack, type StateResource } from "../../scripts/exampleStack";
+import { ENDPOINT_TYPE, type LocalStack } from "../../scripts/exampleStack";
 import { pulumiBinary, recordCliRun } from "../../scripts/pulumiCli";
 import { runBin, type CliResult } from "../cli/harness";
 import { descendants, endProcesses, isRunning, type TrackedProcess } from "./processTree";
@@ -73,7 +73,7 @@ export interface StackView {
 
 export async function stackView(stack: LocalStack): Promise<StackView> {
   // The checkpoint `pulumi stack export` prints, read from the backend's file (no CLI run per look).
-  const deployment = (await stack.deployment()) as { resources?: StateResource[]; pending_operations?: { type: string; resource: StateResource }[] };
+  const deployment = await stack.deployment();
   const endpoints = (deployment.resources ?? []).filter((r) => r.type === ENDPOINT_TYPE);
   return {
     endpointIds: endpoints.map((r) => r.id!).sort(),

@@ -16,7 +16,7 @@ import { DATA_CENTERS, POOLS } from "../../emulator/catalog";
 import { createClientFromEnv, type EndpointRecord, type PlatformClient } from "../../src/api";
 import { LocalStack, tempDir } from "../../scripts/exampleStack";
 import { pulumiRoot, repoRoot, type RunPulumiResult } from "../../scripts/pulumiCli";
-import { changingSteps, PLUGIN_DIR, resourceName, usePlatform } from "./harness";
+import { changingSteps, resourceName, usePlatform, writeProject } from "./harness";
 
 // A changed sdk/go/runpod is compiled in beforeAll: minutes on a loaded machine with an empty Go build cache.
 jest.setTimeout(600_000);
@@ -49,10 +49,7 @@ beforeAll(async () => {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   }).trim();
-  fs.writeFileSync(
-    path.join(programDir, "Pulumi.yaml"),
-    `name: runpod-go\nruntime:\n  name: go\n  options:\n    binary: ${binary}\nplugins:\n  providers:\n    - name: runpod\n      path: ${PLUGIN_DIR}\n`,
-  );
+  writeProject(programDir, "runpod-go", "go", { binary });
   // Previews are checked with `pulumi preview`: `up`, `refresh` and `destroy` skip theirs (a Go program run each).
   stack = await LocalStack.create({
     programDir,

@@ -63,9 +63,13 @@ export function pythonSdkPath(): string {
   return target;
 }
 
-/** Writes `Pulumi.yaml` for a program of `runtime`, with the plugin from this repository. */
-export function writeProject(dir: string, name: string, runtime: "python" | "yaml" | "go"): void {
-  const runtimeText = runtime === "python" ? `runtime:\n  name: python\n  options:\n    virtualenv: ${VENV}\n` : `runtime: ${runtime}\n`;
+/**
+ * Writes `Pulumi.yaml` for a program of `runtime`, with the plugin from this repository; a Go program given as an
+ * already built `binary` runs that instead of being compiled.
+ */
+export function writeProject(dir: string, name: string, runtime: "python" | "yaml" | "go", options: { binary?: string } = {}): void {
+  const runtimeOption = runtime === "python" ? `virtualenv: ${VENV}` : options.binary ? `binary: ${options.binary}` : undefined;
+  const runtimeText = runtimeOption ? `runtime:\n  name: ${runtime}\n  options:\n    ${runtimeOption}\n` : `runtime: ${runtime}\n`;
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${runtimeText}plugins:\n  providers:\n    - name: runpod\n      path: ${PLUGIN_DIR}\n`);
 }
 
