@@ -1,7 +1,7 @@
 /**
  * Test order: files of the slow tiers (those outside FAST_TIERS, which run the Pulumi CLI: minutes per file)
- * start first, those of WAITING_TIERS (mostly waiting, not computing) first of all, so the longest files never begin near the end of a run with the other workers idle; within each
- * group, Jest's own order (failed first, then the last run's durations, longest first). A fresh clone has no
+ * start first, those of WAITING_TIERS (mostly waiting, not computing) first of all, so the longest files never
+ * begin near the end of a run with the other workers idle; within each group, Jest's own order (failed first, then the last run's durations, longest first). A fresh clone has no
  * durations of its own: there every file takes its own from tests/fileDurations.json (a full run's, written by
  * `RUNPOD_TEST_RECORD_DURATIONS=1 npm test`), since by file size a 40 s file of few lines started in the last minute
  * with the other workers idle.
@@ -21,7 +21,9 @@ const { seconds: RECORDED } = require("./fileDurations.json");
 /** The workers of a full run on two cores (jest.config.js): the files that start at once. */
 const FIRST_ROUND = 6;
 
-const tier = (test) => tierOf(path.relative(ROOT, test.path).split(path.sep).join("/"));
+/** `test`'s path from the repository root, with `/`: how tiers.js and fileDurations.json name files. */
+const relative = (test) => path.relative(ROOT, test.path).split(path.sep).join("/");
+const tier = (test) => tierOf(relative(test));
 const slow = (test) => !FAST_TIERS.includes(tier(test));
 const needsTools = (test) => TOOLS_TIERS.includes(tier(test));
 const waits = (test) => WAITING_TIERS.includes(tier(test));
@@ -44,7 +46,7 @@ class SlowTiersFirst extends Sequencer {
   time(test) {
     const own = super.time(test);
     if (own != null) return own;
-    const recorded = RECORDED[path.relative(ROOT, test.path).split(path.sep).join("/")];
+    const recorded = RECORDED[relative(test)];
     return recorded == null ? undefined : recorded * 1000;
   }
 

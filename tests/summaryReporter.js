@@ -67,14 +67,14 @@ class SummaryReporter {
   recordDurations() {
     const ran = new Set(this.files.map((f) => f.tier));
     if (!tiers().every((t) => ran.has(t))) return "durations not recorded: not every tier ran";
-    const seconds = {};
+    const recorded = {};
     for (const f of [...this.files].sort((a, b) => a.file.localeCompare(b.file))) {
       if (f.tier === "merge") continue;
-      seconds[f.file.split(path.sep).join("/")] = Math.max(1, Math.round((f.end - f.start) / 1000));
+      recorded[f.file.split(path.sep).join("/")] = Math.max(1, Math.round((f.end - f.start) / 1000));
     }
     const about = JSON.parse(fs.readFileSync(DURATIONS_FILE, "utf8")).about;
-    fs.writeFileSync(DURATIONS_FILE, JSON.stringify({ about, seconds }, null, 2) + "\n");
-    return `durations of ${Object.keys(seconds).length} files written to ${path.relative(this.rootDir, DURATIONS_FILE)}`;
+    fs.writeFileSync(DURATIONS_FILE, JSON.stringify({ about, seconds: recorded }, null, 2) + "\n");
+    return `durations of ${Object.keys(recorded).length} files written to ${path.relative(this.rootDir, DURATIONS_FILE)}`;
   }
 
   onRunComplete(_contexts, results) {
