@@ -138,6 +138,17 @@ export interface RunOptions {
  */
 export const TRANSPILE_ONLY: RunOptions = { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } };
 
+/**
+ * The plan and the update of an `up` run with its preview ({@link RunOptions.preview}), as its output prints them
+ * in turn: the plan is what `pulumi preview` would have printed, the update starts at "Updating (".
+ * @throws Error when the output has no plan followed by an update (the preview failed, or was skipped).
+ */
+export function upPhases(stdout: string): [plan: string, update: string] {
+  const at = stdout.search(/^Updating \(/m);
+  if (at <= 0) throw new Error(`no plan followed by an "Updating (" section in:\n${stdout}`);
+  return [stdout.slice(0, at), stdout.slice(at)];
+}
+
 /** The commands the CLI runs a preview before, unless told `--skip-preview`. */
 const PREVIEWED = ["up", "update", "refresh", "destroy"];
 

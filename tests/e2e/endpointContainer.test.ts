@@ -15,7 +15,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient, type V2 } from "../../src/api";
-import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, type StateResource } from "../../scripts/exampleStack";
+import { ENDPOINT_TYPE, LocalStack, copyProgram, tempDir, upPhases, type StateResource } from "../../scripts/exampleStack";
 import { runCli } from "../interrupted/harness";
 
 jest.setTimeout(600_000);
@@ -45,15 +45,6 @@ let stack: LocalStack;
 const declare = (endpoints: Record<string, Record<string, unknown>>) => stack.setConfig("endpoints", JSON.stringify(endpoints));
 const stateId = async (name: string) => (await stack.endpoint(name))!.id!;
 const v2 = (id: string): Promise<V2.Endpoint> => client.v2.getEndpoint(id);
-/**
- * The preview part of an `up` run with its preview (`{ preview: true }`): what `pulumi preview` would have
- * printed, in one engine start instead of two.
- */
-function previewOf(up: { stdout: string }): string {
-  const at = up.stdout.search(/^Updating \(/m);
-  if (at < 0) throw new Error(`no "Updating (" section after the preview:\n${up.stdout}`);
-  return up.stdout.slice(0, at);
-}
 /** The `--diff` section of the resource named `name` (from its `(op)` header to the next resource's). */
 function diffOf(stdout: string, name: string): string {
   // A section ends at the next resource's header, the stack outputs' diff or an unindented line ("Resources:").
@@ -123,7 +114,7 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
 
   // 6. An image changed outside Pulumi shows in the preview of up --refresh, which puts it back.
   await client.v2.updateEndpoint(id, { image: "someone/else:9" });
-  const drift = previewOf(await stack.run(["up", "--refresh", "--diff", "--yes"], { preview: true }));
+  const drift = upPhases((await stack.run(["up", "--refresh", "--diff", "--yes"], { preview: true })).stdout)[0];
   expect(drift).toMatch(/imageName\s*:\s*"someone\/else:9"\s*=>\s*"me\/cpu-worker:2"/);
   expect(drift).toMatch(/~ 1 to update/);
   expect((await v2(id)).image).toBe("me/cpu-worker:2");
@@ -131,7 +122,7 @@ test("an image-only CPU endpoint: deployed with a secret env value, changed in p
 
   // 7. CPU → GPU replaces the endpoint.
   await declare({ cpu: GPU, rel: REL });
-  const replace = previewOf(await stack.run(["up", "--diff", "--yes"], { preview: true }));
+  const replace = upPhases((await stack.run(["up", "--diff", "--yes"], { preview: true })).stdout)[0];
   expect(replace).toMatch(/\+-\s*1 to replace|1 to replace/);
   const gpuId = await stateId("cpu");
   expect(gpuId).not.toBe(id);
@@ -163,7 +154,7 @@ test("a release made outside Pulumi whose container is the one the stack holds: 
   expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(followed);
   // The next up shows the update at its preview, follows it to health and records it; then nothing is left to change.
   const follow = await stack.run(["up", "--diff", "--yes"], { preview: true });
-  expect(previewOf(follow)).toMatch(/~ 1 to update/);
+  expect(upPhases(follow.stdout)[0]).toMatch(/~ 1 to update/);
   expect((await stack.endpoint("rel"))!.outputs!.releaseVersion).toBe(newest.version);
   await stack.run(["preview", "--refresh", "--expect-no-changes"]);
   // Left deployed, with the GPU endpoint: the next test's last `up` deletes them.

@@ -11,7 +11,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
-import { LocalStack, copyProgram, tempDir, type StateResource } from "../../scripts/exampleStack";
+import { LocalStack, copyProgram, tempDir, upPhases, type StateResource } from "../../scripts/exampleStack";
 
 jest.setTimeout(600_000);
 
@@ -31,12 +31,6 @@ async function declare(template: Record<string, unknown>): Promise<void> {
 }
 
 const endpointId = async () => (await stack.resources(ENDPOINT_TYPE))[0].id!;
-/** The preview part of an `up` run with its preview (`{ preview: true }`): what `pulumi preview` would have printed. */
-function previewOf(up: { stdout: string }): string {
-  const at = up.stdout.search(/^Updating \(/m);
-  if (at < 0) throw new Error(`no "Updating (" section after the preview:\n${up.stdout}`);
-  return up.stdout.slice(0, at);
-}
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, workerStartMs: 50, logIntervalMs: 1000, jobDurationMs: 50 });
@@ -76,7 +70,7 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
   expect((await client.v2.getEndpoint(id)).image).toBe("me/worker:1");
   // The detailed preview, as `up --diff` prints it before its update.
   const up = await stack.run(["up", "--diff", "--yes"], { preview: true });
-  const preview = previewOf(up);
+  const preview = upPhases(up.stdout)[0];
   expect(preview).toMatch(/~ 2 to update/);
   expect(preview).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
   expect(preview).toMatch(/\+ templateChanges\s*: \[\s*\+\s*\[0\]: "imageName"\s*\]/);
@@ -97,7 +91,7 @@ test("preview shows the endpoint's re-apply; a template changed outside Pulumi i
   // 3. The program catches up with the template: only the endpoint's re-apply is left, and the next up does it.
   await declare({ ...TEMPLATE, imageName: "me/worker:3" });
   const next = await stack.run(["up", "--diff", "--yes"], { preview: true });
-  const nextPreview = previewOf(next);
+  const nextPreview = upPhases(next.stdout)[0];
   expect(nextPreview).toMatch(/~ 1 to update/);
   expect(nextPreview).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Endpoint: \(update\)/);
   // Drift, found by listing: the update names no field (no Template diff of this deployment changed it).

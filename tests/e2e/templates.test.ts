@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createClientFromEnv, type PlatformClient } from "../../src/api";
-import { LocalStack, copyProgram, tempDir, type RunOptions } from "../../scripts/exampleStack";
+import { LocalStack, copyProgram, tempDir, upPhases, type RunOptions } from "../../scripts/exampleStack";
 import type { RunPulumiResult } from "../../scripts/pulumiCli";
 
 jest.setTimeout(300_000);
@@ -190,9 +190,7 @@ test("the preview (--diff) of an env change shows the update with the env names,
   const flags = ["--verbose=8", "--logtostderr", "--logflow", "--debug"];
   // With its preview, whose plan comes first in the output: the scan covers the verbose logs of both phases of the up.
   const up = await pulumi(["up", "--yes", "--diff", ...flags], { preview: true });
-  const updating = up.stdout.search(/^Updating \(/m);
-  expect(updating).toBeGreaterThan(0);
-  const preview = up.stdout.slice(0, updating);
+  const [preview] = upPhases(up.stdout);
   expect(preview).toMatch(/~ pulumi-nodejs:dynamic\/runpod:Template: \(update\)/);
   expect(preview).toMatch(/HF_TOKEN: \[secret\]/);
   expect(preview).toMatch(/MODEL\s*: \[secret\]/);
